@@ -1,0 +1,100 @@
+// CIDs in DAG-CBOR: tag 42 over a byte string holding 0x00 (a historical multibase
+// "identity" prefix) followed by the binary CID. Decoding parses the CID itself instead of
+// calling CID.decode, for two reasons: strictness (CID.decode accepts non-shortest varints
+// and an explicit version-0 prefix, which would not re-encode to the same bytes) and
+// memory (one private copy of the CID bytes, with the multihash and digest as views of
+// it, so a kept CID never pins the block it came from).
+
+import { CID } from 'multiformats/cid'
+import { Digest } from 'multiformats/hashes/digest'
+import { DagCborDecodeError } from './errors.js'
+
+export const CID_TAG = 42
+const DAG_PB = 0x70
+const SHA2_256 = 0x12
+
+/**
+ * The CID this value is (a multiformats CID, from this copy of multiformats or another),
+ * or null when it is not one.
+ *
+ * @param {any} value
+ * @returns {CID|null}
+ */
+export function asCid (value) {
+  if (value instanceof CID) return value
+  // cheap pre-check before CID.asCID, which understands other copies and versions of multiformats
+  if (value['/'] === undefined && value.asCID !== value) return null
+  return CID.asCID(value)
+}
+
+/** @type {number} position after the varint last read by readVarint */
+let varintEnd = 0
+
+/**
+ * Read a shortest-form unsigned varint (at most 2^53-1) at bytes[at]; -1 when malformed.
+ *
+ * @param {Uint8Array} bytes
+ * @param {number} at
+ * @returns {number}
+ */
+function readVarint (bytes, at) {
+  let value = 0
+  let scale = 1
+  for (let i = at; i < bytes.length && i < at + 8; i++) {
+    const b = bytes[i]
+    value += (b & 0x7f) * scale
+    if (b < 0x80) {
+      // a last byte of 0 after the first makes a longer-than-needed varint
+      if ((b === 0 && i > at) || value > Number.MAX_SAFE_INTEGER) return -1
+      varintEnd = i + 1
+      return value
+    }
+    scale *= 128
+  }
+  return -1
+}
+
+/**
+ * @param {number} offset
+ * @param {string} why
+ * @returns {DagCborDecodeError}
+ */
+function invalidCid (offset, why) {
+  return new DagCborDecodeError('cid', `tag 42 does not hold exactly one valid CID: ${why}`, offset, false)
+}
+
+/**
+ * Decode the content of a tag 42 byte string, src[start, end), as a CID.
+ *
+ * @param {Uint8Array} src
+ * @param {number} start - offset of the 0x00 prefix byte
+ * @param {number} end
+ * @returns {CID}
+ */
+export function readCid (src, start, end) {
+  if (start === end || src[start] !== 0) {
+    throw new DagCborDecodeError('cid', 'tag 42 (CID) bytes must start with the 0x00 prefix', start, false)
+  }
+  const bytes = src.slice(start + 1, end)
+  if (bytes.length === 34 && bytes[0] === SHA2_256 && bytes[1] === 32) {
+    // CIDv0: a bare sha2-256 multihash; the CID's bytes are the multihash's
+    const digest = new Digest(SHA2_256, 32, bytes.subarray(2), bytes)
+    return new CID(0, DAG_PB, digest, bytes)
+  }
+  const version = readVarint(bytes, 0)
+  if (version !== 1) {
+    throw invalidCid(start + 1, version === 0 ? 'an explicit version 0 (CIDv0 has no version prefix)' : version === SHA2_256 ? 'a CIDv0 must be a 34-byte sha2-256 multihash' : version < 0 ? 'missing or bad version varint' : `version ${version}`)
+  }
+  const code = readVarint(bytes, varintEnd)
+  if (code < 0) throw invalidCid(start + 1, 'bad codec varint')
+  const multihashStart = varintEnd
+  const hashCode = readVarint(bytes, varintEnd)
+  if (hashCode < 0) throw invalidCid(start + 1, 'bad multihash code varint')
+  const size = readVarint(bytes, varintEnd)
+  if (size < 0) throw invalidCid(start + 1, 'bad multihash length varint')
+  if (varintEnd + size !== bytes.length) {
+    throw invalidCid(start + 1, `the multihash says ${size} digest bytes, ${bytes.length - varintEnd} follow`)
+  }
+  const digest = new Digest(hashCode, size, bytes.subarray(varintEnd), bytes.subarray(multihashStart))
+  return new CID(1, code, digest, bytes)
+}

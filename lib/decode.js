@@ -1,0 +1,493 @@
+// The decoder: one recursive descent over the input Uint8Array. Strict by default: it
+// accepts exactly the canonical form, so whatever it returns re-encodes to the same bytes
+// and CIDs hold. The relaxed mode is a flag read by the same loop, never a second decoder.
+// Each rejection names its rule and byte offset; the value path is added while the error
+// unwinds (try/catch costs nothing until something throws).
+
+import { readUtf8, firstInvalidUtf8 } from './utf8.js'
+import { readCid, CID_TAG } from './cid.js'
+import { DagCborDecodeError } from './errors.js'
+import { DEFAULT_MAX_DEPTH } from './limits.js'
+
+/**
+ * @typedef {object} DecodeOptions
+ * @property {boolean} [relaxed] - also accept what the DAG-CBOR spec lets decoders relax for
+ *   historical data: map keys out of order, 16- and 32-bit floats, integers and lengths not
+ *   in shortest form, `undefined` (read as null), float64 holding an integer, and text that
+ *   is not valid UTF-8 (each invalid byte b read as the lone surrogate U+DC00+b, so that
+ *   `encode(value, { escapedBytes: true })` writes the same bytes back)
+ * @property {boolean} [viewBytes] - return byte strings as views into the input instead of
+ *   copies: faster, but each one keeps the whole input alive
+ * @property {number} [maxDepth] - nesting limit (default 1000)
+ */
+
+const EMPTY = new Uint8Array(0)
+const TWO_32 = 4294967296
+
+let src = EMPTY
+let pos = 0
+let end = 0
+let relaxed = false
+let viewBytes = false
+let maxDepth = DEFAULT_MAX_DEPTH
+let depth = 0
+/** the high and low 32 bits of the last 64-bit argument too large for a safe Number */
+let bigHi = 0
+let bigLo = 0
+
+const f64 = new Float64Array(1)
+const f32 = new Float32Array(1)
+const f64Bytes = new Uint8Array(f64.buffer)
+const f32Bytes = new Uint8Array(f32.buffer)
+const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
+
+/**
+ * @param {string} rule
+ * @param {string} detail
+ * @param {number} offset
+ * @param {boolean} [relaxable]
+ * @returns {DagCborDecodeError}
+ */
+function fail (rule, detail, offset, relaxable = false) {
+  return new DagCborDecodeError(rule, detail, offset, relaxable)
+}
+
+/**
+ * @param {number} need
+ * @param {number} at
+ * @returns {DagCborDecodeError}
+ */
+function truncated (need, at) {
+  return fail('truncated', `unexpected end of input: ${need} more byte(s) needed, ${end - pos} left`, at)
+}
+
+/**
+ * The argument of the head whose initial byte is at `at` (pos is just past it).
+ * Returns -1 for a 64-bit value above 2^53-1, leaving it in bigHi/bigLo.
+ *
+ * @param {number} info - low 5 bits of the initial byte
+ * @param {number} at
+ * @returns {number}
+ */
+function readArg (info, at) {
+  if (info < 24) return info
+  let value
+  switch (info) {
+    case 24:
+      if (pos + 1 > end) throw truncated(1, at)
+      value = src[pos++]
+      if (value < 24 && !relaxed) throw nonShortest(value, at)
+      return value
+    case 25:
+      if (pos + 2 > end) throw truncated(2, at)
+      value = (src[pos] << 8) | src[pos + 1]
+      pos += 2
+      if (value < 0x100 && !relaxed) throw nonShortest(value, at)
+      return value
+    case 26:
+      if (pos + 4 > end) throw truncated(4, at)
+      value = src[pos] * 0x1000000 + ((src[pos + 1] << 16) | (src[pos + 2] << 8) | src[pos + 3])
+      pos += 4
+      if (value < 0x10000 && !relaxed) throw nonShortest(value, at)
+      return value
+    case 27: {
+      if (pos + 8 > end) throw truncated(8, at)
+      const hi = src[pos] * 0x1000000 + ((src[pos + 1] << 16) | (src[pos + 2] << 8) | src[pos + 3])
+      const lo = src[pos + 4] * 0x1000000 + ((src[pos + 5] << 16) | (src[pos + 6] << 8) | src[pos + 7])
+      pos += 8
+      if (hi === 0 && !relaxed) throw nonShortest(lo, at)
+      if (hi > 0x1fffff) {
+        bigHi = hi
+        bigLo = lo
+        return -1
+      }
+      return hi * TWO_32 + lo
+    }
+    case 31:
+      throw fail('indefinite-length', 'indefinite-length items are not allowed in DAG-CBOR', at)
+    default:
+      throw fail('malformed', `reserved additional information ${info} in initial byte 0x${src[at].toString(16)}`, at)
+  }
+}
+
+/**
+ * @param {number} value
+ * @param {number} at
+ * @returns {DagCborDecodeError}
+ */
+function nonShortest (value, at) {
+  return fail('non-shortest', `${value} is not written in its shortest form (initial byte 0x${src[at].toString(16)})`, at, true)
+}
+
+/**
+ * A length argument, checked against the bytes left (each item takes at least `unit` bytes),
+ * so a hostile header never makes us allocate more than the input could fill.
+ *
+ * @param {number} info
+ * @param {number} at
+ * @param {number} unit
+ * @param {string} what
+ * @returns {number}
+ */
+function readLength (info, at, unit, what) {
+  const n = readArg(info, at)
+  if (n < 0 || n * unit > end - pos) {
+    const declared = n < 0 ? BigInt(bigHi) * 4294967296n + BigInt(bigLo) : n
+    throw fail('truncated', `${what} declares ${declared} ${unit === 1 && what !== 'array' ? 'bytes' : 'items'} but only ${end - pos} bytes remain`, at)
+  }
+  return n
+}
+
+/** @returns {bigint} */
+function bigArg () {
+  return (BigInt(bigHi) << 32n) | BigInt(bigLo)
+}
+
+/**
+ * @returns {unknown}
+ */
+function readItem () {
+  if (pos >= end) throw truncated(1, pos)
+  const at = pos
+  const initial = src[pos++]
+  const info = initial & 31
+  switch (initial >> 5) {
+    case 0: {
+      if (info === 31) throw fail('malformed', 'an integer cannot have indefinite length', at)
+      const n = readArg(info, at)
+      return n >= 0 ? n : bigArg()
+    }
+    case 1: {
+      if (info === 31) throw fail('malformed', 'an integer cannot have indefinite length', at)
+      const n = readArg(info, at)
+      if (n < 0) return -1n - bigArg()
+      // -1 - (2^53 - 1) = -2^53 is not a safe integer: it must stay exact
+      return n < Number.MAX_SAFE_INTEGER ? -1 - n : -1n - BigInt(n)
+    }
+    case 2: {
+      const n = readLength(info, at, 1, 'byte string')
+      const start = pos
+      pos += n
+      return viewBytes ? src.subarray(start, pos) : src.slice(start, pos)
+    }
+    case 3: {
+      const n = readLength(info, at, 1, 'text string')
+      const start = pos
+      pos += n
+      return readText(start, pos)
+    }
+    case 4:
+      return readArray(readLength(info, at, 1, 'array'), at)
+    case 5:
+      return readMap(readLength(info, at, 2, 'map'), at)
+    case 6:
+      return readTag(info, at)
+    default:
+      return readSimple(info, at)
+  }
+}
+
+/**
+ * @param {number} start
+ * @param {number} stop
+ * @returns {string}
+ */
+function readText (start, stop) {
+  const s = readUtf8(src, start, stop, relaxed)
+  if (s === null) {
+    throw fail('invalid-utf8', 'text string is not valid UTF-8', firstInvalidUtf8(src, start, stop), true)
+  }
+  return s
+}
+
+/**
+ * @param {number} at
+ */
+function enter (at) {
+  if (++depth > maxDepth) {
+    throw fail('depth', `nesting deeper than maxDepth (${maxDepth})`, at)
+  }
+}
+
+/**
+ * @param {any} e
+ * @param {string|number} segment
+ * @returns {any}
+ */
+function withSegment (e, segment) {
+  if (e instanceof DagCborDecodeError) e.segments.push(segment)
+  return e
+}
+
+/**
+ * @param {number} n
+ * @param {number} at
+ * @returns {unknown[]}
+ */
+function readArray (n, at) {
+  enter(at)
+  const array = []
+  let i = 0
+  try {
+    for (; i < n; i++) array.push(readItem())
+  } catch (e) {
+    throw withSegment(e, i)
+  }
+  depth--
+  return array
+}
+
+/**
+ * Compare two keys in the input the DAG-CBOR way: shorter first, then bytewise.
+ *
+ * @param {number} a
+ * @param {number} aLength
+ * @param {number} b
+ * @param {number} bLength
+ * @returns {number}
+ */
+function compareKeys (a, aLength, b, bLength) {
+  if (aLength !== bLength) return aLength - bLength
+  for (let i = 0; i < aLength; i++) {
+    const d = src[a + i] - src[b + i]
+    if (d !== 0) return d
+  }
+  return 0
+}
+
+/**
+ * @param {number} n
+ * @param {number} at
+ * @returns {Record<string, unknown>}
+ */
+function readMap (n, at) {
+  enter(at)
+  /** @type {Record<string, unknown>} */
+  const map = {}
+  let previous = -1
+  let previousLength = 0
+  let unordered = false
+  /** @type {string|null} */
+  let key = null
+  try {
+    for (let i = 0; i < n; i++) {
+      key = null
+      if (pos >= end) throw truncated(1, pos)
+      const keyAt = pos
+      const initial = src[pos++]
+      if (initial >> 5 !== 3) {
+        throw fail('map-key-type', `map key is not a text string (initial byte 0x${initial.toString(16)}); IPLD map keys are strings`, keyAt)
+      }
+      const length = readLength(initial & 31, keyAt, 1, 'map key')
+      const start = pos
+      pos += length
+      key = readText(start, pos)
+      if (previous >= 0) {
+        const order = compareKeys(previous, previousLength, start, length)
+        if (order >= 0) {
+          if (order === 0) throw duplicateKey(key, keyAt)
+          if (!relaxed) {
+            throw fail('map-key-order', `map key ${JSON.stringify(key)} is out of canonical order (keys sort by length, then bytewise)`, keyAt, true)
+          }
+          unordered = true
+        }
+      }
+      // once out of order, a duplicate need not be next to its twin
+      if (unordered && Object.prototype.hasOwnProperty.call(map, key)) throw duplicateKey(key, keyAt)
+      previous = start
+      previousLength = length
+      const value = readItem()
+      if (key === '__proto__') {
+        // a plain own property: assignment would set the prototype instead
+        Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true })
+      } else {
+        map[key] = value
+      }
+    }
+  } catch (e) {
+    throw key === null ? e : withSegment(e, key)
+  }
+  depth--
+  return map
+}
+
+/**
+ * @param {string} key
+ * @param {number} at
+ * @returns {DagCborDecodeError}
+ */
+function duplicateKey (key, at) {
+  return fail('duplicate-key', `duplicate map key ${JSON.stringify(key)}`, at)
+}
+
+/**
+ * @param {number} info
+ * @param {number} at
+ * @returns {unknown}
+ */
+function readTag (info, at) {
+  if (info === 31) throw fail('malformed', 'a tag cannot have indefinite length', at)
+  const tag = readArg(info, at)
+  if (tag !== CID_TAG) {
+    throw fail('tag', `tag ${tag < 0 ? bigArg() : tag} is not allowed; DAG-CBOR uses only tag 42 (CID)`, at)
+  }
+  if (pos >= end) throw truncated(1, pos)
+  const contentAt = pos
+  const initial = src[pos++]
+  if (initial >> 5 !== 2) {
+    throw fail('cid', `tag 42 (CID) must wrap a byte string, not initial byte 0x${initial.toString(16)}`, contentAt)
+  }
+  const n = readLength(initial & 31, contentAt, 1, 'byte string')
+  const start = pos
+  pos += n
+  return readCid(src, start, pos)
+}
+
+/**
+ * @param {number} info
+ * @param {number} at
+ * @returns {unknown}
+ */
+function readSimple (info, at) {
+  switch (info) {
+    case 20: return false
+    case 21: return true
+    case 22: return null
+    case 23:
+      if (relaxed) return null
+      throw fail('undefined', '`undefined` (0xf7) is not in the IPLD data model', at, true)
+    case 25:
+    case 26: {
+      if (!relaxed) {
+        throw fail('float-size', `${info === 25 ? 16 : 32}-bit float; DAG-CBOR writes every float in 64 bits`, at, true)
+      }
+      const size = info === 25 ? 2 : 4
+      if (pos + size > end) throw truncated(size, at)
+      const value = info === 25 ? readHalf() : readSingle()
+      return checkFinite(value, at)
+    }
+    case 27: {
+      if (pos + 8 > end) throw truncated(8, at)
+      if (littleEndian) {
+        for (let i = 7; i >= 0; i--) f64Bytes[i] = src[pos++]
+      } else {
+        for (let i = 0; i < 8; i++) f64Bytes[i] = src[pos++]
+      }
+      const value = checkFinite(f64[0], at)
+      if (!relaxed && Number.isSafeInteger(value) && !(value === 0 && 1 / value < 0)) {
+        // JavaScript has one number type: this would re-encode as an integer
+        throw fail('integral-float', `float64 ${value} holds an integer, which JavaScript would re-encode as an integer`, at, true)
+      }
+      return value
+    }
+    case 31:
+      throw fail('indefinite-length', 'unexpected "break" (0xff): indefinite-length items are not allowed in DAG-CBOR', at)
+    case 24:
+    default:
+      if (info >= 28) throw fail('malformed', `reserved additional information ${info} in initial byte 0x${src[at].toString(16)}`, at)
+      throw fail('simple-value', `simple value ${info === 24 ? (pos < end ? src[pos] : '(truncated)') : info} is not in the IPLD data model (only true, false, null)`, at)
+  }
+}
+
+/**
+ * @param {number} value
+ * @param {number} at
+ * @returns {number}
+ */
+function checkFinite (value, at) {
+  if (value !== value || value === Infinity || value === -Infinity) { // eslint-disable-line no-self-compare
+    throw fail('non-finite-float', `${value} is not in the IPLD data model`, at)
+  }
+  return value
+}
+
+/** @returns {number} */
+function readHalf () {
+  const half = (src[pos] << 8) | src[pos + 1]
+  pos += 2
+  const exponent = (half >> 10) & 0x1f
+  const mantissa = half & 0x3ff
+  let value
+  if (exponent === 0) value = mantissa * 2 ** -24
+  else if (exponent !== 31) value = (mantissa + 1024) * 2 ** (exponent - 25)
+  else value = mantissa === 0 ? Infinity : NaN
+  return half & 0x8000 ? -value : value
+}
+
+/** @returns {number} */
+function readSingle () {
+  if (littleEndian) {
+    for (let i = 3; i >= 0; i--) f32Bytes[i] = src[pos++]
+  } else {
+    for (let i = 0; i < 4; i++) f32Bytes[i] = src[pos++]
+  }
+  return f32[0]
+}
+
+/**
+ * @param {unknown} data
+ * @returns {Uint8Array}
+ */
+export function toByteView (data) {
+  if (data instanceof Uint8Array) return data
+  if (data instanceof ArrayBuffer) return new Uint8Array(data, 0, data.byteLength)
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+  throw new TypeError('DAG-CBOR decode: expected a Uint8Array, an ArrayBuffer or an ArrayBuffer view')
+}
+
+/**
+ * Decode the first item of `data`; the caller decides what the bytes after it mean.
+ *
+ * @param {unknown} data
+ * @param {DecodeOptions|undefined} options
+ * @returns {[unknown, number, Uint8Array]} the value, its end offset, and the input view
+ */
+function run (data, options) {
+  const input = toByteView(data)
+  src = input
+  pos = 0
+  end = input.length
+  depth = 0
+  relaxed = options !== undefined && options.relaxed === true
+  viewBytes = options !== undefined && options.viewBytes === true
+  maxDepth = options !== undefined && options.maxDepth !== undefined ? options.maxDepth : DEFAULT_MAX_DEPTH
+  try {
+    const value = readItem()
+    return [value, pos, input]
+  } catch (e) {
+    if (e instanceof DagCborDecodeError) throw e.finish()
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      throw fail('depth', `nesting too deep for the JavaScript stack (lower than maxDepth ${maxDepth})`, pos).finish()
+    }
+    throw e
+  } finally {
+    src = EMPTY // never keep the caller's input alive
+  }
+}
+
+/**
+ * Decode one DAG-CBOR block; bytes after the first item are an error.
+ *
+ * @param {Uint8Array|ArrayBuffer|ArrayBufferView} data
+ * @param {DecodeOptions} [options]
+ * @returns {any}
+ */
+export function decode (data, options) {
+  const [value, stop, input] = run(data, options)
+  if (stop !== input.length) {
+    throw new DagCborDecodeError('trailing-bytes', `${input.length - stop} byte(s) after the end of the first item; use decodeFirst for back-to-back items`, stop, false).finish()
+  }
+  return value
+}
+
+/**
+ * Decode the first item and return it with the rest of the input (a view of it).
+ *
+ * @param {Uint8Array|ArrayBuffer|ArrayBufferView} data
+ * @param {DecodeOptions} [options]
+ * @returns {[any, Uint8Array]}
+ */
+export function decodeFirst (data, options) {
+  const [value, stop, input] = run(data, options)
+  return [value, input.subarray(stop)]
+}

@@ -1,0 +1,230 @@
+// UTF-8 for DAG-CBOR text: strict both ways (no lone surrogates out, no invalid bytes in),
+// with one lossless escape hatch for historical data: in relaxed decoding, each byte of an
+// invalid UTF-8 sequence becomes the lone surrogate U+DC00+byte (U+DC80..U+DCFF, the
+// "surrogateescape" scheme), and the encoder's `escapedBytes` option writes those back as
+// the raw bytes. Valid UTF-8 never decodes to a lone surrogate, so the mapping is unambiguous.
+
+const textDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+const textEncoder = new TextEncoder()
+
+/** Strings at most this long are decoded in JS; longer ones by TextDecoder. */
+const SHORT_TEXT = 64
+
+/**
+ * UTF-8 byte length of `s`, or -1 if it holds a lone surrogate that cannot be written
+ * (in `escaped` mode U+DC80..U+DCFF are allowed and count one byte each).
+ *
+ * @param {string} s
+ * @param {boolean} escaped
+ * @returns {number}
+ */
+export function utf8Length (s, escaped) {
+  const n = s.length
+  let bytes = 0
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 0x80) {
+      bytes++
+    } else if (c < 0x800) {
+      bytes += 2
+    } else if (c < 0xd800 || c > 0xdfff) {
+      bytes += 3
+    } else if (c <= 0xdbff && i + 1 < n && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4
+      i++
+    } else if (escaped && c >= 0xdc80 && c <= 0xdcff) {
+      bytes++
+    } else {
+      return -1
+    }
+  }
+  return bytes
+}
+
+/**
+ * Index of the first lone surrogate in `s` (for error messages), or -1.
+ *
+ * @param {string} s
+ * @returns {number}
+ */
+export function loneSurrogateIndex (s) {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c >= 0xd800 && c <= 0xdfff) {
+      if (c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++
+      else return i
+    }
+  }
+  return -1
+}
+
+/**
+ * Write `s` (already checked by utf8Length) as UTF-8 into buf at pos; returns the new pos.
+ *
+ * @param {string} s
+ * @param {Uint8Array} buf
+ * @param {number} pos
+ * @returns {number}
+ */
+export function writeUtf8 (s, buf, pos) {
+  const n = s.length
+  if (n > SHORT_TEXT && s.isWellFormed !== undefined && s.isWellFormed()) {
+    return pos + textEncoder.encodeInto(s, buf.subarray(pos)).written
+  }
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 0x80) {
+      buf[pos++] = c
+    } else if (c < 0x800) {
+      buf[pos++] = 0xc0 | (c >> 6)
+      buf[pos++] = 0x80 | (c & 0x3f)
+    } else if (c < 0xd800 || c > 0xdfff) {
+      buf[pos++] = 0xe0 | (c >> 12)
+      buf[pos++] = 0x80 | ((c >> 6) & 0x3f)
+      buf[pos++] = 0x80 | (c & 0x3f)
+    } else if (c <= 0xdbff && i + 1 < n && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      const cp = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(++i) - 0xdc00)
+      buf[pos++] = 0xf0 | (cp >> 18)
+      buf[pos++] = 0x80 | ((cp >> 12) & 0x3f)
+      buf[pos++] = 0x80 | ((cp >> 6) & 0x3f)
+      buf[pos++] = 0x80 | (cp & 0x3f)
+    } else {
+      buf[pos++] = c & 0xff // an escaped raw byte; utf8Length allowed it
+    }
+  }
+  return pos
+}
+
+/**
+ * Decode src[start, end) as UTF-8. Returns null when it is not valid UTF-8 (strict), or,
+ * with `escaped`, maps each byte of every invalid sequence to U+DC00+byte.
+ *
+ * @param {Uint8Array} src
+ * @param {number} start
+ * @param {number} end
+ * @param {boolean} escaped
+ * @returns {string|null}
+ */
+export function readUtf8 (src, start, end, escaped) {
+  if (end - start > SHORT_TEXT) {
+    try {
+      return textDecoder.decode(src.subarray(start, end))
+    } catch {
+      return escaped ? readUtf8JS(src, start, end, true) : null
+    }
+  }
+  return readUtf8JS(src, start, end, escaped)
+}
+
+/** @type {number[]} */
+const units = []
+
+/**
+ * @param {Uint8Array} src
+ * @param {number} start
+ * @param {number} end
+ * @param {boolean} escaped
+ * @returns {string|null}
+ */
+function readUtf8JS (src, start, end, escaped) {
+  let i = start
+  // ASCII fast path: short strings concatenate into flat strings without a buffer
+  if (end - start <= 12) {
+    let s = ''
+    while (i < end) {
+      const b = src[i]
+      if (b >= 0x80) break
+      s += String.fromCharCode(b)
+      i++
+    }
+    if (i === end) return s
+    i = start
+  }
+  units.length = 0
+  let out = ''
+  while (i < end) {
+    const b = src[i]
+    if (b < 0x80) {
+      units.push(b)
+      i++
+      continue
+    }
+    let cp = codePointAt(src, i, end)
+    if (cp < 0) {
+      if (!escaped) return null
+      units.push(0xdc00 + b)
+      i++
+    } else if (cp >= 0x10000) {
+      i += 4
+      cp -= 0x10000
+      units.push(0xd800 + (cp >> 10), 0xdc00 + (cp & 0x3ff))
+    } else {
+      i += cp >= 0x800 ? 3 : 2
+      units.push(cp)
+    }
+    if (units.length >= 4096) {
+      out += String.fromCharCode.apply(null, units)
+      units.length = 0
+    }
+  }
+  return out + String.fromCharCode.apply(null, units)
+}
+
+/**
+ * The code point of the multi-byte UTF-8 sequence starting at src[i] (whose byte is
+ * >= 0x80), or -1 when it is not a valid, shortest-form, non-surrogate sequence.
+ * The sequence length follows from the code point (2, 3 or 4 bytes).
+ *
+ * @param {Uint8Array} src
+ * @param {number} i
+ * @param {number} end
+ * @returns {number}
+ */
+function codePointAt (src, i, end) {
+  const b = src[i]
+  const b1 = i + 1 < end ? src[i + 1] : 0
+  if (b >= 0xc2 && b <= 0xdf) {
+    return (b1 & 0xc0) === 0x80 ? ((b & 0x1f) << 6) | (b1 & 0x3f) : -1
+  }
+  if (b >= 0xe0 && b <= 0xef) {
+    const b2 = i + 2 < end ? src[i + 2] : 0
+    const lo = b === 0xe0 ? 0xa0 : 0x80 // 0xe0 0x80..0x9f would be overlong
+    const hi = b === 0xed ? 0x9f : 0xbf // 0xed 0xa0..0xbf would be a surrogate
+    if (b1 >= lo && b1 <= hi && (b2 & 0xc0) === 0x80) {
+      return ((b & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f)
+    }
+    return -1
+  }
+  if (b >= 0xf0 && b <= 0xf4) {
+    const b2 = i + 2 < end ? src[i + 2] : 0
+    const b3 = i + 3 < end ? src[i + 3] : 0
+    const lo = b === 0xf0 ? 0x90 : 0x80 // overlong below
+    const hi = b === 0xf4 ? 0x8f : 0xbf // beyond U+10FFFF above
+    if (b1 >= lo && b1 <= hi && (b2 & 0xc0) === 0x80 && (b3 & 0xc0) === 0x80) {
+      return ((b & 0x07) << 18) | ((b1 & 0x3f) << 12) | ((b2 & 0x3f) << 6) | (b3 & 0x3f)
+    }
+  }
+  return -1
+}
+
+/**
+ * Offset of the first invalid byte in src[start, end), for error messages.
+ *
+ * @param {Uint8Array} src
+ * @param {number} start
+ * @param {number} end
+ * @returns {number}
+ */
+export function firstInvalidUtf8 (src, start, end) {
+  let i = start
+  while (i < end) {
+    if (src[i] < 0x80) {
+      i++
+      continue
+    }
+    const cp = codePointAt(src, i, end)
+    if (cp < 0) return i
+    i += cp >= 0x10000 ? 4 : cp >= 0x800 ? 3 : 2
+  }
+  return -1
+}
