@@ -1,0 +1,48 @@
+// Type test (checked by `npm run test:types`, never run): the codec, as typed from the JSDoc
+// in index.js and lib/, is a multiformats BlockCodec<0x71, T> and its extras are typed.
+import type { BlockCodec, ByteView } from 'multiformats/codecs/interface'
+import * as codec from '../../index.js'
+
+// the module itself is a BlockCodec, for unknown and for a concrete data shape
+export const asBlockCodec: BlockCodec<0x71, unknown> = codec
+export const asTypedCodec: BlockCodec<0x71, { links: string[] }> = codec
+// @ts-expect-error the code is the literal 0x71, not dag-pb's 0x70
+export const wrongCode: BlockCodec<0x70, unknown> = codec
+
+export const name: string = codec.name
+export const code: 0x71 = codec.code
+
+// encode returns bytes
+export const encoded: Uint8Array = codec.encode({ a: 1, b: [true, null, 'x', new Uint8Array(2)] })
+export const encodedWithOptions: Uint8Array = codec.encode('\udc80', { escapedBytes: true })
+
+// decode takes a Uint8Array (any view) or an ArrayBuffer
+export const fromBytes: unknown = codec.decode(new Uint8Array())
+export const fromArrayBuffer: unknown = codec.decode(new ArrayBuffer(8))
+export const fromByteView: unknown = codec.decode(encoded as ByteView<unknown>)
+export const relaxed: unknown = codec.decode(encoded, { relaxed: true, viewBytes: true, maxDepth: 64 })
+// @ts-expect-error a string is not bytes
+codec.decode('a1616101')
+
+// the rest of the API
+export const first: [unknown, Uint8Array] = codec.decodeFirst(encoded)
+export const length: number = codec.encodedLength([1, 2, 3])
+export const written: number = codec.encodeInto({ a: 1 }, new Uint8Array(16)).written
+export const view: Uint8Array = codec.toByteView(new ArrayBuffer(4))
+
+// the error classes carry their rule and location
+export function describeError (err: unknown): string {
+  if (err instanceof codec.DagCborDecodeError) {
+    const rule: string = err.rule
+    const offset: number = err.offset
+    const path: string = err.path
+    const relaxable: boolean = err.relaxable
+    return `${rule} at ${offset} ${path} ${relaxable}`
+  }
+  if (err instanceof codec.DagCborEncodeError) {
+    const rule: string = err.rule
+    const path: string = err.path
+    return `${rule} at ${path}`
+  }
+  return err instanceof Error ? err.message : String(err)
+}
