@@ -1,0 +1,269 @@
+// One group per encoding rule, each with the exact bytes expected (written out by hand from
+// the DAG-CBOR spec, not produced by the code under test).
+import assert from 'node:assert/strict'
+import { CID } from 'multiformats/cid'
+// multiformats 9, the copy ipld-garbage depends on: a CID class other than ours
+import { CID as CID9 } from '../node_modules/ipld-garbage/node_modules/multiformats/esm/src/cid.js'
+import { encode, encodedLength, encodeInto, decode, DagCborEncodeError } from '../index.js'
+
+const hex = (/** @type {Uint8Array} */ b) => Buffer.from(b).toString('hex')
+const bytes = (/** @type {string} */ h) => new Uint8Array(Buffer.from(h, 'hex'))
+
+/**
+ * @param {unknown} value
+ * @param {string} rule
+ * @param {string} path
+ */
+function rejects (value, rule, path) {
+  assert.throws(() => encode(value), (/** @type {any} */ e) => {
+    assert.ok(e instanceof DagCborEncodeError, `expected DagCborEncodeError, got ${e}`)
+    assert.equal(e.rule, rule)
+    assert.equal(e.path, path)
+    assert.ok(e.message.includes(path || '/'), e.message)
+    return true
+  })
+}
+
+describe('encode', () => {
+  describe('integers in shortest form', () => {
+    const cases = [
+      [0, '00'], [23, '17'], [24, '1818'], [255, '18ff'], [256, '190100'], [65535, '19ffff'],
+      [65536, '1a00010000'], [4294967295, '1affffffff'], [4294967296, '1b0000000100000000'],
+      [Number.MAX_SAFE_INTEGER, '1b001fffffffffffff'], [-1, '20'], [-24, '37'], [-25, '3818'],
+      [-256, '38ff'], [-257, '390100'], [-(2 ** 32), '3affffffff'], [-(2 ** 32) - 1, '3b0000000100000000'],
+      [Number.MIN_SAFE_INTEGER, '3b001ffffffffffffe']
+    ]
+    for (const [value, expected] of cases) {
+      it(`${value} -> ${expected}`, () => assert.equal(hex(encode(value)), expected))
+    }
+  })
+
+  describe('BigInt', () => {
+    it('in the safe range writes the same bytes as a Number', () => {
+      assert.equal(hex(encode(5n)), '05')
+      assert.equal(hex(encode(-500n)), '3901f3')
+    })
+    it('up to 2^64-1 and down to -2^64 as 64-bit integers', () => {
+      assert.equal(hex(encode(2n ** 64n - 1n)), '1bffffffffffffffff')
+      assert.equal(hex(encode(-(2n ** 64n))), '3bffffffffffffffff')
+      assert.equal(hex(encode(2n ** 53n)), '1b0020000000000000')
+    })
+    it('outside -2^64..2^64-1 is an error', () => {
+      rejects(2n ** 64n, 'integer-range', '')
+      rejects({ big: [-(2n ** 64n) - 1n] }, 'integer-range', '/big/0')
+    })
+  })
+
+  describe('floats always as float64', () => {
+    it('non-integral Numbers', () => {
+      assert.equal(hex(encode(1.5)), 'fb3ff8000000000000')
+      assert.equal(hex(encode(-0.5)), 'fbbfe0000000000000')
+      assert.equal(hex(encode(5e-324)), 'fb0000000000000001')
+    })
+    it('whole Numbers outside the safe-integer range', () => {
+      assert.equal(hex(encode(2 ** 53)), 'fb4340000000000000')
+      assert.equal(hex(encode(-(2 ** 53))), 'fbc340000000000000')
+      assert.equal(hex(encode(1e300)), 'fb7e37e43c8800759c')
+    })
+    it('-0 as float64 -0.0, so it decodes back as -0', () => {
+      assert.equal(hex(encode(-0)), 'fb8000000000000000')
+      assert.ok(Object.is(decode(encode(-0)), -0))
+    })
+    it('NaN and ±Infinity are errors', () => {
+      rejects(NaN, 'non-finite-float', '')
+      rejects({ a: Infinity }, 'non-finite-float', '/a')
+      rejects([1, [-Infinity]], 'non-finite-float', '/1/0')
+    })
+  })
+
+  describe('strings', () => {
+    it('UTF-8 with shortest lengths', () => {
+      assert.equal(hex(encode('')), '60')
+      assert.equal(hex(encode('a')), '6161')
+      assert.equal(hex(encode('水')), '63e6b0b4')
+      assert.equal(hex(encode('𐅑')), '64f0908591')
+      assert.equal(hex(encode('x'.repeat(24))), '7818' + '78'.repeat(24))
+      assert.equal(hex(encode('é'.repeat(200))), '790190' + 'c3a9'.repeat(200))
+    })
+    it('a leading U+FEFF is data', () => {
+      assert.equal(hex(encode('\ufeffa')), '64efbbbf61')
+    })
+    it('lone surrogates are errors (no UTF-8 form)', () => {
+      rejects('a\ud800', 'utf8', '')
+      rejects({ s: ['\udc00b'] }, 'utf8', '/s/0')
+      rejects('x'.repeat(100) + '\ud800', 'utf8', '')
+    })
+    it('escapedBytes writes U+DC80..U+DCFF back as raw bytes', () => {
+      assert.equal(hex(encode('a\udcff', { escapedBytes: true })), '6261ff')
+      assert.throws(() => encode('a\udcff'), DagCborEncodeError)
+      assert.throws(() => encode('\udc7f', { escapedBytes: true }), DagCborEncodeError)
+    })
+  })
+
+  describe('bytes', () => {
+    it('Uint8Array (and views of larger buffers) as byte strings', () => {
+      assert.equal(hex(encode(new Uint8Array([1, 2, 3]))), '43010203')
+      assert.equal(hex(encode(new Uint8Array([9, 1, 2, 9]).subarray(1, 3))), '420102')
+      assert.equal(hex(encode(new Uint8Array(0))), '40')
+    })
+    it('large byte strings are written whole', () => {
+      const big = new Uint8Array(1 << 20).map((_, i) => i * 7)
+      const out = encode({ big })
+      assert.equal(hex(out.subarray(0, 10)), 'a1636269675a00100000')
+      assert.deepEqual(out.subarray(10), big)
+    })
+    it('other typed arrays, DataView and ArrayBuffer are rejected (their bytes depend on the platform)', () => {
+      rejects(new Uint16Array(2), 'type', '')
+      rejects({ a: new Float64Array(1) }, 'type', '/a')
+      rejects(new ArrayBuffer(2), 'type', '')
+      rejects(new DataView(new ArrayBuffer(2)), 'type', '')
+    })
+  })
+
+  describe('maps', () => {
+    it('keys sorted by UTF-8 length, then bytewise, at every level', () => {
+      assert.equal(hex(encode({ b: 1, aa: 2, a: 3 })), 'a3616103616201626161' + '02')
+      assert.equal(hex(encode({ z: { bb: 1, c: 2 } })), 'a1617aa2616302626262' + '01')
+    })
+    it('non-ASCII keys sort by their UTF-8 bytes, not JS string order', () => {
+      // U+FF61 (efbda1, 3 bytes) vs U+10000 (f0908080, 4 bytes): JS orders '\ud800..' first
+      assert.equal(hex(encode({ '\u{10000}': 1, '\uff61': 2 })), 'a263efbda10264f090808001')
+      // 'é' (2 bytes) sorts after 'aa' (2 bytes, smaller first byte) and after 'z' (1 byte)
+      assert.equal(hex(encode({ é: 1, z: 2, aa: 3 })), 'a3617a02626161' + '0362c3a901')
+    })
+    it('__proto__ as an own key is written like any other', () => {
+      const value = JSON.parse('{"__proto__": 1}')
+      assert.equal(hex(encode(value)), 'a1695f5f70726f746f5f5f01')
+    })
+    it('Map with string keys is a map; other keys are errors', () => {
+      assert.equal(hex(encode(new Map([['b', 1], ['a', 2]]))), 'a2616102616201')
+      rejects(new Map([[1, 2]]), 'map-key-type', '')
+      rejects({ m: new Map([[Symbol('s'), 2]]) }, 'map-key-type', '/m')
+    })
+    it('objects with a null prototype and class instances are maps of own enumerable keys', () => {
+      const bare = Object.create(null)
+      bare.a = 1
+      assert.equal(hex(encode(bare)), 'a1616101')
+      class Point { constructor () { this.x = 1 } }
+      assert.equal(hex(encode(new Point())), 'a1617801')
+    })
+  })
+
+  describe('arrays', () => {
+    it('with shortest lengths', () => {
+      assert.equal(hex(encode([])), '80')
+      assert.equal(hex(encode([1, [2]])), '82018102')
+      assert.equal(hex(encode(new Array(24).fill(0))), '9818' + '00'.repeat(24))
+    })
+  })
+
+  describe('CIDs as tag 42', () => {
+    const v1 = 'bafyreidykglsfhoixmivffc5uwhcgshx4j465xwqntbmu2ztmxqzwzm7qu'
+    const v0 = 'QmQg1v4o9xdT3Q14wh4S7dxZkDjyZ9ssFzFzyep1YrVJBY'
+    it('CIDv1: d82a, byte string of 0x00 then the CID bytes', () => {
+      const cid = CID.parse(v1)
+      assert.equal(hex(encode(cid)), 'd82a5825' + '00' + hex(cid.bytes))
+    })
+    it('CIDv0: the bare multihash after 0x00', () => {
+      const cid = CID.parse(v0)
+      assert.equal(hex(encode(cid)), 'd82a5823' + '00' + hex(cid.bytes))
+    })
+    it('a CID from another copy of multiformats', () => {
+      const foreign = CID9.parse(v1)
+      assert.ok(!(foreign instanceof CID))
+      assert.equal(hex(encode({ l: foreign })), hex(encode({ l: CID.parse(v1) })))
+    })
+  })
+
+  describe('simple values', () => {
+    it('true, false, null', () => {
+      assert.equal(hex(encode([true, false, null])), '83f5f4f6')
+    })
+    it('undefined anywhere is an error naming where', () => {
+      rejects(undefined, 'undefined', '')
+      rejects({ a: undefined }, 'undefined', '/a')
+      rejects([1, undefined], 'undefined', '/1')
+      rejects({ links: [0, 1, 2, { name: undefined }] }, 'undefined', '/links/3/name')
+      // eslint-disable-next-line no-sparse-arrays
+      rejects([1, , 3], 'undefined', '/1')
+    })
+  })
+
+  describe('values outside the data model', () => {
+    const cases = [
+      ['Date', new Date(0)], ['RegExp', /x/], ['Set', new Set()], ['Symbol', Symbol('x')],
+      ['function', () => 1], ['boxed Number', Object(1)], ['boxed String', Object('s')],
+      ['boxed Boolean', Object(true)], ['Promise', Promise.resolve()], ['Error', new Error('x')],
+      ['WeakMap', new WeakMap()]
+    ]
+    for (const [label, value] of cases) {
+      it(`${label} is rejected, with its path`, () => rejects({ k: [value] }, 'type', '/k/0'))
+    }
+    it('a boxed Number is not mistaken for a map', () => {
+      assert.throws(() => encode(Object(1)), /boxed Number/)
+    })
+    it('paths escape / and ~ in keys (JSON pointer)', () => rejects({ 'a/b~': NaN }, 'non-finite-float', '/a~1b~0'))
+  })
+
+  describe('circular references', () => {
+    it('an object containing itself', () => {
+      const a = { b: { c: [] } }
+      a.b.c.push(a)
+      rejects(a, 'circular', '/b/c/0')
+    })
+    it('an array containing itself', () => {
+      const a = [1]
+      a.push(a)
+      rejects(a, 'circular', '/1')
+    })
+    it('the same object twice side by side is not circular', () => {
+      const shared = { x: 1 }
+      assert.equal(hex(encode([shared, shared])), '82a1617801a1617801')
+    })
+  })
+
+  describe('depth', () => {
+    it('100,000 nested arrays: a clean error, not a stack overflow', () => {
+      let deep = []
+      for (let i = 0; i < 100000; i++) deep = [deep]
+      assert.throws(() => encode(deep), (/** @type {any} */ e) => e instanceof DagCborEncodeError && e.rule === 'depth')
+    })
+    it('100,000 nested objects: a clean error', () => {
+      let deep = {}
+      for (let i = 0; i < 100000; i++) deep = { a: deep }
+      assert.throws(() => encode(deep), (/** @type {any} */ e) => e instanceof DagCborEncodeError && e.rule === 'depth')
+    })
+    it('up to maxDepth works, and maxDepth can be raised', () => {
+      let deep = []
+      for (let i = 0; i < 999; i++) deep = [deep]
+      assert.equal(encode(deep).length, 1000)
+      deep = [deep]
+      assert.throws(() => encode(deep), DagCborEncodeError)
+      assert.equal(encode(deep, { maxDepth: 1001 }).length, 1001)
+    })
+  })
+
+  describe('encodedLength and encodeInto', () => {
+    const value = { a: [1, 'two', new Uint8Array(40000)], b: 1.5 }
+    it('encodedLength equals encode().length', () => {
+      assert.equal(encodedLength(value), encode(value).length)
+    })
+    it('encodeInto writes the same bytes at the target start and returns written', () => {
+      const target = new Uint8Array(50000)
+      const { written } = encodeInto(value, target)
+      assert.equal(written, encode(value).length)
+      assert.deepEqual(target.subarray(0, written), encode(value))
+    })
+    it('encodeInto into a too-small target throws a clean error, and the encoder still works', () => {
+      assert.throws(() => encodeInto(value, new Uint8Array(10)), (/** @type {any} */ e) => e instanceof DagCborEncodeError && e.rule === 'target-size')
+      assert.equal(hex(encode([1])), '8101')
+    })
+  })
+
+  describe('re-entrancy', () => {
+    it('a getter that encodes during an encode does not corrupt either', () => {
+      const inner = { get x () { return hex(encode({ y: 2 })) } }
+      assert.equal(hex(encode({ a: inner })), hex(encode({ a: { x: 'a16179' + '02' } })))
+    })
+  })
+})
