@@ -1,0 +1,57 @@
+// Bench: the CAR tool's pipeline (stream-read, verify hashes, strict decode, re-encode, compare) on both
+// real CARs, once with this repo's codec and once with @ipld/dag-cbor plugged into the same pipeline.
+// Inline (1 worker), no output file. Median of 5 runs after a warm-up. Usage: node bench/car-tool.js
+import fs from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { CarReader } from '@ipld/car'
+import { roundTrip, defaultCodecUrl } from '../bin/lib/run.js'
+import { openFile } from '../bin/lib/read.js'
+
+const shared = new URL('../../shared/data/', import.meta.url)
+const cars = ['filecoin-calibnet-genesis.car', 'filecoin-sample-v1.car'].map((name) => {
+  const file = fileURLToPath(new URL(name, shared))
+  if (!fs.existsSync(file)) throw new Error(`missing shared data: ${file} (see ../shared/README.md)`)
+  return file
+})
+const codecs = [['this repo', defaultCodecUrl], ['@ipld/dag-cbor', import.meta.resolve('@ipld/dag-cbor')]]
+const RUNS = 5
+
+/** @param {number[]} xs */
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1]
+
+/** Decode + re-encode only, over the DAG-CBOR blocks in memory: the codec's share of the pipeline. */
+async function codecOnly (/** @type {string} */ file, /** @type {any} */ codec) {
+  const reader = await CarReader.fromBytes(new Uint8Array(fs.readFileSync(file)))
+  const blocks = []
+  for await (const b of reader.blocks()) if (b.cid.code === 0x71) blocks.push(b.bytes)
+  const bytes = blocks.reduce((n, b) => n + b.length, 0)
+  const times = []
+  for (let r = 0; r <= RUNS; r++) {
+    const t = performance.now()
+    for (const b of blocks) {
+      try { codec.encode(codec.decode(b)) } catch { codec.encode(codec.decode(b, { relaxed: true })) }
+    }
+    if (r > 0) times.push((performance.now() - t) / 1000)
+  }
+  return bytes / 1e6 / median(times)
+}
+
+for (const file of cars) {
+  const size = fs.statSync(file).size
+  console.log(`${file.split('/').pop()} (${(size / 1e6).toFixed(2)} MB)`)
+  const rates = []
+  for (const [label, url] of codecs) {
+    const secs = []
+    let classes = ''
+    for (let r = 0; r <= RUNS; r++) {
+      const s = await roundTrip({ source: await openFile(file), workers: 1, codecUrl: url })
+      if (r > 0) secs.push(s.seconds)
+      classes = `${s.dagCbor.canonical}/${s.dagCbor.nonCanonical}/${s.dagCbor.invalid}`
+    }
+    const pipeline = size / 1e6 / median(secs)
+    const codecRate = await codecOnly(file, await import(url))
+    rates.push([pipeline, codecRate])
+    console.log(`  ${label.padEnd(15)} pipeline ${pipeline.toFixed(1).padStart(6)} MB/s   decode+encode only ${codecRate.toFixed(1).padStart(6)} MB/s   (canonical/non-canonical/invalid ${classes})`)
+  }
+  console.log(`  ratio (this repo / @ipld/dag-cbor): pipeline ${(rates[0][0] / rates[1][0]).toFixed(2)}x, decode+encode only ${(rates[0][1] / rates[1][1]).toFixed(2)}x`)
+}

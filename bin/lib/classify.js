@@ -1,0 +1,157 @@
+// Per-block work: verify the hash, and for DAG-CBOR blocks decode strictly, re-encode, compare, classify.
+// Pure functions of (codec, block): the same code runs inline and inside worker threads.
+import { CID } from 'multiformats/cid'
+import { create as createDigest } from 'multiformats/hashes/digest'
+import { sameBytes, firstDifference } from './bytes.js'
+import { verifyBlock, digestOf } from './verify.js'
+
+export const DAG_CBOR = 0x71
+
+/**
+ * @typedef {object} Codec
+ * @property {(value: any, options?: any) => Uint8Array} encode
+ * @property {(bytes: Uint8Array, options?: any) => any} decode
+ *
+ * @typedef {object} BlockResult
+ * @property {'ok'|'mismatch'|'unverified'} hash
+ * @property {'canonical'|'nonCanonical'|'invalid'} [cls] only for DAG-CBOR blocks
+ * @property {string} [rule] rule code from the decoder error (.rule), or 'round-trip'
+ * @property {string} [path] value path from the error (.path)
+ * @property {number} [offset] byte offset from the error (.offset)
+ * @property {string} [reason] one-line human explanation
+ * @property {Uint8Array} [out] canonical bytes to write instead of the input (only with canonicalize)
+ * @property {string} [newCid] CID of `out`
+ * @property {string} [keptReason] why a non-canonical block was copied unchanged despite canonicalize
+ */
+
+const phrases = {
+  'map-key-order': 'keys out of order',
+  'duplicate-key': 'duplicate map key',
+  'invalid-utf8': 'invalid UTF-8 in a text string',
+  'non-shortest': 'integer or length not in shortest form',
+  'float-size': 'float not encoded as 64-bit',
+  'integral-float': 'integral number encoded as a float',
+  undefined: 'undefined (0xf7) value',
+  truncated: 'truncated data',
+  'trailing-bytes': 'trailing bytes after the value',
+  tag: 'unsupported tag',
+  cid: 'malformed CID (tag 42)',
+  'indefinite-length': 'indefinite-length item',
+  'simple-value': 'unsupported simple value',
+  'non-finite-float': 'NaN or Infinity',
+  'map-key-type': 'non-string map key',
+  depth: 'nesting too deep'
+}
+
+/**
+ * "keys out of order at /Datetime (byte 412)"
+ *
+ * @param {any} err a DagCborDecodeError (or any Error)
+ */
+export function describeError (err) {
+  const rule = typeof err?.rule === 'string' ? err.rule : undefined
+  const what = (rule && /** @type {Record<string,string>} */ (phrases)[rule]) || rule || String(err?.message ?? err)
+  const where = typeof err?.path === 'string' ? ` at ${err.path || '/'}` : ''
+  const at = Number.isInteger(err?.offset) ? ` (byte ${err.offset})` : ''
+  return `${what}${where}${at}`
+}
+
+/**
+ * True when a relaxed-decoded value holds U+DC80..U+DCFF lone surrogates, i.e. invalid UTF-8 bytes
+ * escaped by the relaxed decoder; such text cannot be made valid by re-encoding.
+ *
+ * @param {any} v
+ * @returns {boolean}
+ */
+export function hasEscapedBytes (v) {
+  if (typeof v === 'string') return /[\uDC80-\uDCFF]/.test(v)
+  if (v === null || typeof v !== 'object' || v instanceof Uint8Array || CID.asCID(v)) return false
+  if (Array.isArray(v)) return v.some(hasEscapedBytes)
+  for (const k in v) if (hasEscapedBytes(k) || hasEscapedBytes(v[k])) return true
+  return false
+}
+
+/**
+ * Write the canonical form of a relaxed-decoded value, with a CID using the block's own hash function.
+ *
+ * @param {Codec} codec
+ * @param {CID} cid
+ * @param {any} value
+ * @returns {{ out: Uint8Array, newCid: string } | { keptReason: string }}
+ */
+function canonicalForm (codec, cid, value) {
+  if (hasEscapedBytes(value)) {
+    return { keptReason: 'holds invalid UTF-8 text; no canonical form exists, copied unchanged' }
+  }
+  let out
+  try {
+    out = codec.encode(value)
+    codec.decode(out) // the canonical form must pass a strict decode
+  } catch (err) {
+    return { keptReason: `cannot canonicalize (${describeError(err)}), copied unchanged` }
+  }
+  const digest = digestOf(cid.multihash.code, out)
+  if (digest === null) {
+    return { keptReason: 'hash function not supported, cannot compute a new CID; copied unchanged' }
+  }
+  const newCid = CID.create(1, cid.code, createDigest(cid.multihash.code, digest))
+  return { out, newCid: newCid.toString() }
+}
+
+/**
+ * @param {Codec} codec
+ * @param {CID} cid
+ * @param {Uint8Array} bytes
+ * @param {{ canonicalize?: boolean }} [options]
+ * @returns {BlockResult}
+ */
+export function processBlock (codec, cid, bytes, options = {}) {
+  const hash = verifyBlock(cid, bytes)
+  if (cid.code !== DAG_CBOR) return { hash }
+
+  let value
+  try {
+    value = codec.decode(bytes)
+  } catch (strictErr) {
+    return classifyRejected(codec, cid, bytes, hash, strictErr, options)
+  }
+  let again
+  try {
+    again = codec.encode(value)
+  } catch (err) {
+    const e = /** @type {any} */ (err)
+    return { hash, cls: 'invalid', rule: `encode:${e?.rule ?? 'error'}`, path: e?.path, reason: `strict decode accepted it but re-encoding threw: ${describeError(e)}` }
+  }
+  if (sameBytes(again, bytes)) return { hash, cls: 'canonical' }
+  // The strict decoder let through something the encoder writes differently. Same hash function
+  // over different bytes gives a different CID, so the CID does not round-trip either.
+  const offset = firstDifference(again, bytes)
+  return { hash, cls: 'nonCanonical', rule: 'round-trip', offset, reason: `strict decode accepted it but re-encoding differs from byte ${offset} (CID would change)` }
+}
+
+/**
+ * Strict decode threw: non-canonical if the relaxed decode accepts it, invalid otherwise.
+ *
+ * @param {Codec} codec
+ * @param {CID} cid
+ * @param {Uint8Array} bytes
+ * @param {BlockResult['hash']} hash
+ * @param {any} strictErr
+ * @param {{ canonicalize?: boolean }} options
+ * @returns {BlockResult}
+ */
+function classifyRejected (codec, cid, bytes, hash, strictErr, options) {
+  const where = { rule: strictErr?.rule ?? 'error', path: strictErr?.path, offset: strictErr?.offset }
+  let relaxedValue
+  try {
+    if (strictErr?.relaxable === false) throw strictErr
+    relaxedValue = codec.decode(bytes, { relaxed: true })
+  } catch (relaxedErr) {
+    const e = /** @type {any} */ (relaxedErr)
+    return { hash, cls: 'invalid', rule: e?.rule ?? 'error', path: e?.path, offset: e?.offset, reason: describeError(e) }
+  }
+  /** @type {BlockResult} */
+  const result = { hash, cls: 'nonCanonical', ...where, reason: describeError(strictErr) }
+  if (options.canonicalize) Object.assign(result, canonicalForm(codec, cid, relaxedValue))
+  return result
+}

@@ -1,0 +1,79 @@
+// Block processors: inline (one thread) or a pool of worker threads. Both take batches of blocks and
+// return per-block results for that batch; the caller awaits batches in submission order, so output
+// and summary are identical whatever the number of workers.
+import { Worker } from 'node:worker_threads'
+import { pack, transferList, processBatch } from './batch.js'
+
+/**
+ * @typedef {import('./classify.js').BlockResult} BlockResult
+ * @typedef {{ submit: (blocks: import('./batch.js').Block[]) => Promise<BlockResult[]>, close: () => Promise<void> }} Processor
+ */
+
+/**
+ * @param {import('./classify.js').Codec} codec
+ * @param {{ canonicalize?: boolean }} options
+ * @returns {Processor}
+ */
+export function inlineProcessor (codec, options) {
+  return {
+    submit: async (blocks) => processBatch(codec, blocks, options),
+    close: async () => {}
+  }
+}
+
+/**
+ * @param {number} n number of worker threads (>= 1)
+ * @param {string} codecUrl module URL of the codec the workers import
+ * @param {{ canonicalize?: boolean }} options
+ * @returns {Processor}
+ */
+export function workerPool (n, codecUrl, options) {
+  /** @type {Map<number, { resolve: (r: BlockResult[]) => void, reject: (e: Error) => void}>} */
+  const pending = new Map()
+  const load = new Array(n).fill(0)
+  let nextId = 0
+  /** @type {Error|null} */
+  let failed = null
+
+  /** @param {Error} err */
+  const failAll = (err) => {
+    failed ??= err
+    for (const p of pending.values()) p.reject(failed)
+    pending.clear()
+  }
+
+  const workers = Array.from({ length: n }, (_, i) => {
+    const w = new Worker(new URL('./worker.js', import.meta.url), {
+      workerData: { codecUrl, canonicalize: !!options.canonicalize }
+    })
+    w.on('message', (/** @type {{ id: number, results?: BlockResult[], error?: string }} */ msg) => {
+      const p = pending.get(msg.id)
+      if (!p) return
+      pending.delete(msg.id)
+      load[i]--
+      if (msg.error !== undefined) p.reject(new Error(`worker failed: ${msg.error}`))
+      else p.resolve(/** @type {BlockResult[]} */ (msg.results))
+    })
+    w.on('error', (err) => failAll(new Error(`worker failed: ${err.message}`)))
+    w.on('exit', (code) => { if (pending.size) failAll(new Error(`worker exited (code ${code}) with work pending`)) })
+    return w
+  })
+
+  return {
+    submit (blocks) {
+      if (failed) return Promise.reject(failed)
+      let target = 0
+      for (let i = 1; i < n; i++) if (load[i] < load[target]) target = i
+      const id = nextId++
+      load[target]++
+      const batch = pack(blocks)
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject })
+        workers[target].postMessage({ id, batch }, transferList(batch))
+      })
+    },
+    async close () {
+      await Promise.all(workers.map((w) => w.terminate()))
+    }
+  }
+}
