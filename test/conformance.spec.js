@@ -2,6 +2,7 @@
 // every positive fixture decodes strictly, re-encodes byte-identically, hashes to the CID in
 // its file name and equals its DAG-JSON twin; every negative fixture is rejected.
 import assert from 'node:assert/strict'
+import * as dagCbor from '@ipld/dag-cbor'
 import * as dagJson from '@ipld/dag-json'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
@@ -35,6 +36,10 @@ describe('conformance: codec-fixtures (positive)', () => {
       // integer, so integers compare by BigInt value; everything else compares exactly.
       const diff = dataModelDiff(value, fromJson, { intLoose: true })
       assert.equal(diff, null, `DAG-CBOR vs DAG-JSON data model: ${diff}`)
+
+      // and exactly what @ipld/dag-cbor decodes (same Number/BigInt choice, same key order)
+      const oracleDiff = dataModelDiff(value, dagCbor.decode(fixture.cbor), { keyOrder: true })
+      assert.equal(oracleDiff, null, `vs @ipld/dag-cbor: ${oracleDiff}`)
     })
   }
 })

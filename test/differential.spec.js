@@ -71,6 +71,27 @@ function concat (parts) {
   return out
 }
 
+describe('test helper: dataModelDiff sees differences', () => {
+  it('reports type, value, key-order, bytes and CID differences', () => {
+    const cidA = CID.parse('bafyreihdb57fdysx5h35urvxz64ros7zvywshber7id6t6c6fek37jgyfe')
+    const cidB = CID.parse('bafyreick3uapgoe63rizj6rptbqwl7pagin26fos32n37fu7uktzcadcdu')
+    assert.equal(dataModelDiff({ a: [1, cidA, new Uint8Array([1])] }, { a: [1, CID.parse(cidA.toString()), new Uint8Array([1])] }), null)
+    assert.notEqual(dataModelDiff(1, 1n), null)
+    assert.equal(dataModelDiff(1, 1n, { intLoose: true }), null)
+    assert.notEqual(dataModelDiff(0, -0), null)
+    assert.notEqual(dataModelDiff(0, -0, { intLoose: true }), null)
+    assert.notEqual(dataModelDiff(1.5, 1.25, { intLoose: true }), null)
+    assert.notEqual(dataModelDiff(cidA, cidB), null)
+    assert.notEqual(dataModelDiff(cidA, cidA.bytes), null)
+    assert.notEqual(dataModelDiff(new Uint8Array([1, 2]), new Uint8Array([1, 3])), null)
+    assert.notEqual(dataModelDiff([1], { 0: 1 }), null)
+    assert.notEqual(dataModelDiff({ a: 1 }, { b: 1 }), null)
+    assert.equal(dataModelDiff({ a: 1, b: 2 }, { b: 2, a: 1 }), null)
+    assert.notEqual(dataModelDiff({ a: 1, b: 2 }, { b: 2, a: 1 }, { keyOrder: true }), null)
+    assert.equal(dataModelDiff({ x: [[{ y: 'z' }]] }, { x: [[{ y: 'w' }]] }), '/x/0/0/y: "z" != "w"')
+  })
+})
+
 describe('differential: ipld-garbage vs @ipld/dag-cbor', function () {
   this.timeout(20000)
 
