@@ -21,9 +21,11 @@ import { DEFAULT_MAX_DEPTH } from './limits.js'
  * @property {number} [maxDepth] - nesting limit (default 1000)
  */
 
+/** @type {Uint8Array} */
 const EMPTY = new Uint8Array(0)
 const TWO_32 = 4294967296
 
+/** @type {Uint8Array} */
 let src = EMPTY
 let pos = 0
 let end = 0

@@ -5,7 +5,7 @@
 
 import { Writer } from './writer.js'
 import { asCid, CID_TAG } from './cid.js'
-import { utf8Length, writeUtf8, loneSurrogateIndex } from './utf8.js'
+import { writeUtf8, loneSurrogateIndex } from './utf8.js'
 import { DagCborEncodeError } from './errors.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
 
@@ -33,7 +33,7 @@ let w = new Writer()
 let escapedBytes = false
 let maxDepth = DEFAULT_MAX_DEPTH
 /** ancestors of the value being written, for the circular-reference check
- * @type {object[]} */
+ * @type {Array<object|null>} */
 let ancestors = []
 let depth = 0
 let busy = false
@@ -154,6 +154,16 @@ function writeBigInt (v) {
 }
 
 /**
+ * Size of the head for an argument n.
+ *
+ * @param {number} n
+ * @returns {number}
+ */
+function headSize (n) {
+  return n < 24 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : n < TWO_32 ? 5 : 9
+}
+
+/**
  * @param {string} s
  */
 function writeString (s) {
@@ -176,23 +186,21 @@ function writeString (s) {
       return
     }
   }
-  const length = utf8Length(s, escapedBytes)
-  if (length < 0) {
+  // one pass: write the UTF-8 after a head sized for the ASCII case, then move it if the
+  // byte length needs a longer head (only non-ASCII text crossing 24, 256, 65536 bytes)
+  const guess = headSize(n)
+  const room = 9 + n * 3
+  if (w.pos + room > w.buf.length) w.grow(room)
+  const start = w.pos
+  const stop = writeUtf8(s, w.buf, start + guess, escapedBytes)
+  if (stop < 0) {
     throw new DagCborEncodeError('utf8', `string has a lone surrogate at index ${loneSurrogateIndex(s)}; it has no UTF-8 form`)
   }
+  const length = stop - start - guess
+  const head = headSize(length)
+  if (head !== guess) w.buf.copyWithin(start + head, start + guess, stop)
   writeHead(TEXT, length)
-  if (w.pos + length > w.buf.length) w.grow(length)
-  w.pos = writeUtf8(s, w.buf, w.pos)
-}
-
-/**
- * Write a map key already known to be valid UTF-8 bytes (slow path for non-ASCII keys).
- *
- * @param {Uint8Array} bytes
- */
-function writeTextBytes (bytes) {
-  writeHead(TEXT, bytes.length)
-  w.bytes(bytes)
+  w.pos = start + head + length
 }
 
 /**
@@ -287,35 +295,78 @@ function isAscii (s) {
 }
 
 /**
- * @param {{bytes: Uint8Array}} a
- * @param {{bytes: Uint8Array}} b
+ * UTF-8 length of a key, for sorting (lone surrogates are caught when the key is written).
+ *
+ * @param {string} s
  * @returns {number}
  */
-function compareKeyBytes (a, b) {
-  const x = a.bytes
-  const y = b.bytes
-  if (x.length !== y.length) return x.length - y.length
-  for (let i = 0; i < x.length; i++) {
-    if (x[i] !== y[i]) return x[i] - y[i]
+function sortLength (s) {
+  let length = s.length
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    // 2 bytes up to U+07FF; 3 up to U+FFFF; a surrogate pair's 4 bytes count 2 per half
+    if (c >= 0x80) length += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2
+  }
+  return length
+}
+
+/**
+ * A UTF-16 unit mapped so that units compare in code point order: surrogates (which stand
+ * for code points above U+FFFF) move above U+E000..U+FFFF.
+ *
+ * @param {number} c
+ * @returns {number}
+ */
+function codePointRank (c) {
+  return c < 0xd800 ? c : c <= 0xdfff ? c + 0x2000 : c - 0x800
+}
+
+/**
+ * DAG-CBOR key order (UTF-8 length, then bytes) without encoding the keys: UTF-8 preserves
+ * code point order, so equal-length keys compare by code point.
+ *
+ * @param {string} a
+ * @param {string} b
+ * @returns {number}
+ */
+function compareUtf8Keys (a, b) {
+  const d = sortLength(a) - sortLength(b)
+  if (d !== 0) return d
+  for (let i = 0; i < a.length; i++) {
+    const x = a.charCodeAt(i)
+    const y = b.charCodeAt(i)
+    if (x !== y) return codePointRank(x) - codePointRank(y)
   }
   return 0
 }
 
-/** scratch for key encoding on the non-ASCII path */
-const keyScratch = new Uint8Array(1024)
+/**
+ * With `escapedBytes`, a lone U+DCxx stands for one raw byte, so only the bytes can say
+ * the order: encode each key (rare: relaxed round trips of invalid text only).
+ *
+ * @param {string[]} keys
+ * @returns {string[]}
+ */
+function sortByEncodedBytes (keys) {
+  const scratch = new Uint8Array(9 + 3 * keys.reduce((max, key) => Math.max(max, key.length), 0))
+  const entries = keys.map((key) => {
+    const stop = writeUtf8(key, scratch, 0, true)
+    return { key, bytes: stop < 0 ? scratch.slice(0, 0) : scratch.slice(0, stop) }
+  })
+  entries.sort((x, y) => x.bytes.length - y.bytes.length || compareBytes(x.bytes, y.bytes))
+  return entries.map((entry) => entry.key)
+}
 
 /**
- * @param {string} key
- * @returns {Uint8Array}
+ * @param {Uint8Array} x
+ * @param {Uint8Array} y
+ * @returns {number}
  */
-function keyBytes (key) {
-  const length = utf8Length(key, escapedBytes)
-  if (length < 0) {
-    throw withSegment(new DagCborEncodeError('utf8', `map key has a lone surrogate at index ${loneSurrogateIndex(key)}; it has no UTF-8 form`), key)
+function compareBytes (x, y) {
+  for (let i = 0; i < x.length; i++) {
+    if (x[i] !== y[i]) return x[i] - y[i]
   }
-  const target = length <= keyScratch.length ? keyScratch : new Uint8Array(length)
-  writeUtf8(key, target, 0)
-  return target.slice(0, length)
+  return 0
 }
 
 /**
@@ -324,7 +375,7 @@ function keyBytes (key) {
  *
  * @param {object} container
  * @param {string[]} keys
- * @param {Map<string, unknown>|null} map - null when container is a plain object
+ * @param {Map<unknown, unknown>|null} map - null when container is a plain object
  */
 function writeMapEntries (container, keys, map) {
   enter(container)
@@ -336,38 +387,27 @@ function writeMapEntries (container, keys, map) {
       break
     }
   }
-  if (allAscii) {
-    // ASCII: UTF-8 length is string length and byte order is code unit order
+  // ASCII: UTF-8 length is string length and byte order is code unit order
+  const compare = allAscii ? compareAsciiKeys : compareUtf8Keys
+  if (escapedBytes && !allAscii) {
+    keys = sortByEncodedBytes(keys)
+  } else {
     for (let j = 1; j < n; j++) {
-      if (compareAsciiKeys(keys[j - 1], keys[j]) > 0) {
-        keys.sort(compareAsciiKeys)
+      if (compare(keys[j - 1], keys[j]) > 0) {
+        keys.sort(compare)
         break
       }
     }
-    writeHead(MAP, n)
-    let i = 0
-    try {
-      for (; i < n; i++) {
-        writeString(keys[i])
-        writeValue(map === null ? /** @type {any} */ (container)[keys[i]] : map.get(keys[i]))
-      }
-    } catch (e) {
-      throw withSegment(e, keys[i])
+  }
+  writeHead(MAP, n)
+  let i = 0
+  try {
+    for (; i < n; i++) {
+      writeString(keys[i])
+      writeValue(map === null ? /** @type {any} */ (container)[keys[i]] : map.get(keys[i]))
     }
-  } else {
-    const entries = []
-    for (let j = 0; j < n; j++) entries.push({ key: keys[j], bytes: keyBytes(keys[j]) })
-    entries.sort(compareKeyBytes)
-    writeHead(MAP, n)
-    let i = 0
-    try {
-      for (; i < n; i++) {
-        writeTextBytes(entries[i].bytes)
-        writeValue(map === null ? /** @type {any} */ (container)[entries[i].key] : map.get(entries[i].key))
-      }
-    } catch (e) {
-      throw withSegment(e, entries[i].key)
-    }
+  } catch (e) {
+    throw withSegment(e, keys[i])
   }
   leave()
 }
@@ -474,11 +514,10 @@ function writeValue (value) {
  * @template R
  * @param {unknown} value
  * @param {EncodeOptions|undefined} options
- * @param {Uint8Array|null} target - write into this (encodeInto) instead of the writer's buffers
  * @param {(w: Writer) => R} finish
  * @returns {R}
  */
-function run (value, options, target, finish) {
+function run (value, options, finish) {
   // a getter that encodes while we encode gets its own state, so ours survives
   const outer = busy ? { w, escapedBytes, maxDepth, ancestors, depth } : null
   if (outer !== null) {
@@ -489,7 +528,6 @@ function run (value, options, target, finish) {
   busy = true
   escapedBytes = options !== undefined && options.escapedBytes === true
   maxDepth = options !== undefined && options.maxDepth !== undefined ? options.maxDepth : DEFAULT_MAX_DEPTH
-  if (target !== null) w.useTarget(target)
   try {
     writeValue(value)
     return finish(w)
@@ -519,12 +557,6 @@ const finishLength = (writer) => {
   writer.reset()
   return length
 }
-/** @param {Writer} writer */
-const finishInto = (writer) => {
-  const written = writer.pos
-  writer.reset()
-  return { written }
-}
 
 /**
  * Encode a value of the IPLD data model as canonical DAG-CBOR.
@@ -534,7 +566,7 @@ const finishInto = (writer) => {
  * @returns {Uint8Array}
  */
 export function encode (value, options) {
-  return run(value, options, null, finishBytes)
+  return run(value, options, finishBytes)
 }
 
 /**
@@ -545,12 +577,13 @@ export function encode (value, options) {
  * @returns {number}
  */
 export function encodedLength (value, options) {
-  return run(value, options, null, finishLength)
+  return run(value, options, finishLength)
 }
 
 /**
- * Encode into `target` from its start, allocating no output; throws (rule 'target-size')
- * when it does not fit.
+ * Encode into `target` from its start, allocating no output buffer: the bytes are copied
+ * from the encoder's reusable scratch space (values over 64 KiB also pass through
+ * temporary chunks). Throws (rule 'target-size') when they do not fit.
  *
  * @param {unknown} value
  * @param {Uint8Array} target
@@ -558,5 +591,5 @@ export function encodedLength (value, options) {
  * @returns {{ written: number }}
  */
 export function encodeInto (value, target, options) {
-  return run(value, options, target, finishInto)
+  return { written: run(value, options, (writer) => writer.finishInto(target)) }
 }

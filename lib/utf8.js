@@ -6,40 +6,11 @@
 
 const textDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 const textEncoder = new TextEncoder()
+/** String.prototype.isWellFormed is missing in older browsers (Safari < 16.4) */
+const hasIsWellFormed = typeof ''.isWellFormed === 'function'
 
 /** Strings at most this long are decoded in JS; longer ones by TextDecoder. */
 const SHORT_TEXT = 64
-
-/**
- * UTF-8 byte length of `s`, or -1 if it holds a lone surrogate that cannot be written
- * (in `escaped` mode U+DC80..U+DCFF are allowed and count one byte each).
- *
- * @param {string} s
- * @param {boolean} escaped
- * @returns {number}
- */
-export function utf8Length (s, escaped) {
-  const n = s.length
-  let bytes = 0
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i)
-    if (c < 0x80) {
-      bytes++
-    } else if (c < 0x800) {
-      bytes += 2
-    } else if (c < 0xd800 || c > 0xdfff) {
-      bytes += 3
-    } else if (c <= 0xdbff && i + 1 < n && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 4
-      i++
-    } else if (escaped && c >= 0xdc80 && c <= 0xdcff) {
-      bytes++
-    } else {
-      return -1
-    }
-  }
-  return bytes
-}
 
 /**
  * Index of the first lone surrogate in `s` (for error messages), or -1.
@@ -59,16 +30,20 @@ export function loneSurrogateIndex (s) {
 }
 
 /**
- * Write `s` (already checked by utf8Length) as UTF-8 into buf at pos; returns the new pos.
+ * Write `s` as UTF-8 into buf at pos (room for 3 bytes per UTF-16 unit must be there);
+ * returns the new pos, or -1 if `s` holds a lone surrogate that cannot be written (in
+ * `escaped` mode U+DC80..U+DCFF are written as the single raw bytes they stand for).
  *
  * @param {string} s
  * @param {Uint8Array} buf
  * @param {number} pos
+ * @param {boolean} escaped
  * @returns {number}
  */
-export function writeUtf8 (s, buf, pos) {
+export function writeUtf8 (s, buf, pos, escaped) {
   const n = s.length
-  if (n > SHORT_TEXT && s.isWellFormed !== undefined && s.isWellFormed()) {
+  if (n > SHORT_TEXT && !escaped && hasIsWellFormed) {
+    if (!s.isWellFormed()) return -1
     return pos + textEncoder.encodeInto(s, buf.subarray(pos)).written
   }
   for (let i = 0; i < n; i++) {
@@ -88,8 +63,10 @@ export function writeUtf8 (s, buf, pos) {
       buf[pos++] = 0x80 | ((cp >> 12) & 0x3f)
       buf[pos++] = 0x80 | ((cp >> 6) & 0x3f)
       buf[pos++] = 0x80 | (cp & 0x3f)
+    } else if (escaped && c >= 0xdc80 && c <= 0xdcff) {
+      buf[pos++] = c & 0xff
     } else {
-      buf[pos++] = c & 0xff // an escaped raw byte; utf8Length allowed it
+      return -1
     }
   }
   return pos

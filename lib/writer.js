@@ -13,8 +13,10 @@ export const LARGE_BYTES = 16 * 1024
 
 export class Writer {
   constructor () {
+    /** @type {Uint8Array} */
     this.scratch = new Uint8Array(SCRATCH_SIZE)
-    /** current buffer being written */
+    /** current buffer being written
+     * @type {Uint8Array} */
     this.buf = this.scratch
     /** write position in buf */
     this.pos = 0
@@ -24,8 +26,6 @@ export class Writer {
     this.chunks = []
     /** total length of chunks */
     this.chunked = 0
-    /** true when writing into a caller's buffer (encodeInto): no growth */
-    this.fixed = false
   }
 
   /**
@@ -35,9 +35,6 @@ export class Writer {
    * @param {number} n
    */
   grow (n) {
-    if (this.fixed) {
-      throw new DagCborEncodeError('target-size', `encodeInto: the target (${this.buf.length} bytes) is too small; encodedLength(value) tells the size needed`)
-    }
     this.pushPending()
     let size = this.buf.length * 2
     if (size > MAX_CHUNK) size = MAX_CHUNK
@@ -62,7 +59,7 @@ export class Writer {
    */
   bytes (bytes) {
     const n = bytes.length
-    if (n >= LARGE_BYTES && !this.fixed) {
+    if (n >= LARGE_BYTES) {
       this.pushPending()
       this.chunks.push(bytes)
       this.chunked += n
@@ -91,32 +88,42 @@ export class Writer {
    * @returns {Uint8Array}
    */
   finish () {
-    let out
-    if (this.chunks.length === 0) {
-      out = this.buf.slice(this.start, this.pos)
-    } else {
-      this.pushPending()
-      out = new Uint8Array(this.chunked)
-      let at = 0
-      for (const chunk of this.chunks) {
-        out.set(chunk, at)
-        at += chunk.length
-      }
-    }
+    const out = this.chunks.length === 0
+      ? this.buf.slice(this.start, this.pos)
+      : this.copyTo(new Uint8Array(this.length()))
     this.reset()
     return out
   }
 
   /**
-   * Write into a caller's buffer from its start until `reset`.
+   * Copy the encoded bytes to the start of `target` (encodeInto); resets the writer.
    *
    * @param {Uint8Array} target
+   * @returns {number} bytes written
    */
-  useTarget (target) {
-    this.buf = target
-    this.pos = 0
-    this.start = 0
-    this.fixed = true
+  finishInto (target) {
+    const length = this.length()
+    if (length > target.length) {
+      this.reset()
+      throw new DagCborEncodeError('target-size', `encodeInto: the value needs ${length} bytes, the target has ${target.length}`).finish()
+    }
+    this.copyTo(target)
+    this.reset()
+    return length
+  }
+
+  /**
+   * @param {Uint8Array} target
+   * @returns {Uint8Array} target
+   */
+  copyTo (target) {
+    let at = 0
+    for (const chunk of this.chunks) {
+      target.set(chunk, at)
+      at += chunk.length
+    }
+    target.set(this.buf.subarray(this.start, this.pos), at)
+    return target
   }
 
   reset () {
@@ -125,6 +132,5 @@ export class Writer {
     this.start = 0
     this.chunks.length = 0
     this.chunked = 0
-    this.fixed = false
   }
 }
