@@ -8,13 +8,14 @@ import { parseArgs } from 'node:util'
 
 // The tool's modules need @ipld/car and @multiformats/blake2 (and ipld-garbage for the sample), which
 // are dev dependencies of the codec package: load them here so a missing one gives a message, not a trace.
+/** @type {typeof import('./lib/errors.js')} */ let errors
 /** @type {typeof import('./lib/read.js')} */ let read
 /** @type {typeof import('./lib/run.js')} */ let run
 /** @type {typeof import('./lib/summary.js')} */ let summaryLib
 /** @type {typeof import('./lib/progress.js')} */ let progressLib
 async function load () {
-  [read, run, summaryLib, progressLib] = await Promise.all([
-    import('./lib/read.js'), import('./lib/run.js'), import('./lib/summary.js'), import('./lib/progress.js')])
+  [errors, read, run, summaryLib, progressLib] = await Promise.all([
+    import('./lib/errors.js'), import('./lib/read.js'), import('./lib/run.js'), import('./lib/summary.js'), import('./lib/progress.js')])
 }
 
 const USAGE = `usage: dag-cbor-car [in.car] [--out out.car [--canonicalize]] [--json] [--workers N]
@@ -105,7 +106,7 @@ main().then((code) => {
 }, (err) => {
   if (err instanceof UsageError) {
     process.stderr.write(`dag-cbor-car: ${err.message}\n${USAGE}\n`)
-  } else if (read && err instanceof read.CarReadError) {
+  } else if (errors && err instanceof errors.ToolError) {
     process.stderr.write(`dag-cbor-car: ${err.message}\n`)
   } else if (err?.code === 'ERR_MODULE_NOT_FOUND') {
     process.stderr.write(`dag-cbor-car: a module the tool needs is missing (${String(err.message).split('\n')[0]}); run npm install in the package\n`)

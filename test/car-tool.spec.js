@@ -292,6 +292,13 @@ describe('CAR tool: damaged and bad input', function () {
     assert.match(tool(path.join(tmp, 'nope.car')).stderr, /no such file/)
   })
 
+  it('unwritable --out: exit 2, says which file', () => {
+    const r = tool(SAMPLE_V1, '--out', path.join(tmp, 'no-such-dir', 'out.car'))
+    assert.equal(r.code, 2)
+    assert.match(r.stderr, /^dag-cbor-car: cannot write .*no-such-dir.*: no such file or directory/)
+    assert.doesNotMatch(r.stderr, STACK_LINE)
+  })
+
   it('refuses to overwrite its input with --out', () => {
     const copy = path.join(tmp, 'copy.car')
     fs.copyFileSync(SAMPLE_V1, copy)

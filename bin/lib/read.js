@@ -4,9 +4,10 @@
 // progress and "truncated at byte N" reports are exact. Memory stays bounded by the stream's chunks.
 import fs from 'node:fs'
 import { asyncIterableReader, createDecoder } from '@ipld/car/decoder'
+import { ToolError, systemReason } from './errors.js'
 
 /** A CAR that could not be read to the end: not a CAR, a bad header, or cut short. Exit code 2. */
-export class CarReadError extends Error {
+export class CarReadError extends ToolError {
   /**
    * @param {string} message
    * @param {{ blocks: number, offset: number }} where blocks read completely, and the byte offset where reading failed
@@ -34,11 +35,7 @@ export async function openFile (path) {
     return { name: path, size: stat.size, chunks: fd.createReadStream({ highWaterMark: 1 << 20 }) }
   } catch (err) {
     await fd?.close()
-    const e = /** @type {any} */ (err)
-    const why = e.code === 'ENOENT'
-      ? 'no such file'
-      : e.code === 'EACCES' ? 'permission denied' : e.code === 'EISDIR' ? 'is a directory' : e.message
-    throw new CarReadError(`cannot read ${path}: ${why}`, { blocks: 0, offset: 0 })
+    throw new CarReadError(`cannot read ${path}: ${systemReason(err)}`, { blocks: 0, offset: 0 })
   }
 }
 
@@ -88,6 +85,6 @@ export async function openCar (chunks) {
 
 /** @param {any} err */
 function readFailure (err) {
-  if (err?.code && err.syscall) return `read error: ${err.message}`
+  if (err?.code && err.syscall) return `read error: ${systemReason(err)}`
   return String(err?.message ?? err).split('\n')[0]
 }

@@ -2,11 +2,12 @@
 // worker threads), accumulate the summary in CAR order, and optionally stream a CAR back out.
 import fs from 'node:fs'
 import os from 'node:os'
-import { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
+import { once } from 'node:events'
+import { finished } from 'node:stream/promises'
 import { CarWriter } from '@ipld/car/writer'
 import { CID } from 'multiformats/cid'
 import { openCar } from './read.js'
+import { ToolError, systemReason } from './errors.js'
 import { inlineProcessor, workerPool } from './workers.js'
 import { createSummary, addBlock, addMapping } from './summary.js'
 
@@ -100,18 +101,41 @@ export async function roundTrip (options) {
 }
 
 /**
- * A streamed CarWriter into a file; `abort` removes the partial file.
+ * A streamed CarWriter into a file; `abort` removes the partial file (regular files only).
  *
  * @param {string} path
  * @param {CID[]} roots
  */
 async function openOutput (path, roots) {
-  const handle = await fs.promises.open(path, 'w')
+  const cannotWrite = (/** @type {unknown} */ err) => new ToolError(`cannot write ${path}: ${systemReason(err)}`)
+  const handle = await fs.promises.open(path, 'w').catch((err) => { throw cannotWrite(err) })
+  const regularFile = (await handle.stat()).isFile() // never remove a device such as /dev/null on abort
+  const file = handle.createWriteStream({ highWaterMark: 1 << 20 })
   const { writer, out } = CarWriter.create(roots)
-  const done = pipeline(Readable.from(out), handle.createWriteStream())
-  done.catch(() => {}) // surfaced by put() or close()
-  // put() waits for the file stream to drain; if that stream fails, fail instead of waiting forever
-  const put = (/** @type {import('./batch.js').Block} */ b) => Promise.race([writer.put(b), done])
+  const chunks = out[Symbol.asyncIterator]()
+  /** @type {unknown} */
+  let failure = null
+  // CarWriter.put() resolves once its chunks are taken from `chunks`; if the file fails, keep
+  // taking (and dropping) them so no put() waits forever, and let put() report the failure.
+  file.on('error', (err) => { failure ??= cannotWrite(err) })
+  const pump = (async () => {
+    try {
+      for (let c = await chunks.next(); !c.done; c = await chunks.next()) {
+        if (failure) throw failure
+        if (!file.write(c.value) && !failure) await once(file, 'drain')
+      }
+      file.end()
+      await finished(file)
+    } catch (err) {
+      failure ??= cannotWrite(err)
+      file.destroy()
+      while (!(await chunks.next()).done);
+    }
+  })()
+  const put = async (/** @type {import('./batch.js').Block} */ b) => {
+    await writer.put(b)
+    if (failure) throw failure
+  }
   return {
     /**
      * Canonical blocks are written as our codec re-encoded them; processBlock proved those bytes
@@ -137,12 +161,13 @@ async function openOutput (path, roots) {
     },
     async close () {
       await writer.close()
-      await done
+      await pump
+      if (failure) throw failure
     },
     async abort () {
       await writer.close().catch(() => {})
-      await done.catch(() => {})
-      await fs.promises.rm(path, { force: true })
+      await pump
+      if (regularFile) await fs.promises.rm(path, { force: true })
     }
   }
 }

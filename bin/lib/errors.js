@@ -1,0 +1,22 @@
+// Errors the CLI reports as one clean line and exit status 2 (never a stack trace).
+
+/** Input or output could not be used: unreadable or unwritable file, not a CAR, truncated CAR. */
+export class ToolError extends Error {
+  /** @param {string} message */
+  constructor (message) {
+    super(message)
+    this.name = 'ToolError'
+  }
+}
+
+/** @param {any} err a Node system error */
+export function systemReason (err) {
+  const known = /** @type {Record<string, string>} */ ({
+    ENOENT: 'no such file or directory',
+    EACCES: 'permission denied',
+    EISDIR: 'is a directory',
+    ENOSPC: 'no space left on device',
+    EROFS: 'read-only file system'
+  })
+  return known[err?.code] ?? String(err?.message ?? err).split('\n')[0]
+}
