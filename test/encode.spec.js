@@ -254,6 +254,13 @@ describe('encode', () => {
       assert.equal(written, encode(value).length)
       assert.deepEqual(target.subarray(0, written), encode(value))
     })
+    it('encodeInto fits a target of exactly the encoded size', () => {
+      for (const v of [{}, [], { a: 1 }, 'x'.repeat(30), new Uint8Array(20000)]) {
+        const target = new Uint8Array(encode(v).length)
+        assert.equal(encodeInto(v, target).written, target.length)
+        assert.deepEqual(target, encode(v))
+      }
+    })
     it('encodeInto into a too-small target throws a clean error, and the encoder still works', () => {
       assert.throws(() => encodeInto(value, new Uint8Array(10)), (/** @type {any} */ e) => e instanceof DagCborEncodeError && e.rule === 'target-size')
       assert.equal(hex(encode([1])), '8101')
