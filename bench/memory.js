@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+// Retained-memory benchmark (run with --expose-gc):  node --expose-gc bench/memory.js [--json]
+//   blocks : keep 100,000 decoded ~300 B blocks (4 CIDs each) alive -> retained bytes per block
+//   cids   : same decodes, keep only the 4 CIDs of each block      -> retained bytes per CID
+//   kept   : decode a map { data: <1 MiB bytes>, link: CID }, keep only the CID (x64) -> bytes per kept CID
+// Retained = (heapUsed + arrayBuffers) after gc, minus the same before. Every decode gets its own
+// fresh copy of the input bytes (as if read from disk), so views into the input count as retained.
+// Each codec x measurement runs in its own child process. Prints only; never fails.
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { CID } from 'multiformats/cid'
+import { create as createDigest } from 'multiformats/hashes/digest'
+import * as ref from '@ipld/dag-cbor'
+import { prng } from './corpora.js'
+
+const N_BLOCKS = 100000
+const N_DISTINCT = 1000
+const N_KEPT = 64
+const CODECS = ['ours', '@ipld/dag-cbor', 'cbor-x', '@atcute/cbor']
+const MODES = ['blocks', 'cids', 'kept']
+const passFlags = process.argv.filter((a) => a === '--ref-as-ours')
+const codecs = process.argv.includes('--only-ours') ? ['ours'] : CODECS
+
+function makeBlocks () {
+  const rnd = prng(42)
+  const bytes = (n) => { const b = new Uint8Array(n); for (let i = 0; i < n; i++) b[i] = (rnd() * 256) | 0; return b }
+  const cid = () => CID.create(1, 0x71, createDigest(0x12, bytes(32)))
+  const out = []
+  for (let i = 0; i < N_DISTINCT; i++) {
+    out.push(ref.encode({
+      name: 'entry-' + i.toString(36).padStart(6, '0'),
+      size: (rnd() * 1e9) | 0,
+      mtime: 1700000000 + i,
+      kind: i % 3 ? 'file' : 'directory',
+      links: [cid(), cid(), cid(), cid()],
+      meta: { owner: 'did:plc:' + i.toString(36).padStart(24, 'x'), mode: 0o644, tags: ['a', 'b'] },
+      sig: bytes(40)
+    }))
+  }
+  return out
+}
+
+function measured () {
+  global.gc(); global.gc()
+  const m = process.memoryUsage()
+  return m.heapUsed + m.arrayBuffers
+}
+
+async function child (codecName, mode) {
+  const { makePeers, loadOurs } = await import('./peers.js')
+  const { mod } = await loadOurs()
+  const peer = makePeers(mod).find((p) => p.name === codecName)
+  const decode = peer.decode
+  if (mode === 'kept') {
+    const rnd = prng(7)
+    const data = new Uint8Array(1 << 20)
+    for (let i = 0; i < data.length; i++) data[i] = (rnd() * 256) | 0
+    const link = CID.create(1, 0x71, createDigest(0x12, data.subarray(0, 32)))
+    const src = ref.encode({ data, link })
+    const kept = new Array(N_KEPT).fill(null)
+    // Baseline pass that keeps nothing: whatever a codec holds on to from its last call (one input,
+    // a scratch buffer) is left over in both passes and cancels out of the difference.
+    // A tiny decode after each pass also releases any reference a codec keeps to its last input.
+    const tiny = ref.encode({ link })
+    for (let i = 0; i < N_KEPT; i++) decode(src.slice())
+    decode(tiny.slice())
+    const before = measured()
+    for (let i = 0; i < N_KEPT; i++) {
+      const v = decode(src.slice())
+      if (!CID.asCID(v.link)) throw new Error('decoded link is not a CID')
+      kept[i] = v.link
+    }
+    decode(tiny.slice())
+    const after = measured()
+    return { perKept: (after - before) / N_KEPT, check: kept.length }
+  }
+  const srcs = makeBlocks()
+  const avg = srcs.reduce((a, b) => a + b.length, 0) / srcs.length
+  const kept = new Array(mode === 'cids' ? N_BLOCKS * 4 : N_BLOCKS).fill(null)
+  const before = measured()
+  for (let i = 0; i < N_BLOCKS; i++) {
+    const v = decode(srcs[i % N_DISTINCT].slice())
+    if (mode === 'cids') {
+      const l = v.links
+      kept[4 * i] = l[0]; kept[4 * i + 1] = l[1]; kept[4 * i + 2] = l[2]; kept[4 * i + 3] = l[3]
+    } else kept[i] = v
+  }
+  const after = measured()
+  if (!CID.asCID(kept[kept.length - 1]) && mode === 'cids') throw new Error('not a CID')
+  return mode === 'cids' ? { perCid: (after - before) / (4 * N_BLOCKS), avgBlock: avg } : { perBlock: (after - before) / N_BLOCKS, avgBlock: avg }
+}
+
+function runChild (codecName, mode) {
+  const script = fileURLToPath(import.meta.url)
+  const r = spawnSync(process.execPath, ['--expose-gc', script, `--child=${mode}`, `--codec=${codecName}`, ...passFlags], { encoding: 'utf8', timeout: 120000 })
+  const last = (r.stdout || '').trim().split('\n').pop()
+  try { return JSON.parse(last) } catch { return { error: ((r.stderr || '') + (r.stdout || '')).trim().split('\n').slice(-3).join(' | ') || `exit ${r.status}` } }
+}
+
+async function parent () {
+  const json = process.argv.includes('--json')
+  const rows = {}
+  for (const codec of codecs) {
+    rows[codec] = {}
+    for (const mode of MODES) rows[codec][mode] = runChild(codec, mode)
+  }
+  const f = (x, k) => x.error ? 'error' : x[k].toFixed(0) + ' B'
+  if (!json) {
+    console.log(`Retained memory (heapUsed + arrayBuffers after gc), node ${process.version}`)
+    console.log(`  ${N_BLOCKS.toLocaleString('en')} decoded blocks of ~${(rows.ours.blocks.avgBlock || 0).toFixed(0)} B with 4 CIDs each; each decode from a fresh copy of the input`)
+    console.log(`  ${'codec'.padEnd(16)} ${'per block'.padStart(12)} ${'per CID'.padStart(10)} ${'kept CID of 1 MiB block'.padStart(25)}`)
+    for (const codec of codecs) {
+      const r = rows[codec]
+      console.log(`  ${codec.padEnd(16)} ${f(r.blocks, 'perBlock').padStart(12)} ${f(r.cids, 'perCid').padStart(10)} ${f(r.kept, 'perKept').padStart(25)}`)
+      for (const m of MODES) if (r[m].error) console.log(`    ! ${codec} ${m}: ${r[m].error.slice(0, 300)}`)
+    }
+    const o = rows.ours
+    const mark = (ok) => ok === undefined ? 'unknown' : ok ? 'met' : 'NOT met'
+    console.log('Targets')
+    console.log(`  [${mark(o.cids.error ? undefined : o.cids.perCid <= 350)}] <= 350 B retained per decoded CID (ours ${f(o.cids, 'perCid')})`)
+    console.log(`  [${mark(o.kept.error ? undefined : o.kept.perKept < 1024)}] kept CID from a decoded 1 MiB block retains < 1 KB (ours ${f(o.kept, 'perKept')})`)
+  } else {
+    const o = rows.ours
+    if (o.cids.error || o.kept.error) console.log(JSON.stringify({ error: o.cids.error || o.kept.error }))
+    else console.log(JSON.stringify({ ours: { perBlock: o.blocks.perBlock, perCid: o.cids.perCid, keptCid: o.kept.perKept }, all: rows }))
+  }
+}
+
+const childArg = process.argv.find((a) => a.startsWith('--child='))
+if (childArg) {
+  const mode = childArg.slice(8)
+  const codec = process.argv.find((a) => a.startsWith('--codec=')).slice(8)
+  if (typeof global.gc !== 'function') {
+    console.log(JSON.stringify({ error: 'run with node --expose-gc' }))
+  } else {
+    child(codec, mode).then((r) => console.log(JSON.stringify(r)), (e) => console.log(JSON.stringify({ error: String(e && e.stack).slice(0, 300) })))
+  }
+} else {
+  parent().catch((e) => console.log('memory bench error (benchmarks never fail):', e && e.stack)).finally(() => { process.exitCode = 0 })
+}

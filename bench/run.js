@@ -1,0 +1,297 @@
+#!/usr/bin/env node
+// Throughput benchmark: ours vs @ipld/dag-cbor, cbor-x, @atcute/cbor and a JSON ceiling.
+//   node bench/run.js [--quick] [--only=SUBSTRING] [--no-memory]
+// Prints only; never fails (exit code 0 whatever happens).
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { loadCorpora } from './corpora.js'
+import { makePeers, loadOurs, dagJsonForm } from './peers.js'
+import { runInterleaved, median, medianRatio } from './harness.js'
+import { bytesDiff, valueDiff } from './check.js'
+
+const args = process.argv.slice(2)
+const quick = args.includes('--quick')
+const only = (args.find((a) => a.startsWith('--only=')) || '').slice(7)
+const cfg = { ...(quick ? { rounds: 5, roundMs: 25, warmMs: 30 } : { rounds: 15, roundMs: 60, warmMs: 120 }), wall: args.includes('--wall') }
+const RELAXED = { relaxed: true }
+const ESCAPED = { escapedBytes: true }
+
+const fmtRate = (x) => !Number.isFinite(x) ? '-' : x >= 1e6 ? (x / 1e6).toFixed(2) + 'M' : x >= 1e3 ? (x / 1e3).toFixed(1) + 'k' : x.toFixed(1)
+const fmtMB = (x) => !Number.isFinite(x) ? '-' : x >= 100 ? x.toFixed(0) : x.toFixed(1)
+const fmtX = (x) => !Number.isFinite(x) ? '-' : x.toFixed(2) + 'x'
+const pad = (s, n) => String(s).padStart(n)
+const padR = (s, n) => String(s).padEnd(n)
+const DIRS = ['encode', 'decode', 'roundtrip']
+
+/** results[dir][corpus] = { ours: rate[], byName: { name: rate[] } } */
+const results = { encode: {}, decode: {}, roundtrip: {} }
+const bytesRef = {} // dir -> { set: rate[], ours: rate[], oursView: rate[] }
+let checkProblems = 0
+
+function note (msg) { console.log('  ! ' + msg) }
+
+function firstFailure (items, fn) {
+  let fails = 0
+  let first = null
+  for (let i = 0; i < items.length; i++) {
+    try {
+      const d = fn(items[i], i)
+      if (d) { fails++; if (!first) first = `item ${i}: ${d}` }
+    } catch (e) {
+      fails++
+      if (!first) first = `item ${i}: threw ${e && e.message ? e.message.split('\n')[0].slice(0, 120) : e}`
+    }
+  }
+  return { fails, first }
+}
+
+function allThrowFree (items, fn) {
+  for (const it of items) {
+    try { fn(it) } catch (e) { return e }
+  }
+  return null
+}
+
+async function benchCorpus (c, peers, ours, ref) {
+  const head = `${c.name}: ${c.description} — ${c.blocks.length} item(s), avg ${c.avgBytes < 1e4 ? c.avgBytes.toFixed(0) + ' B' : (c.avgBytes / 1024).toFixed(1) + ' KiB'}`
+  console.log('\n== ' + head)
+  const tStart = Date.now()
+
+  // Real blocks: ours decodes strictly, and with { relaxed: true } only the blocks strict rejects.
+  const relaxedSet = new Set()
+  if (c.real) {
+    const rules = {}
+    for (const b of c.blocks) {
+      try { ours.decode(b) } catch (e) {
+        relaxedSet.add(b)
+        rules[e.rule || e.message] = (rules[e.rule || e.message] || 0) + 1
+      }
+    }
+    console.log(`  ours: ${c.blocks.length - relaxedSet.size} blocks strict, ${relaxedSet.size} decoded with { relaxed: true } (strict rejects: ${JSON.stringify(rules)}); re-encoded with { escapedBytes: true } there`)
+  }
+  const oursDecode = c.real ? (b) => relaxedSet.has(b) ? ours.decode(b, RELAXED) : ours.decode(b) : (b) => ours.decode(b)
+  const oursRoundtrip = (b) => relaxedSet.has(b) ? ours.encode(ours.decode(b, RELAXED), ESCAPED) : ours.encode(ours.decode(b))
+
+  // JSON ceiling inputs: the DAG-JSON text and its JSON.parse form.
+  let json = null
+  try {
+    const forms = c.values.map(dagJsonForm)
+    json = { texts: forms.map((f) => f.text), plains: forms.map((f) => f.plain) }
+  } catch (e) { note(`JSON ceiling n/a: @ipld/dag-json could not encode: ${e.message}`) }
+
+  // ---- checks before timing ----
+  const refBlocks = c.values.map((v) => { try { return ref.encode(v) } catch { return null } })
+  const usable = { encode: new Set(), decode: new Set(), roundtrip: new Set() }
+  for (const p of peers) {
+    if (p.ceiling) {
+      if (json) {
+        const r = firstFailure(json.plains, (pl, i) => JSON.stringify(pl) === json.texts[i] ? null : 'JSON.stringify differs from @ipld/dag-json text')
+        if (r.fails) note(`${p.name}: ${r.fails} items: ${r.first}`)
+        usable.encode.add(p); usable.decode.add(p)
+      }
+      continue
+    }
+    const dec = p.ours ? oursDecode : p.decode
+    // encode: bytes equal @ipld/dag-cbor's, and decode back (by @ipld/dag-cbor) to the input
+    const encErr = allThrowFree(c.values, p.encode)
+    if (encErr) {
+      note(`${p.name} encode n/a: throws on this corpus (${encErr.message.split('\n')[0].slice(0, 100)})`)
+    } else {
+      usable.encode.add(p)
+      if (p.name !== '@ipld/dag-cbor') {
+        const r = firstFailure(c.values, (v, i) => refBlocks[i] && bytesDiff(p.encode(v), refBlocks[i]))
+        if (r.fails) { checkProblems++; note(`canonical-form bug: ${p.name} encode differs from @ipld/dag-cbor bytes on ${r.fails}/${c.values.length} items; first ${r.first}`) }
+      }
+      const r2 = firstFailure(c.values, (v) => valueDiff(ref.decode(p.encode(v)), v))
+      if (r2.fails) { checkProblems++; note(`${p.name} encode does not decode back equal on ${r2.fails}/${c.values.length} items; first ${r2.first}`) }
+    }
+    // decode: same value as @ipld/dag-cbor decodes
+    const decErr = allThrowFree(c.blocks, dec)
+    if (decErr) {
+      note(`${p.name} decode n/a: throws on this corpus (${decErr.message.split('\n')[0].slice(0, 100)})`)
+    } else {
+      usable.decode.add(p)
+      const r = firstFailure(c.blocks, (b, i) => valueDiff(dec(b), c.values[i]))
+      if (r.fails) {
+        const why = p.ours && c.real ? ' (expected where relaxed decoding keeps invalid UTF-8 as U+DCxx instead of U+FFFD)' : ''
+        if (!why) checkProblems++
+        note(`${p.name} decode differs from @ipld/dag-cbor on ${r.fails}/${c.blocks.length} items${why}; first ${r.first}`)
+      }
+      if (c.real) {
+        const rt = p.ours ? oursRoundtrip : (b) => p.encode(dec(b))
+        const e = allThrowFree(c.blocks, rt)
+        if (e) note(`${p.name} decode+re-encode n/a: ${e.message.split('\n')[0].slice(0, 100)}`)
+        else {
+          usable.roundtrip.add(p)
+          const r3 = firstFailure(c.blocks, (b) => bytesDiff(rt(b), b))
+          if (r3.fails) note(`${p.name} decode+re-encode differs from the original block on ${r3.fails}/${c.blocks.length} blocks; first ${r3.first}`)
+        }
+      }
+    }
+  }
+
+  // ---- timing ----
+  const tCheck = Date.now()
+  const dirs = c.real ? DIRS : DIRS.slice(0, 2)
+  const table = {} // name -> dir -> { rate, mbs, ratio }
+  const order = []
+  for (const dir of dirs) {
+    const cells = []
+    for (const p of peers) {
+      if (!usable[dir].has(p)) continue
+      if (dir === 'encode') cells.push({ name: p.name, p, fn: p.encode, items: p.ceiling ? json.plains : c.values })
+      else if (dir === 'decode') cells.push({ name: p.name, p, fn: p.ceiling ? p.decode : p.ours ? oursDecode : p.decode, items: p.ceiling ? json.texts : c.blocks })
+      else cells.push({ name: p.name, p, fn: p.ours ? oursRoundtrip : (b) => p.encode(p.decode(b)), items: c.blocks })
+    }
+    if (c.bytesCorpus) {
+      const dst = new Uint8Array(1 << 20)
+      cells.push({ name: 'Uint8Array.set (ref)', fn: (v) => { dst.set(v.data); return dst }, items: c.values })
+      cells.push({ name: 'Uint8Array.slice (ref)', fn: (v) => v.data.slice(), items: c.values })
+      if (dir === 'decode' && usable.decode.has(peers.find((p) => p.ours))) {
+        const viewOpts = { viewBytes: true }
+        const r = firstFailure(c.blocks, (b, i) => valueDiff(ours.decode(b, viewOpts), c.values[i]))
+        if (r.fails) { checkProblems++; note(`ours { viewBytes: true } decode differs on ${r.fails} items; first ${r.first}`) }
+        cells.push({ name: 'ours { viewBytes }', oursView: true, fn: (b) => ours.decode(b, viewOpts), items: c.blocks })
+      }
+    }
+    if (cells.length === 0) continue
+    const rates = runInterleaved(cells, { ...cfg, chunk: c.chunk })
+    if (args.includes('--verbose')) cells.forEach((cell, i) => console.log(`    ${dir} ${cell.name}: ${rates[i].map(fmtRate).join(' ')}`))
+    const base = cells.findIndex((x) => x.name === '@ipld/dag-cbor')
+    const res = { byName: {} }
+    cells.forEach((cell, i) => {
+      const rate = median(rates[i])
+      res.byName[cell.name] = rates[i]
+      if (cell.p && cell.p.ours) res.ours = rates[i]
+      if (!table[cell.name]) { table[cell.name] = {}; order.push(cell.name) }
+      table[cell.name][dir] = { rate, mbs: rate * c.avgBytes / 1e6, ratio: base >= 0 ? medianRatio(rates[i], rates[base]) : NaN }
+    })
+    results[dir][c.name] = res
+    if (c.bytesCorpus) {
+      bytesRef[dir] = { set: res.byName['Uint8Array.set (ref)'], slice: res.byName['Uint8Array.slice (ref)'], ours: res.ours, oursView: res.byName['ours { viewBytes }'] }
+    }
+  }
+
+  if (args.includes('--verbose')) console.log(`    (checks ${tCheck - tStart} ms, timing ${Date.now() - tCheck} ms)`)
+  // ---- table ----
+  const w = Math.max(20, ...order.map((n) => n.length)) + 1
+  let h1 = padR('', w)
+  let h2 = padR('codec', w)
+  for (const d of dirs) {
+    h1 += ' | ' + padR(d === 'roundtrip' ? 'decode+re-encode' : d, 27)
+    h2 += ' | ' + pad('ops/s', 9) + pad('MB/s', 8) + pad('vs ipld', 10)
+  }
+  console.log('  ' + h1)
+  console.log('  ' + h2)
+  for (const name of order) {
+    let line = padR(name, w)
+    for (const d of dirs) {
+      const x = table[name][d]
+      line += ' | ' + (x ? pad(fmtRate(x.rate), 9) + pad(fmtMB(x.mbs), 8) + pad(fmtX(x.ratio), 10) : pad('n/a', 27))
+    }
+    console.log('  ' + line)
+  }
+}
+
+function summarize (peers) {
+  const lines = []
+  const others = peers.filter((p) => !p.ours && !p.ceiling && p.name !== '@ipld/dag-cbor').map((p) => p.name)
+  const summary = {}
+  for (const dir of DIRS) {
+    const entries = Object.entries(results[dir]).filter(([, r]) => r.ours && r.byName['@ipld/dag-cbor'])
+    if (entries.length === 0) continue
+    const ratios = entries.map(([name, r]) => [name, medianRatio(r.ours, r.byName['@ipld/dag-cbor'])])
+    const min = ratios.reduce((a, b) => (b[1] < a[1] ? b : a))
+    const med = median(ratios.map((x) => x[1]))
+    const beats = {}
+    let line = `${padR(dir === 'roundtrip' ? 'decode+re-encode' : dir, 16)} ours vs @ipld/dag-cbor: min ${fmtX(min[1])} (${min[0]}), median ${fmtX(med)} over ${ratios.length} corpora`
+    for (const o of others) {
+      const lost = []
+      const na = []
+      let n = 0
+      for (const [name, r] of Object.entries(results[dir])) {
+        if (!r.ours) continue
+        if (!r.byName[o]) { na.push(name); continue }
+        n++
+        const x = medianRatio(r.ours, r.byName[o])
+        if (!(x > 1)) lost.push(`${name} ${fmtX(x)}`)
+      }
+      beats[o] = { lost, na, n }
+      line += `; beats ${o} on ${n - lost.length}/${n}` + (lost.length ? ` (not: ${lost.join(', ')})` : '') + (na.length ? ` [n/a on ${na.length}]` : '')
+    }
+    lines.push(line)
+    summary[dir] = { ratios, min, med, beats }
+  }
+  return { lines, summary }
+}
+
+function runMemory () {
+  const script = fileURLToPath(new URL('./memory.js', import.meta.url))
+  const r = spawnSync(process.execPath, ['--expose-gc', script, '--json', '--only-ours', ...args.filter((a) => a === '--ref-as-ours')], { encoding: 'utf8', maxBuffer: 1 << 24, timeout: 300000 })
+  const last = (r.stdout || '').trim().split('\n').pop()
+  try { return JSON.parse(last) } catch { return { error: (r.stderr || r.stdout || 'no output').slice(-400) } }
+}
+
+async function main () {
+  const t0 = Date.now()
+  const { mod: ours, path } = await loadOurs()
+  const peers = makePeers(ours)
+  const ref = await import('@ipld/dag-cbor')
+  console.log(`DAG-CBOR benchmark (${quick ? 'quick' : 'full'}): ours = ${path}; node ${process.version}; ${cfg.rounds} interleaved rounds x ${cfg.roundMs} ms per codec after ${cfg.warmMs} ms warm-up; medians`)
+  console.log('Columns: ops/s = items per second; MB/s = DAG-CBOR bytes (reference encoding) per second; vs ipld = median per-round ratio of ops/s to @ipld/dag-cbor.')
+  console.log('JSON (ceiling) = JSON.stringify / JSON.parse on the DAG-JSON form (a different, simpler job: platform ceiling, not a peer).')
+  const corpora = (await loadCorpora({ quick })).filter((c) => !only || c.name.includes(only))
+  for (const c of corpora) {
+    try { await benchCorpus(c, peers, ours, ref) } catch (e) { console.log(`  bench error on ${c.name} (skipped): ${e.stack}`) }
+  }
+
+  console.log('\n== Summary (ours, median per-round ratios)')
+  const { lines, summary } = summarize(peers)
+  for (const l of lines) console.log('  ' + l)
+  if (checkProblems) console.log(`  output checks: ${checkProblems} problem(s) reported above (lines marked !)`)
+
+  // ---- targets ----
+  const mark = (ok) => ok === undefined ? 'unknown' : ok ? 'met' : 'NOT met'
+  const T = []
+  const e = summary.encode
+  const d = summary.decode
+  T.push([`ours >= 3x @ipld/dag-cbor on encode on every corpus (min ${e ? fmtX(e.min[1]) + ' ' + e.min[0] : '-'})`, e && e.min[1] >= 3])
+  T.push([`ours >= 3x @ipld/dag-cbor on decode on every corpus (min ${d ? fmtX(d.min[1]) + ' ' + d.min[0] : '-'})`, d && d.min[1] >= 3])
+  for (const o of ['cbor-x', '@atcute/cbor']) {
+    const lost = []
+    let n = 0
+    for (const dir of ['encode', 'decode']) {
+      const b = summary[dir] && summary[dir].beats[o]
+      if (!b) continue
+      n += b.n
+      for (const l of b.lost) lost.push(`${dir} ${l}`)
+    }
+    T.push([`ours faster than ${o} on encode and decode, every corpus it runs (${n - lost.length}/${n}${lost.length ? '; not: ' + lost.join(', ') : ''})`, n > 0 && lost.length === 0])
+  }
+  for (const dir of ['encode', 'decode']) {
+    const b = bytesRef[dir]
+    if (b && b.ours && b.set) {
+      const x = medianRatio(b.set, b.ours) // how many times slower than a plain copy
+      const extra = (dir === 'decode' && b.oursView ? `; { viewBytes } ${medianRatio(b.set, b.oursView).toFixed(2)}x` : '') +
+        (b.slice ? `; vs allocating Uint8Array.slice: ${medianRatio(b.slice, b.ours).toFixed(2)}x` : '')
+      T.push([`1 MiB bytes ${dir} within 2x of Uint8Array.set (ours takes ${x.toFixed(2)}x the set time${extra})`, x <= 2])
+    } else T.push([`1 MiB bytes ${dir} within 2x of Uint8Array.set`, undefined])
+  }
+  const rt = summary.roundtrip
+  T.push([`real CARs decode+re-encode >= 3x @ipld/dag-cbor (${rt ? rt.ratios.map(([n, x]) => `${n} ${fmtX(x)}`).join(', ') : '-'})`, rt && rt.ratios.length > 0 && rt.ratios.every(([, x]) => x >= 3)])
+  if (!args.includes('--no-memory')) {
+    const m = runMemory()
+    if (m.error) {
+      T.push([`<= 350 B per decoded CID (memory bench failed: ${m.error.replace(/\s+/g, ' ')})`, undefined])
+      T.push(['kept CID from a 1 MiB block < 1 KB', undefined])
+    } else {
+      T.push([`<= 350 B retained per decoded CID (ours ${m.ours.perCid.toFixed(0)} B; run npm run bench:memory for all codecs)`, m.ours.perCid <= 350])
+      T.push([`kept CID from a decoded 1 MiB block retains < 1 KB (ours ${m.ours.keptCid.toFixed(0)} B)`, m.ours.keptCid < 1024])
+    }
+  }
+  console.log('\n== Targets')
+  for (const [text, ok] of T) console.log(`  [${mark(ok)}] ${text}`)
+  console.log(`\n(done in ${((Date.now() - t0) / 1000).toFixed(1)} s)`)
+}
+
+main().catch((e) => console.log('bench error (benchmarks never fail):', e && e.stack)).finally(() => { process.exitCode = 0 })
