@@ -62,132 +62,6 @@ function withoutTiming (/** @type {any} */ s) {
   return rest
 }
 
-let tmp = ''
-before(() => { tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-car-test-')) })
-after(() => { fs.rmSync(tmp, { recursive: true, force: true }) })
-
-describe('CAR tool: filecoin-calibnet-genesis.car', function () {
-  this.timeout(60000)
-  let run, out
-
-  before(() => {
-    out = path.join(tmp, 'genesis-out.car')
-    run = toolJson(GENESIS, '--out', out)
-  })
-
-  it('verifies all 1207 hashes and finds 1196 canonical, 1 non-canonical (unsorted keys); exit 1', () => {
-    const s = run.summary
-    assert.equal(run.code, 1)
-    assert.equal(s.blocks, 1207)
-    assert.equal(s.verified, 1207)
-    assert.equal(s.hashMismatches, 0)
-    assert.equal(s.unverified, 0)
-    assert.deepEqual(s.codecs, { 'dag-cbor': 1197, raw: 10 })
-    assert.equal(s.dagCbor.canonical, 1196)
-    assert.equal(s.dagCbor.nonCanonical, 1)
-    assert.equal(s.dagCbor.invalid, 0)
-    assert.deepEqual(s.dagCbor.rules, { 'map-key-order': 1 })
-    assert.equal(s.bytes, fs.statSync(GENESIS).size)
-    assert.equal(typeof s.seconds, 'number')
-    assert.equal(s.problems.length, 1)
-    assert.match(s.problems[0].message, /^keys out of order at \/\S*/)
-  })
-
-  it('the reported block really is non-canonical per @ipld/dag-cbor too', async () => {
-    const { blocks } = await readCar(GENESIS)
-    const bad = blocks.find((b) => b.cid.toString() === run.summary.problems[0].cid)
-    assert.ok(bad, 'reported CID is in the CAR')
-    assert.notDeepEqual(dagCbor.encode(dagCbor.decode(bad.bytes)), bad.bytes)
-    const canonical = blocks.filter((b) => b.cid.code === 0x71 && b !== bad)
-    assert.equal(canonical.length, 1196)
-  })
-
-  it('--out writes a CAR @ipld/car reads back with the same roots and blocks', async () => {
-    const a = await readCar(GENESIS)
-    const b = await readCar(out)
-    assert.deepEqual(b.roots, a.roots)
-    assert.equal(b.blocks.length, a.blocks.length)
-    b.blocks.forEach((blk, i) => {
-      assert.equal(blk.cid.toString(), a.blocks[i].cid.toString())
-      assert.deepEqual(blk.bytes, a.blocks[i].bytes)
-    })
-    assert.equal(run.summary.output.blocks, 1207)
-    assert.equal(run.summary.output.reencoded, 1196)
-    assert.equal(run.summary.output.copied, 11)
-  })
-
-  it('the written CAR, re-read by the tool, gets the same classification', () => {
-    const again = toolJson(out)
-    assert.equal(again.code, 1)
-    const { input, output, ...a } = withoutTiming(again.summary)
-    const { input: _i, output: _o, ...b } = withoutTiming(run.summary)
-    assert.deepEqual(a, b)
-  })
-
-  it('--canonicalize rewrites the one unsorted block as @ipld/dag-cbor would, and maps old -> new CID', async () => {
-    const file = path.join(tmp, 'genesis-canonical.car')
-    const r = tool(GENESIS, '--out', file, '--canonicalize')
-    assert.equal(r.code, 1)
-    assert.doesNotMatch(r.stderr, STACK_LINE)
-    assert.match(r.stdout, /links pointing at the old CIDs are NOT rewritten/)
-    const a = await readCar(GENESIS)
-    const b = await readCar(file)
-    const changed = b.blocks.filter((blk, i) => blk.cid.toString() !== a.blocks[i].cid.toString())
-    assert.equal(changed.length, 1)
-    const i = b.blocks.indexOf(changed[0])
-    const expected = dagCbor.encode(dagCbor.decode(a.blocks[i].bytes))
-    assert.deepEqual(changed[0].bytes, expected)
-    const hasher = { [sha256.code]: sha256, [blake2b256.code]: blake2b256 }[a.blocks[i].cid.multihash.code]
-    const expectedCid = CID.create(1, 0x71, await hasher.digest(expected))
-    assert.equal(changed[0].cid.toString(), expectedCid.toString())
-    assert.match(r.stdout, new RegExp(`${a.blocks[i].cid} -> ${expectedCid}`))
-    const recheck = toolJson(file)
-    assert.equal(recheck.code, 0, recheck.stdout)
-    assert.equal(recheck.summary.dagCbor.canonical, 1197)
-  })
-})
-
-describe('CAR tool: filecoin-sample-v1.car (blake2b-256, invalid UTF-8 keys)', function () {
-  this.timeout(60000)
-
-  it('verifies 1049 blocks, reports the 140 non-UTF-8-key blocks non-canonical, writes them back byte-identically', async () => {
-    const out = path.join(tmp, 'sample-v1-out.car')
-    const { code, summary: s } = toolJson(SAMPLE_V1, '--out', out)
-    assert.equal(code, 1)
-    assert.equal(s.blocks, 1049)
-    assert.equal(s.verified, 1049)
-    assert.equal(s.hashes['blake2b-256'] > 0, true)
-    assert.equal(s.dagCbor.nonCanonical, 140)
-    assert.equal(s.dagCbor.canonical, 1043 - 140)
-    assert.equal(s.dagCbor.invalid, 0)
-    assert.equal(s.problemCount, 140)
-    const a = await readCar(SAMPLE_V1)
-    const b = await readCar(out)
-    assert.deepEqual(b.roots, a.roots)
-    assert.equal(b.blocks.length, 1049)
-    b.blocks.forEach((blk, i) => {
-      assert.equal(blk.cid.toString(), a.blocks[i].cid.toString())
-      assert.deepEqual(blk.bytes, a.blocks[i].bytes)
-    })
-    // the reported blocks are exactly those whose text strings are not valid UTF-8
-    const fatal = new TextDecoder('utf-8', { fatal: true })
-    const expectBad = a.blocks.filter((blk) => blk.cid.code === 0x71 && scanText(blk.bytes, fatal)).length
-    assert.equal(expectBad, 140)
-    const badCids = new Set(a.blocks.filter((blk) => blk.cid.code === 0x71 && scanText(blk.bytes, fatal)).map((blk) => blk.cid.toString()))
-    assert.ok(s.problems.length > 0)
-    for (const p of s.problems) assert.ok(badCids.has(p.cid), `${p.cid} reported but its text is valid UTF-8`)
-  })
-
-  it('--canonicalize copies the invalid-UTF-8 blocks unchanged and says so', () => {
-    const out = path.join(tmp, 'sample-v1-canon.car')
-    const { summary: s } = toolJson(SAMPLE_V1, '--out', out, '--canonicalize')
-    assert.equal(s.output.canonicalized, 0)
-    assert.equal(s.output.keptUnchanged, 140)
-    assert.deepEqual(fs.readFileSync(out), fs.readFileSync(path.join(tmp, 'sample-v1-out.car')))
-    assert.match(s.problems[0].message, /invalid UTF-8.*copied unchanged/)
-  })
-})
-
 /**
  * Walk CBOR and report whether any text string (major type 3) is invalid UTF-8. A tiny independent
  * reader, enough for definite-length DAG-CBOR.
@@ -218,195 +92,340 @@ function scanText (b, fatal) {
   return bad
 }
 
-describe('CAR tool: damaged and bad input', function () {
-  this.timeout(60000)
+describe('dag-cbor-car (CAR round-trip tool)', () => {
+  let tmp = ''
+  before(() => { tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-car-test-')) })
+  after(() => { fs.rmSync(tmp, { recursive: true, force: true }) })
 
-  it('truncated CAR (cut mid-block): exit 2, says how many blocks and the byte offset', async () => {
-    const index = await blockIndex(GENESIS)
-    const cut = index[500]
-    const file = path.join(tmp, 'truncated.car')
-    fs.writeFileSync(file, fs.readFileSync(GENESIS).subarray(0, cut.blockOffset + Math.floor(cut.blockLength / 2)))
-    const r = tool(file)
-    assert.equal(r.code, 2)
-    assert.match(r.stderr, /truncated/)
-    assert.match(r.stderr, /after 500 complete blocks/)
-    assert.match(r.stderr, new RegExp(`byte offset ${cut.offset}\\b`))
-    assert.doesNotMatch(r.stderr, STACK_LINE)
-    assert.equal(r.stdout, '')
-  })
+  describe('CAR tool: filecoin-calibnet-genesis.car', function () {
+    this.timeout(60000)
+    let run, out
 
-  it('truncated CAR with --out leaves no partial output file', async () => {
-    const index = await blockIndex(GENESIS)
-    const file = path.join(tmp, 'truncated2.car')
-    fs.writeFileSync(file, fs.readFileSync(GENESIS).subarray(0, index[900].blockOffset + 3))
-    const out = path.join(tmp, 'truncated2-out.car')
-    const r = tool(file, '--out', out)
-    assert.equal(r.code, 2)
-    assert.match(r.stderr, /after 900 complete blocks/)
-    assert.equal(fs.existsSync(out), false)
-  })
+    before(() => {
+      out = path.join(tmp, 'genesis-out.car')
+      run = toolJson(GENESIS, '--out', out)
+    })
 
-  it('a flipped byte inside a block: hash mismatch reported with its CID, exit 1', async () => {
-    const index = await blockIndex(GENESIS)
-    const victim = index.find((e, i) => i > 300 && e.cid.code === 0x71 && e.blockLength > 100)
-    assert.ok(victim)
-    const bytes = new Uint8Array(fs.readFileSync(GENESIS))
-    const at = victim.blockOffset + victim.blockLength - 5
-    bytes[at] ^= 0x01
-    const file = path.join(tmp, 'flipped.car')
-    fs.writeFileSync(file, bytes)
-    const { code, summary: s } = toolJson(file)
-    assert.equal(code, 1)
-    assert.equal(s.blocks, 1207)
-    assert.equal(s.hashMismatches, 1)
-    assert.equal(s.verified, 1206)
-    const p = s.problems.find((x) => x.kind === 'hash-mismatch')
-    assert.equal(p.cid, victim.cid.toString())
-  })
+    it('verifies all 1207 hashes and finds 1196 canonical, 1 non-canonical (unsorted keys); exit 1', () => {
+      const s = run.summary
+      assert.equal(run.code, 1)
+      assert.equal(s.blocks, 1207)
+      assert.equal(s.verified, 1207)
+      assert.equal(s.hashMismatches, 0)
+      assert.equal(s.unverified, 0)
+      assert.deepEqual(s.codecs, { 'dag-cbor': 1197, raw: 10 })
+      assert.equal(s.dagCbor.canonical, 1196)
+      assert.equal(s.dagCbor.nonCanonical, 1)
+      assert.equal(s.dagCbor.invalid, 0)
+      assert.deepEqual(s.dagCbor.rules, { 'map-key-order': 1 })
+      assert.equal(s.bytes, fs.statSync(GENESIS).size)
+      assert.equal(typeof s.seconds, 'number')
+      assert.equal(s.problems.length, 1)
+      assert.match(s.problems[0].message, /^keys out of order at \/\S*/)
+    })
 
-  it('not a CAR / bad header: exit 2 with a clear message', () => {
-    const junk = path.join(tmp, 'junk.car')
-    fs.writeFileSync(junk, 'this is not a CAR file\n')
-    let r = tool(junk)
-    assert.equal(r.code, 2)
-    assert.match(r.stderr, /not a CAR file/)
-    assert.doesNotMatch(r.stderr, STACK_LINE)
+    it('the reported block really is non-canonical per @ipld/dag-cbor too', async () => {
+      const { blocks } = await readCar(GENESIS)
+      const bad = blocks.find((b) => b.cid.toString() === run.summary.problems[0].cid)
+      assert.ok(bad, 'reported CID is in the CAR')
+      assert.notDeepEqual(dagCbor.encode(dagCbor.decode(bad.bytes)), bad.bytes)
+      const canonical = blocks.filter((b) => b.cid.code === 0x71 && b !== bad)
+      assert.equal(canonical.length, 1196)
+    })
 
-    // a well-formed header block claiming version 3
-    const header = dagCbor.encode({ version: 3, roots: [] })
-    const v3 = path.join(tmp, 'v3.car')
-    fs.writeFileSync(v3, Buffer.concat([Buffer.from([header.length]), header]))
-    r = tool(v3)
-    assert.equal(r.code, 2)
-    assert.match(r.stderr, /not a CAR file: bad header .*version/i)
-    assert.doesNotMatch(r.stderr, STACK_LINE)
-  })
+    it('--out writes a CAR @ipld/car reads back with the same roots and blocks', async () => {
+      const a = await readCar(GENESIS)
+      const b = await readCar(out)
+      assert.deepEqual(b.roots, a.roots)
+      assert.equal(b.blocks.length, a.blocks.length)
+      b.blocks.forEach((blk, i) => {
+        assert.equal(blk.cid.toString(), a.blocks[i].cid.toString())
+        assert.deepEqual(blk.bytes, a.blocks[i].bytes)
+      })
+      assert.equal(run.summary.output.blocks, 1207)
+      assert.equal(run.summary.output.reencoded, 1196)
+      assert.equal(run.summary.output.copied, 11)
+    })
 
-  it('missing file, directory, bad options: exit 2, no stack trace', () => {
-    for (const args of [[path.join(tmp, 'nope.car')], [tmp], [GENESIS, '--workers', '0'], [GENESIS, '--bogus'], [GENESIS, '--canonicalize'], ['a.car', 'b.car']]) {
-      const r = tool(...args)
-      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`)
-      assert.match(r.stderr, /^dag-cbor-car: /)
+    it('the written CAR, re-read by the tool, gets the same classification', () => {
+      const again = toolJson(out)
+      assert.equal(again.code, 1)
+      const { input, output, ...a } = withoutTiming(again.summary)
+      const { input: _i, output: _o, ...b } = withoutTiming(run.summary)
+      assert.deepEqual(a, b)
+    })
+
+    it('--canonicalize rewrites the one unsorted block as @ipld/dag-cbor would, and maps old -> new CID', async () => {
+      const file = path.join(tmp, 'genesis-canonical.car')
+      const r = tool(GENESIS, '--out', file, '--canonicalize')
+      assert.equal(r.code, 1)
       assert.doesNotMatch(r.stderr, STACK_LINE)
-    }
-    assert.match(tool(path.join(tmp, 'nope.car')).stderr, /no such file/)
+      assert.match(r.stdout, /links pointing at the old CIDs are NOT rewritten/)
+      const a = await readCar(GENESIS)
+      const b = await readCar(file)
+      const changed = b.blocks.filter((blk, i) => blk.cid.toString() !== a.blocks[i].cid.toString())
+      assert.equal(changed.length, 1)
+      const i = b.blocks.indexOf(changed[0])
+      const expected = dagCbor.encode(dagCbor.decode(a.blocks[i].bytes))
+      assert.deepEqual(changed[0].bytes, expected)
+      const hasher = { [sha256.code]: sha256, [blake2b256.code]: blake2b256 }[a.blocks[i].cid.multihash.code]
+      const expectedCid = CID.create(1, 0x71, await hasher.digest(expected))
+      assert.equal(changed[0].cid.toString(), expectedCid.toString())
+      assert.match(r.stdout, new RegExp(`${a.blocks[i].cid} -> ${expectedCid}`))
+      const recheck = toolJson(file)
+      assert.equal(recheck.code, 0, recheck.stdout)
+      assert.equal(recheck.summary.dagCbor.canonical, 1197)
+    })
   })
 
-  it('unwritable --out: exit 2, says which file', () => {
-    const r = tool(SAMPLE_V1, '--out', path.join(tmp, 'no-such-dir', 'out.car'))
-    assert.equal(r.code, 2)
-    assert.match(r.stderr, /^dag-cbor-car: cannot write .*no-such-dir.*: no such file or directory/)
-    assert.doesNotMatch(r.stderr, STACK_LINE)
+  describe('CAR tool: filecoin-sample-v1.car (blake2b-256, invalid UTF-8 keys)', function () {
+    this.timeout(60000)
+
+    it('verifies 1049 blocks, reports the 140 non-UTF-8-key blocks non-canonical, writes them back byte-identically', async () => {
+      const out = path.join(tmp, 'sample-v1-out.car')
+      const { code, summary: s } = toolJson(SAMPLE_V1, '--out', out)
+      assert.equal(code, 1)
+      assert.equal(s.blocks, 1049)
+      assert.equal(s.verified, 1049)
+      assert.equal(s.hashes['blake2b-256'] > 0, true)
+      assert.equal(s.dagCbor.nonCanonical, 140)
+      assert.equal(s.dagCbor.canonical, 1043 - 140)
+      assert.equal(s.dagCbor.invalid, 0)
+      assert.equal(s.problemCount, 140)
+      const a = await readCar(SAMPLE_V1)
+      const b = await readCar(out)
+      assert.deepEqual(b.roots, a.roots)
+      assert.equal(b.blocks.length, 1049)
+      b.blocks.forEach((blk, i) => {
+        assert.equal(blk.cid.toString(), a.blocks[i].cid.toString())
+        assert.deepEqual(blk.bytes, a.blocks[i].bytes)
+      })
+      // the reported blocks are exactly those whose text strings are not valid UTF-8
+      const fatal = new TextDecoder('utf-8', { fatal: true })
+      const expectBad = a.blocks.filter((blk) => blk.cid.code === 0x71 && scanText(blk.bytes, fatal)).length
+      assert.equal(expectBad, 140)
+      const badCids = new Set(a.blocks.filter((blk) => blk.cid.code === 0x71 && scanText(blk.bytes, fatal)).map((blk) => blk.cid.toString()))
+      assert.ok(s.problems.length > 0)
+      for (const p of s.problems) assert.ok(badCids.has(p.cid), `${p.cid} reported but its text is valid UTF-8`)
+    })
+
+    it('--canonicalize copies the invalid-UTF-8 blocks unchanged and says so', () => {
+      const out = path.join(tmp, 'sample-v1-canon.car')
+      const { summary: s } = toolJson(SAMPLE_V1, '--out', out, '--canonicalize')
+      assert.equal(s.output.canonicalized, 0)
+      assert.equal(s.output.keptUnchanged, 140)
+      assert.deepEqual(fs.readFileSync(out), fs.readFileSync(path.join(tmp, 'sample-v1-out.car')))
+      assert.match(s.problems[0].message, /invalid UTF-8.*copied unchanged/)
+    })
   })
 
-  it('refuses to overwrite its input with --out', () => {
-    const copy = path.join(tmp, 'copy.car')
-    fs.copyFileSync(SAMPLE_V1, copy)
-    const r = tool(copy, '--out', copy)
-    assert.equal(r.code, 2)
-    assert.deepEqual(fs.readFileSync(copy), fs.readFileSync(SAMPLE_V1))
+  describe('CAR tool: damaged and bad input', function () {
+    this.timeout(60000)
+
+    it('truncated CAR (cut mid-block): exit 2, says how many blocks and the byte offset', async () => {
+      const index = await blockIndex(GENESIS)
+      const cut = index[500]
+      const file = path.join(tmp, 'truncated.car')
+      fs.writeFileSync(file, fs.readFileSync(GENESIS).subarray(0, cut.blockOffset + Math.floor(cut.blockLength / 2)))
+      const r = tool(file)
+      assert.equal(r.code, 2)
+      assert.match(r.stderr, /truncated/)
+      assert.match(r.stderr, /after 500 complete blocks/)
+      assert.match(r.stderr, new RegExp(`byte offset ${cut.offset}\\b`))
+      assert.doesNotMatch(r.stderr, STACK_LINE)
+      assert.equal(r.stdout, '')
+    })
+
+    it('truncated CAR with --out leaves no partial output file', async () => {
+      const index = await blockIndex(GENESIS)
+      const file = path.join(tmp, 'truncated2.car')
+      fs.writeFileSync(file, fs.readFileSync(GENESIS).subarray(0, index[900].blockOffset + 3))
+      const out = path.join(tmp, 'truncated2-out.car')
+      const r = tool(file, '--out', out)
+      assert.equal(r.code, 2)
+      assert.match(r.stderr, /after 900 complete blocks/)
+      assert.equal(fs.existsSync(out), false)
+    })
+
+    it('a flipped byte inside a block: hash mismatch reported with its CID, exit 1', async () => {
+      const index = await blockIndex(GENESIS)
+      const victim = index.find((e, i) => i > 300 && e.cid.code === 0x71 && e.blockLength > 100)
+      assert.ok(victim)
+      const bytes = new Uint8Array(fs.readFileSync(GENESIS))
+      const at = victim.blockOffset + victim.blockLength - 5
+      bytes[at] ^= 0x01
+      const file = path.join(tmp, 'flipped.car')
+      fs.writeFileSync(file, bytes)
+      const { code, summary: s } = toolJson(file)
+      assert.equal(code, 1)
+      assert.equal(s.blocks, 1207)
+      assert.equal(s.hashMismatches, 1)
+      assert.equal(s.verified, 1206)
+      const p = s.problems.find((x) => x.kind === 'hash-mismatch')
+      assert.equal(p.cid, victim.cid.toString())
+    })
+
+    it('not a CAR / bad header: exit 2 with a clear message', () => {
+      const junk = path.join(tmp, 'junk.car')
+      fs.writeFileSync(junk, 'this is not a CAR file\n')
+      let r = tool(junk)
+      assert.equal(r.code, 2)
+      assert.match(r.stderr, /not a CAR file/)
+      assert.doesNotMatch(r.stderr, STACK_LINE)
+
+      // a well-formed header block claiming version 3
+      const header = dagCbor.encode({ version: 3, roots: [] })
+      const v3 = path.join(tmp, 'v3.car')
+      fs.writeFileSync(v3, Buffer.concat([Buffer.from([header.length]), header]))
+      r = tool(v3)
+      assert.equal(r.code, 2)
+      assert.match(r.stderr, /not a CAR file: bad header .*version/i)
+      assert.doesNotMatch(r.stderr, STACK_LINE)
+    })
+
+    it('missing file, directory, bad options: exit 2, no stack trace', () => {
+      for (const args of [[path.join(tmp, 'nope.car')], [tmp], [GENESIS, '--workers', '0'], [GENESIS, '--bogus'], [GENESIS, '--canonicalize'], ['a.car', 'b.car']]) {
+        const r = tool(...args)
+        assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`)
+        assert.match(r.stderr, /^dag-cbor-car: /)
+        assert.doesNotMatch(r.stderr, STACK_LINE)
+      }
+      assert.match(tool(path.join(tmp, 'nope.car')).stderr, /no such file/)
+    })
+
+    it('unwritable --out: exit 2, says which file', () => {
+      const r = tool(SAMPLE_V1, '--out', path.join(tmp, 'no-such-dir', 'out.car'))
+      assert.equal(r.code, 2)
+      assert.match(r.stderr, /^dag-cbor-car: cannot write .*no-such-dir.*: no such file or directory/)
+      assert.doesNotMatch(r.stderr, STACK_LINE)
+    })
+
+    it('refuses to overwrite its input with --out', () => {
+      const copy = path.join(tmp, 'copy.car')
+      fs.copyFileSync(SAMPLE_V1, copy)
+      const r = tool(copy, '--out', copy)
+      assert.equal(r.code, 2)
+      assert.deepEqual(fs.readFileSync(copy), fs.readFileSync(SAMPLE_V1))
+    })
+
+    it('reads a CARv2 (hand-wrapped around the genesis CARv1)', () => {
+      const v1 = fs.readFileSync(GENESIS)
+      const pragma = Buffer.from('0aa16776657273696f6e02', 'hex')
+      const fixed = Buffer.alloc(40)
+      fixed.writeBigUInt64LE(BigInt(pragma.length + 40), 16) // data offset
+      fixed.writeBigUInt64LE(BigInt(v1.length), 24) // data size
+      const file = path.join(tmp, 'genesis-v2.car')
+      fs.writeFileSync(file, Buffer.concat([pragma, fixed, v1]))
+      const { code, summary: s } = toolJson(file)
+      assert.equal(code, 1)
+      assert.equal(s.version, 2)
+      assert.equal(s.blocks, 1207)
+      assert.equal(s.dagCbor.canonical, 1196)
+      assert.equal(s.dagCbor.nonCanonical, 1)
+    })
   })
 
-  it('reads a CARv2 (hand-wrapped around the genesis CARv1)', () => {
-    const v1 = fs.readFileSync(GENESIS)
-    const pragma = Buffer.from('0aa16776657273696f6e02', 'hex')
-    const fixed = Buffer.alloc(40)
-    fixed.writeBigUInt64LE(BigInt(pragma.length + 40), 16) // data offset
-    fixed.writeBigUInt64LE(BigInt(v1.length), 24) // data size
-    const file = path.join(tmp, 'genesis-v2.car')
-    fs.writeFileSync(file, Buffer.concat([pragma, fixed, v1]))
-    const { code, summary: s } = toolJson(file)
-    assert.equal(code, 1)
-    assert.equal(s.version, 2)
-    assert.equal(s.blocks, 1207)
-    assert.equal(s.dagCbor.canonical, 1196)
-    assert.equal(s.dagCbor.nonCanonical, 1)
-  })
-})
+  describe('CAR tool: workers', function () {
+    this.timeout(60000)
 
-describe('CAR tool: workers', function () {
-  this.timeout(60000)
-
-  it('same summary and same output file with --workers 1 and --workers 2', () => {
-    const out1 = path.join(tmp, 'w1.car')
-    const out2 = path.join(tmp, 'w2.car')
-    const one = toolJson(GENESIS, '--workers', '1', '--out', out1, '--canonicalize')
-    const two = toolJson(GENESIS, '--workers', '2', '--out', out2, '--canonicalize')
-    assert.equal(one.code, two.code)
-    assert.deepEqual(withoutTiming(two.summary), withoutTiming(one.summary))
-    assert.equal(one.summary.blocks, 1207)
-    assert.deepEqual(fs.readFileSync(out2), fs.readFileSync(out1))
-  })
-})
-
-describe('CAR tool: embedded default', function () {
-  this.timeout(60000)
-
-  it('no arguments: generates the sample, reports its deliberate non-canonical blocks, exit 1', () => {
-    const r = tool()
-    assert.equal(r.code, 1, r.stderr)
-    assert.doesNotMatch(r.stderr, STACK_LINE)
-    assert.match(r.stdout, /embedded sample/)
-    assert.match(r.stdout, /2 non-canonical, 0 invalid/)
-    assert.match(r.stdout, /keys out of order at \//)
-    assert.match(r.stdout, /non-shortest/)
-    assert.match(r.stdout, / 0 mismatched, 0 unverified/)
+    it('same summary and same output file with --workers 1 and --workers 2', () => {
+      const out1 = path.join(tmp, 'w1.car')
+      const out2 = path.join(tmp, 'w2.car')
+      const one = toolJson(GENESIS, '--workers', '1', '--out', out1, '--canonicalize')
+      const two = toolJson(GENESIS, '--workers', '2', '--out', out2, '--canonicalize')
+      assert.equal(one.code, two.code)
+      assert.deepEqual(withoutTiming(two.summary), withoutTiming(one.summary))
+      assert.equal(one.summary.blocks, 1207)
+      assert.deepEqual(fs.readFileSync(out2), fs.readFileSync(out1))
+    })
   })
 
-  it('the sample is deterministic and has the promised shapes', async () => {
-    const a = await sampleCar(7, { garbageBlocks: 30 })
-    const b = await sampleCar(7, { garbageBlocks: 30 })
-    const c = await sampleCar(8, { garbageBlocks: 30 })
-    assert.deepEqual(a, b)
-    assert.notDeepEqual(a, c)
-    const reader = await CarReader.fromBytes(a)
-    const codes = new Set()
-    const hashes = new Set()
-    for await (const blk of reader.blocks()) { codes.add(blk.cid.code); hashes.add(blk.cid.multihash.code) }
-    const numeric = (/** @type {Set<number>} */ set) => [...set].sort((x, y) => x - y)
-    assert.deepEqual(numeric(codes), [0x55, 0x71])
-    assert.deepEqual(numeric(hashes), [0x00, 0x12, 0xb220])
-  })
-})
+  describe('CAR tool: embedded default', function () {
+    this.timeout(60000)
 
-describe('CAR tool: processBlock', () => {
-  const cidFor = async (/** @type {Uint8Array} */ bytes, code = 0x71, hasher = sha256) => CID.create(1, code, await hasher.digest(bytes))
-  const hex = (/** @type {string} */ h) => Uint8Array.from(Buffer.from(h, 'hex'))
+    it('no arguments: generates the sample, reports its deliberate non-canonical blocks, exit 1', () => {
+      const r = tool()
+      assert.equal(r.code, 1, r.stderr)
+      assert.doesNotMatch(r.stderr, STACK_LINE)
+      assert.match(r.stdout, /embedded sample/)
+      assert.match(r.stdout, /2 non-canonical, 0 invalid/)
+      assert.match(r.stdout, /keys out of order at \//)
+      assert.match(r.stdout, /non-shortest/)
+      assert.match(r.stdout, / 0 mismatched, 0 unverified/)
+    })
 
-  it('canonical block', async () => {
-    const bytes = dagCbor.encode({ a: 1, bb: [true, null] })
-    assert.deepEqual(processBlock(codec, await cidFor(bytes), bytes), { hash: 'ok', cls: 'canonical' })
-  })
-
-  it('unsorted keys: non-canonical, rule and path from the decoder', async () => {
-    const bytes = hex('a2616202616101') // {"b": 2, "a": 1}
-    const r = processBlock(codec, await cidFor(bytes), bytes)
-    assert.equal(r.cls, 'nonCanonical')
-    assert.equal(r.rule, 'map-key-order')
-    assert.match(r.reason, /^keys out of order at \//)
+    it('the sample is deterministic and has the promised shapes', async () => {
+      const a = await sampleCar(7, { garbageBlocks: 30 })
+      const b = await sampleCar(7, { garbageBlocks: 30 })
+      const c = await sampleCar(8, { garbageBlocks: 30 })
+      assert.deepEqual(a, b)
+      assert.notDeepEqual(a, c)
+      const reader = await CarReader.fromBytes(a)
+      const codes = new Set()
+      const hashes = new Set()
+      for await (const blk of reader.blocks()) { codes.add(blk.cid.code); hashes.add(blk.cid.multihash.code) }
+      const numeric = (/** @type {Set<number>} */ set) => [...set].sort((x, y) => x - y)
+      assert.deepEqual(numeric(codes), [0x55, 0x71])
+      assert.deepEqual(numeric(hashes), [0x00, 0x12, 0xb220])
+    })
   })
 
-  it('non-shortest int, canonicalized on request', async () => {
-    const bytes = hex('a161611801') // {"a": 1} with 1 as 0x18 0x01
-    const cid = await cidFor(bytes)
-    const r = processBlock(codec, cid, bytes, { canonicalize: true })
-    assert.equal(r.cls, 'nonCanonical')
-    assert.equal(r.rule, 'non-shortest')
-    assert.deepEqual(r.out, hex('a1616101'))
-    assert.equal(r.newCid, (await cidFor(hex('a1616101'))).toString())
-  })
+  describe('CAR tool: processBlock', () => {
+    const cidFor = async (/** @type {Uint8Array} */ bytes, code = 0x71, hasher = sha256) => CID.create(1, code, await hasher.digest(bytes))
+    const hex = (/** @type {string} */ h) => Uint8Array.from(Buffer.from(h, 'hex'))
 
-  it('invalid: not decodable even relaxed', async () => {
-    const bytes = hex('a26161') // truncated map
-    const r = processBlock(codec, await cidFor(bytes), bytes)
-    assert.equal(r.cls, 'invalid')
-    assert.ok(r.reason.length > 0)
-  })
+    it('canonical block', async () => {
+      const bytes = dagCbor.encode({ a: 1, bb: [true, null] })
+      assert.deepEqual(processBlock(codec, await cidFor(bytes), bytes), { hash: 'ok', cls: 'canonical' })
+    })
 
-  it('raw blocks pass through; unknown hash functions are "unverified"; wrong bytes are "mismatch"', async () => {
-    const raw = hex('00ff00')
-    assert.deepEqual(processBlock(codec, await cidFor(raw, 0x55), raw), { hash: 'ok' })
-    assert.deepEqual(processBlock(codec, await cidFor(raw, 0x55, sha512), raw), { hash: 'unverified' })
-    assert.deepEqual(processBlock(codec, await cidFor(raw, 0x55), hex('00ff01')), { hash: 'mismatch' })
+    it('unsorted keys: non-canonical, rule and path from the decoder', async () => {
+      const bytes = hex('a2616202616101') // {"b": 2, "a": 1}
+      const r = processBlock(codec, await cidFor(bytes), bytes)
+      assert.equal(r.cls, 'nonCanonical')
+      assert.equal(r.rule, 'map-key-order')
+      assert.match(r.reason, /^keys out of order at \//)
+    })
+
+    it('non-shortest int, canonicalized on request', async () => {
+      const bytes = hex('a161611801') // {"a": 1} with 1 as 0x18 0x01
+      const cid = await cidFor(bytes)
+      const r = processBlock(codec, cid, bytes, { canonicalize: true })
+      assert.equal(r.cls, 'nonCanonical')
+      assert.equal(r.rule, 'non-shortest')
+      assert.deepEqual(r.out, hex('a1616101'))
+      assert.equal(r.newCid, (await cidFor(hex('a1616101'))).toString())
+    })
+
+    it('canonicalize: a valid astral character (surrogate pair) is not mistaken for escaped bytes', async () => {
+      const skull = [...new TextEncoder().encode('\u{1F480}')] // U+1F480 is \uD83D\uDC80 in UTF-16
+      const bytes = Uint8Array.from([0xa2, 0x62, 0x7a, 0x7a, 0x01, 0x61, 0x61, 0x64, ...skull]) // {"zz": 1, "a": "💀"}, unsorted
+      const r = processBlock(codec, await cidFor(bytes), bytes, { canonicalize: true })
+      assert.equal(r.cls, 'nonCanonical')
+      assert.equal(r.keptReason, undefined)
+      assert.deepEqual(r.out, dagCbor.encode({ zz: 1, a: '\u{1F480}' }))
+    })
+
+    it('canonicalize: escaped invalid UTF-8 is copied unchanged, with the reason', async () => {
+      const bytes = hex('a2627a7a01616161ff') // {"zz": 1, "a": <text 0xff>}, unsorted and invalid UTF-8
+      const r = processBlock(codec, await cidFor(bytes), bytes, { canonicalize: true })
+      assert.equal(r.cls, 'nonCanonical')
+      assert.equal(r.out, undefined)
+      assert.match(r.keptReason, /invalid UTF-8.*copied unchanged/)
+    })
+
+    it('invalid: not decodable even relaxed', async () => {
+      const bytes = hex('a26161') // truncated map
+      const r = processBlock(codec, await cidFor(bytes), bytes)
+      assert.equal(r.cls, 'invalid')
+      assert.ok(r.reason.length > 0)
+    })
+
+    it('raw blocks pass through; unknown hash functions are "unverified"; wrong bytes are "mismatch"', async () => {
+      const raw = hex('00ff00')
+      assert.deepEqual(processBlock(codec, await cidFor(raw, 0x55), raw), { hash: 'ok' })
+      assert.deepEqual(processBlock(codec, await cidFor(raw, 0x55, sha512), raw), { hash: 'unverified' })
+      assert.deepEqual(processBlock(codec, await cidFor(raw, 0x55), hex('00ff01')), { hash: 'mismatch' })
+    })
   })
 })

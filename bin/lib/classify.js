@@ -56,6 +56,10 @@ export function describeError (err) {
   return `${what}${where}${at}`
 }
 
+// With the u flag a surrogate pair is one code point, so a valid pair such as U+1F480 (\uD83D\uDC80)
+// does not match; only a lone U+DC80..U+DCFF does.
+const ESCAPED_BYTE = /[\uDC80-\uDCFF]/u
+
 /**
  * True when a relaxed-decoded value holds U+DC80..U+DCFF lone surrogates, i.e. invalid UTF-8 bytes
  * escaped by the relaxed decoder; such text cannot be made valid by re-encoding.
@@ -64,7 +68,7 @@ export function describeError (err) {
  * @returns {boolean}
  */
 export function hasEscapedBytes (v) {
-  if (typeof v === 'string') return /[\uDC80-\uDCFF]/.test(v)
+  if (typeof v === 'string') return ESCAPED_BYTE.test(v)
   if (v === null || typeof v !== 'object' || v instanceof Uint8Array || CID.asCID(v)) return false
   if (Array.isArray(v)) return v.some(hasEscapedBytes)
   for (const k in v) if (hasEscapedBytes(k) || hasEscapedBytes(v[k])) return true

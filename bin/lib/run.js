@@ -50,12 +50,12 @@ export async function roundTrip (options) {
   summary.version = car.version
   summary.roots = car.roots.map(String)
 
-  const output = out ? await openOutput(out, car.roots) : null
-  if (output) summary.output = { file: out ?? '', blocks: 0, reencoded: 0, copied: 0, canonicalized: 0, keptUnchanged: 0, mappings: [] }
   const processor = workers > 1
     ? workerPool(workers, codecUrl, { canonicalize })
     : inlineProcessor(await import(codecUrl), { canonicalize })
   const maxInFlight = workers > 1 ? 2 * workers : 1
+  /** @type {Awaited<ReturnType<typeof openOutput>> | null} */
+  let output = null
 
   /** @type {{ blocks: import('./batch.js').Block[], results: Promise<import('./classify.js').BlockResult[]> }[]} */
   const inFlight = []
@@ -70,6 +70,10 @@ export async function roundTrip (options) {
   }
 
   try {
+    if (out) {
+      output = await openOutput(out, car.roots)
+      summary.output = { file: out, blocks: 0, reencoded: 0, copied: 0, canonicalized: 0, keptUnchanged: 0, mappings: [] }
+    }
     /** @type {import('./batch.js').Block[]} */
     let batch = []
     let batchBytes = 0
