@@ -32,6 +32,7 @@ export async function openFile (path) {
     fd = await fs.promises.open(path, 'r')
     const stat = await fd.stat()
     if (!stat.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTFILE' })
+    if (stat.size === 0) throw Object.assign(new Error('the file is empty, not a CAR'), { code: 'EEMPTY' })
     return { name: path, size: stat.size, chunks: fd.createReadStream({ highWaterMark: 1 << 20 }) }
   } catch (err) {
     await fd?.close()
