@@ -64,6 +64,63 @@ function invalidCid (offset, why) {
 }
 
 /**
+ * The multihash of a decoded CID, built on first access (see `makeCid`). `this` is a CID
+ * whose bytes were validated by `readCid`.
+ *
+ * @this {any}
+ * @returns {Digest}
+ */
+function lazyMultihash () {
+  const bytes = this.bytes
+  let start = 0
+  if (this.version === 1) {
+    readVarint(bytes, 0) // version
+    readVarint(bytes, varintEnd) // codec
+    start = varintEnd
+  }
+  const code = readVarint(bytes, start)
+  const size = readVarint(bytes, varintEnd)
+  const digest = new Digest(code, size, bytes.subarray(varintEnd), start === 0 ? bytes : bytes.subarray(start))
+  setMultihash.call(this, digest)
+  return digest
+}
+
+/**
+ * @this {any}
+ * @param {Digest} digest
+ */
+function setMultihash (digest) {
+  try {
+    Object.defineProperty(this, 'multihash', { value: digest, writable: true, enumerable: true, configurable: true })
+  } catch {} // a frozen CID keeps the getter: each access builds an equal Digest
+}
+
+const LAZY_MULTIHASH = { get: lazyMultihash, set: setMultihash, enumerable: true, configurable: true }
+
+/**
+ * A multiformats CID over `bytes` (which it owns), with the same own properties, in the same
+ * order, as one made by its constructor, so it deep-equals `CID.parse` of the same string.
+ * The `multihash` Digest (two more Uint8Array views) is built only when first read: a
+ * decoded CID then costs about 340 bytes of heap instead of 540, and `bytes` can stay a
+ * small on-heap array, since nothing reads its `.buffer`.
+ *
+ * @param {number} version
+ * @param {number} code
+ * @param {Uint8Array} bytes
+ * @returns {CID}
+ */
+function makeCid (version, code, bytes) {
+  const cid = Object.create(CID.prototype)
+  cid.code = code
+  cid.version = version
+  Object.defineProperty(cid, 'multihash', LAZY_MULTIHASH)
+  cid.bytes = bytes
+  cid['/'] = bytes
+  cid[Symbol.toStringTag] = 'CID'
+  return cid
+}
+
+/**
  * Decode the content of a tag 42 byte string, src[start, end), as a CID.
  *
  * @param {Uint8Array} src
@@ -76,25 +133,19 @@ export function readCid (src, start, end) {
     throw new DagCborDecodeError('cid', 'tag 42 (CID) bytes must start with the 0x00 prefix', start, false)
   }
   const bytes = src.slice(start + 1, end)
-  if (bytes.length === 34 && bytes[0] === SHA2_256 && bytes[1] === 32) {
-    // CIDv0: a bare sha2-256 multihash; the CID's bytes are the multihash's
-    const digest = new Digest(SHA2_256, 32, bytes.subarray(2), bytes)
-    return new CID(0, DAG_PB, digest, bytes)
-  }
+  // CIDv0: a bare sha2-256 multihash, whose bytes are the CID's
+  if (bytes.length === 34 && bytes[0] === SHA2_256 && bytes[1] === 32) return makeCid(0, DAG_PB, bytes)
   const version = readVarint(bytes, 0)
   if (version !== 1) {
     throw invalidCid(start + 1, version === 0 ? 'an explicit version 0 (CIDv0 has no version prefix)' : version === SHA2_256 ? 'a CIDv0 must be a 34-byte sha2-256 multihash' : version < 0 ? 'missing or bad version varint' : `version ${version}`)
   }
   const code = readVarint(bytes, varintEnd)
   if (code < 0) throw invalidCid(start + 1, 'bad codec varint')
-  const multihashStart = varintEnd
-  const hashCode = readVarint(bytes, varintEnd)
-  if (hashCode < 0) throw invalidCid(start + 1, 'bad multihash code varint')
+  if (readVarint(bytes, varintEnd) < 0) throw invalidCid(start + 1, 'bad multihash code varint')
   const size = readVarint(bytes, varintEnd)
   if (size < 0) throw invalidCid(start + 1, 'bad multihash length varint')
   if (varintEnd + size !== bytes.length) {
     throw invalidCid(start + 1, `the multihash says ${size} digest bytes, ${bytes.length - varintEnd} follow`)
   }
-  const digest = new Digest(hashCode, size, bytes.subarray(varintEnd), bytes.subarray(multihashStart))
-  return new CID(1, code, digest, bytes)
+  return makeCid(1, code, bytes)
 }

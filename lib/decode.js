@@ -37,11 +37,9 @@ let depth = 0
 let bigHi = 0
 let bigLo = 0
 
-const f64 = new Float64Array(1)
-const f32 = new Float32Array(1)
-const f64Bytes = new Uint8Array(f64.buffer)
-const f32Bytes = new Uint8Array(f32.buffer)
-const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
+/** a DataView of src, made when the first float is read
+ * @type {DataView|null} */
+let view = null
 
 /**
  * @param {string} rule
@@ -202,6 +200,40 @@ function readText (start, stop) {
   return s
 }
 
+/** Map keys repeat across maps and blocks: a small cache of recent short ASCII keys saves
+ * building (and V8 internalizing) the same string again. Slot by a hash of the bytes;
+ * a hit is confirmed byte by byte. */
+const KEY_CACHE_SIZE = 1024
+const MAX_CACHED_KEY = 32
+/** @type {string[]} */
+const keyCache = new Array(KEY_CACHE_SIZE).fill('')
+
+/**
+ * @param {number} start
+ * @param {number} stop
+ * @returns {string}
+ */
+function readKey (start, stop) {
+  const length = stop - start
+  if (length > MAX_CACHED_KEY) return readText(start, stop)
+  let hash = length
+  for (let i = start; i < stop; i++) {
+    const b = src[i]
+    if (b >= 0x80) return readText(start, stop)
+    hash = (Math.imul(hash, 31) + b) | 0
+  }
+  const slot = (hash ^ (hash >>> 10)) & (KEY_CACHE_SIZE - 1)
+  const cached = keyCache[slot]
+  if (cached.length === length) {
+    let i = 0
+    while (i < length && cached.charCodeAt(i) === src[start + i]) i++
+    if (i === length) return cached
+  }
+  const key = readText(start, stop)
+  keyCache[slot] = key
+  return key
+}
+
 /**
  * @param {number} at
  */
@@ -283,7 +315,7 @@ function readMap (n, at) {
       const length = readLength(initial & 31, keyAt, 1, 'map key')
       const start = pos
       pos += length
-      key = readText(start, pos)
+      key = readKey(start, pos)
       if (previous >= 0) {
         const order = compareKeys(previous, previousLength, start, length)
         if (order >= 0) {
@@ -359,26 +391,19 @@ function readSimple (info, at) {
       if (relaxed) return null
       throw fail('undefined', '`undefined` (0xf7) is not in the IPLD data model', at, true)
     case 25:
-    case 26: {
-      if (!relaxed) {
-        throw fail('float-size', `${info === 25 ? 16 : 32}-bit float; DAG-CBOR writes every float in 64 bits`, at, true)
-      }
-      const size = info === 25 ? 2 : 4
-      if (pos + size > end) throw truncated(size, at)
-      const value = info === 25 ? readHalf() : readSingle()
-      return checkFinite(value, at)
-    }
+    case 26:
     case 27: {
-      if (pos + 8 > end) throw truncated(8, at)
-      if (littleEndian) {
-        for (let i = 7; i >= 0; i--) f64Bytes[i] = src[pos++]
-      } else {
-        for (let i = 0; i < 8; i++) f64Bytes[i] = src[pos++]
-      }
-      const value = checkFinite(f64[0], at)
-      if (!relaxed && Number.isSafeInteger(value) && !(value === 0 && 1 / value < 0)) {
+      const size = 1 << (info - 24) // 2, 4 or 8 bytes
+      if (pos + size > end) throw truncated(size, at)
+      if (view === null) view = new DataView(src.buffer, src.byteOffset, src.byteLength)
+      const value = size === 8 ? view.getFloat64(pos) : size === 4 ? view.getFloat32(pos) : readHalf(view.getUint16(pos))
+      pos += size
+      if (value - value !== 0) throw fail('non-finite-float', `${value} is not in the IPLD data model`, at)
+      if (relaxed) return value
+      if (size !== 8) throw fail('float-size', `${size * 8}-bit float; DAG-CBOR floats are 64-bit`, at, true)
+      if (Number.isSafeInteger(value) && !(value === 0 && 1 / value < 0)) {
         // JavaScript has one number type: this would re-encode as an integer
-        throw fail('integral-float', `float64 ${value} holds an integer, which JavaScript would re-encode as an integer`, at, true)
+        throw fail('integral-float', `float64 ${value} holds an integer; it would re-encode as one`, at, true)
       }
       return value
     }
@@ -392,38 +417,16 @@ function readSimple (info, at) {
 }
 
 /**
- * @param {number} value
- * @param {number} at
+ * @param {number} half - IEEE 754 binary16 bits
  * @returns {number}
  */
-function checkFinite (value, at) {
-  if (value !== value || value === Infinity || value === -Infinity) { // eslint-disable-line no-self-compare
-    throw fail('non-finite-float', `${value} is not in the IPLD data model`, at)
-  }
-  return value
-}
-
-/** @returns {number} */
-function readHalf () {
-  const half = (src[pos] << 8) | src[pos + 1]
-  pos += 2
+function readHalf (half) {
   const exponent = (half >> 10) & 0x1f
   const mantissa = half & 0x3ff
-  let value
-  if (exponent === 0) value = mantissa * 2 ** -24
-  else if (exponent !== 31) value = (mantissa + 1024) * 2 ** (exponent - 25)
-  else value = mantissa === 0 ? Infinity : NaN
+  const value = exponent === 0
+    ? mantissa * 2 ** -24
+    : exponent !== 31 ? (mantissa + 1024) * 2 ** (exponent - 25) : mantissa === 0 ? Infinity : NaN
   return half & 0x8000 ? -value : value
-}
-
-/** @returns {number} */
-function readSingle () {
-  if (littleEndian) {
-    for (let i = 3; i >= 0; i--) f32Bytes[i] = src[pos++]
-  } else {
-    for (let i = 0; i < 4; i++) f32Bytes[i] = src[pos++]
-  }
-  return f32[0]
 }
 
 /**
@@ -464,6 +467,7 @@ function run (data, options) {
     throw e
   } finally {
     src = EMPTY // never keep the caller's input alive
+    view = null
   }
 }
 

@@ -1,25 +1,21 @@
-// The encoder: one recursive walk over the value that writes canonical DAG-CBOR straight
-// into a chunked Writer: no token objects, no second pass. The same walk checks for
-// circular references (an ancestor stack) and the depth limit, and a failing value's path
-// is collected while the error unwinds (try/catch costs nothing until something throws).
+// The encoder: one recursive walk over the value, writing canonical DAG-CBOR straight into
+// the chunked writer: no token objects, no second pass. The same walk checks for circular
+// references (an ancestor stack) and the depth limit; a failing value's path is collected
+// while the error unwinds (try/catch costs nothing until something throws).
 
-import { Writer } from './writer.js'
+import * as out from './writer.js'
 import { asCid, CID_TAG } from './cid.js'
-import { writeUtf8, loneSurrogateIndex } from './utf8.js'
+import { loneSurrogateIndex, writeUtf8 } from './utf8.js'
 import { DagCborEncodeError } from './errors.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
 
-
 // major types, shifted into the initial byte
-const UINT = 0x00
 const NEGINT = 0x20
 const BYTES = 0x40
-const TEXT = 0x60
 const ARRAY = 0x80
 const MAP = 0xa0
 
-const TWO_32 = 4294967296
-const TWO_64 = 18446744073709551616n
+const TWO_64 = 1n << 64n
 
 /**
  * @typedef {object} EncodeOptions
@@ -29,7 +25,6 @@ const TWO_64 = 18446744073709551616n
  * @property {number} [maxDepth] - nesting limit (default 1000)
  */
 
-let w = new Writer()
 let escapedBytes = false
 let maxDepth = DEFAULT_MAX_DEPTH
 /** ancestors of the value being written, for the circular-reference check
@@ -38,65 +33,13 @@ let ancestors = []
 let depth = 0
 let busy = false
 
-const f64 = new Float64Array(1)
-const f64Bytes = new Uint8Array(f64.buffer)
-const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
-
 /**
- * @param {number} major
- * @param {number} n - 0 <= n <= 2^53-1
+ * @param {string} rule
+ * @param {string} detail
+ * @returns {DagCborEncodeError}
  */
-function writeHead (major, n) {
-  const need = w.pos + 9
-  if (need > w.buf.length) w.grow(9)
-  const buf = w.buf
-  let pos = w.pos
-  if (n < 24) {
-    buf[pos++] = major | n
-  } else if (n < 0x100) {
-    buf[pos++] = major | 24
-    buf[pos++] = n
-  } else if (n < 0x10000) {
-    buf[pos++] = major | 25
-    buf[pos++] = n >>> 8
-    buf[pos++] = n & 0xff
-  } else if (n < TWO_32) {
-    buf[pos++] = major | 26
-    buf[pos++] = n >>> 24
-    buf[pos++] = (n >>> 16) & 0xff
-    buf[pos++] = (n >>> 8) & 0xff
-    buf[pos++] = n & 0xff
-  } else {
-    const hi = Math.floor(n / TWO_32)
-    const lo = n >>> 0
-    buf[pos++] = major | 27
-    buf[pos++] = hi >>> 24
-    buf[pos++] = (hi >>> 16) & 0xff
-    buf[pos++] = (hi >>> 8) & 0xff
-    buf[pos++] = hi & 0xff
-    buf[pos++] = lo >>> 24
-    buf[pos++] = (lo >>> 16) & 0xff
-    buf[pos++] = (lo >>> 8) & 0xff
-    buf[pos++] = lo & 0xff
-  }
-  w.pos = pos
-}
-
-/**
- * @param {number} v
- */
-function writeFloat (v) {
-  if (w.pos + 9 > w.buf.length) w.grow(9)
-  const buf = w.buf
-  let pos = w.pos
-  f64[0] = v
-  buf[pos++] = 0xfb
-  if (littleEndian) {
-    for (let i = 7; i >= 0; i--) buf[pos++] = f64Bytes[i]
-  } else {
-    for (let i = 0; i < 8; i++) buf[pos++] = f64Bytes[i]
-  }
-  w.pos = pos
+function fail (rule, detail) {
+  return new DagCborEncodeError(rule, detail)
 }
 
 /**
@@ -104,21 +47,16 @@ function writeFloat (v) {
  */
 function writeNumber (v) {
   if (Number.isSafeInteger(v)) {
-    if (v >= 0) {
-      // -0 is a float in the data model; @ipld/dag-cbor writes it as the integer 0, which
-      // decodes back as +0. Writing float64 -0.0 keeps the value (and the round trip) exact.
-      if (v === 0 && 1 / v < 0) writeFloat(v)
-      else writeHead(UINT, v)
-    } else {
-      writeHead(NEGINT, -1 - v)
-    }
-  } else if (v !== v) { // eslint-disable-line no-self-compare
-    throw new DagCborEncodeError('non-finite-float', 'NaN is not in the IPLD data model')
-  } else if (v === Infinity || v === -Infinity) {
-    throw new DagCborEncodeError('non-finite-float', `${v} is not in the IPLD data model`)
+    // -0 is a float in the data model; @ipld/dag-cbor writes it as the integer 0, which
+    // decodes back as +0. Writing float64 -0.0 keeps the value (and the round trip) exact.
+    if (v === 0 && 1 / v < 0) out.writeFloat(v)
+    else if (v >= 0) out.writeHead(0, v)
+    else out.writeHead(NEGINT, -1 - v)
+  } else if (v - v === 0) {
+    // finite: fractions, and whole numbers beyond 2^53 (inexact as integers): float64
+    out.writeFloat(v)
   } else {
-    // fractions, and whole numbers beyond 2^53 (not exact as integers): always float64
-    writeFloat(v)
+    throw fail('non-finite-float', `${v} is not in the IPLD data model`)
   }
 }
 
@@ -128,100 +66,19 @@ function writeNumber (v) {
 function writeBigInt (v) {
   const negative = v < 0n
   const n = negative ? -1n - v : v
-  if (n >= TWO_64) {
-    throw new DagCborEncodeError('integer-range', `the integer ${v} is outside the 64-bit range DAG-CBOR allows (-2^64 .. 2^64-1)`)
-  }
-  const major = negative ? NEGINT : UINT
-  if (n <= BigInt(Number.MAX_SAFE_INTEGER)) {
-    writeHead(major, Number(n))
-    return
-  }
-  if (w.pos + 9 > w.buf.length) w.grow(9)
-  const buf = w.buf
-  let pos = w.pos
-  buf[pos++] = major | 27
-  const hi = Number(n >> 32n)
-  const lo = Number(n & 0xffffffffn)
-  buf[pos++] = hi >>> 24
-  buf[pos++] = (hi >>> 16) & 0xff
-  buf[pos++] = (hi >>> 8) & 0xff
-  buf[pos++] = hi & 0xff
-  buf[pos++] = lo >>> 24
-  buf[pos++] = (lo >>> 16) & 0xff
-  buf[pos++] = (lo >>> 8) & 0xff
-  buf[pos++] = lo & 0xff
-  w.pos = pos
-}
-
-/**
- * Size of the head for an argument n.
- *
- * @param {number} n
- * @returns {number}
- */
-function headSize (n) {
-  return n < 24 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : n < TWO_32 ? 5 : 9
+  if (n >= TWO_64) throw fail('integer-range', `${v} is outside -2^64..2^64-1`)
+  const major = negative ? NEGINT : 0
+  if (n <= 9007199254740991n) out.writeHead(major, Number(n))
+  else out.writeHead64(major, n)
 }
 
 /**
  * @param {string} s
  */
 function writeString (s) {
-  const n = s.length
-  if (n < 24) {
-    // short ASCII fast path: the length is known before scanning, write as we check
-    if (w.pos + 1 + n > w.buf.length) w.grow(1 + n)
-    const buf = w.buf
-    const start = w.pos
-    let pos = start + 1
-    let i = 0
-    for (; i < n; i++) {
-      const c = s.charCodeAt(i)
-      if (c >= 0x80) break
-      buf[pos++] = c
-    }
-    if (i === n) {
-      buf[start] = TEXT | n
-      w.pos = pos
-      return
-    }
+  if (!out.writeString(s, escapedBytes)) {
+    throw fail('utf8', `lone surrogate at index ${loneSurrogateIndex(s)} has no UTF-8 form`)
   }
-  // one pass: write the UTF-8 after a head sized for the ASCII case, then move it if the
-  // byte length needs a longer head (only non-ASCII text crossing 24, 256, 65536 bytes)
-  const guess = headSize(n)
-  const room = 9 + n * 3
-  if (w.pos + room > w.buf.length) w.grow(room)
-  const start = w.pos
-  const stop = writeUtf8(s, w.buf, start + guess, escapedBytes)
-  if (stop < 0) {
-    throw new DagCborEncodeError('utf8', `string has a lone surrogate at index ${loneSurrogateIndex(s)}; it has no UTF-8 form`)
-  }
-  const length = stop - start - guess
-  const head = headSize(length)
-  if (head !== guess) w.buf.copyWithin(start + head, start + guess, stop)
-  writeHead(TEXT, length)
-  w.pos = start + head + length
-}
-
-/**
- * @param {Uint8Array} bytes
- */
-function writeBytes (bytes) {
-  writeHead(BYTES, bytes.length)
-  w.bytes(bytes)
-}
-
-/**
- * @param {Uint8Array} cidBytes
- */
-function writeCid (cidBytes) {
-  if (w.pos + 2 > w.buf.length) w.grow(2)
-  w.buf[w.pos++] = 0xd8
-  w.buf[w.pos++] = CID_TAG
-  writeHead(BYTES, cidBytes.length + 1)
-  if (w.pos + 1 > w.buf.length) w.grow(1)
-  w.buf[w.pos++] = 0
-  w.bytes(cidBytes)
 }
 
 /**
@@ -231,18 +88,10 @@ function writeCid (cidBytes) {
  */
 function enter (container) {
   for (let i = 0; i < depth; i++) {
-    if (ancestors[i] === container) {
-      throw new DagCborEncodeError('circular', 'circular reference: this value contains itself')
-    }
+    if (ancestors[i] === container) throw fail('circular', 'circular reference')
   }
-  if (depth >= maxDepth) {
-    throw new DagCborEncodeError('depth', `nesting deeper than maxDepth (${maxDepth})`)
-  }
+  if (depth >= maxDepth) throw fail('depth', `nesting deeper than maxDepth ${maxDepth}`)
   ancestors[depth++] = container
-}
-
-function leave () {
-  ancestors[--depth] = null
 }
 
 /**
@@ -261,17 +110,15 @@ function withSegment (e, segment) {
 function writeArray (array) {
   enter(array)
   const n = array.length
-  writeHead(ARRAY, n)
+  out.writeHead(ARRAY, n)
   let i = 0
   try {
-    for (; i < n; i++) {
-      // a hole in a sparse array reads as undefined, which writeValue rejects
-      writeValue(array[i])
-    }
+    // a hole in a sparse array reads as undefined, which writeValue rejects
+    for (; i < n; i++) writeValue(array[i])
   } catch (e) {
     throw withSegment(e, i)
   }
-  leave()
+  ancestors[--depth] = null
 }
 
 /**
@@ -280,18 +127,7 @@ function writeArray (array) {
  * @returns {number}
  */
 function compareAsciiKeys (a, b) {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0)
-}
-
-/**
- * @param {string} s
- * @returns {boolean}
- */
-function isAscii (s) {
-  for (let i = 0; i < s.length; i++) {
-    if (s.charCodeAt(i) >= 0x80) return false
-  }
-  return true
+  return a.length - b.length || (a < b ? -1 : 1)
 }
 
 /**
@@ -318,12 +154,12 @@ function sortLength (s) {
  * @returns {number}
  */
 function codePointRank (c) {
-  return c < 0xd800 ? c : c <= 0xdfff ? c + 0x2000 : c - 0x800
+  return c < 0xd800 ? c : c < 0xe000 ? c + 0x2000 : c - 0x800
 }
 
 /**
- * DAG-CBOR key order (UTF-8 length, then bytes) without encoding the keys: UTF-8 preserves
- * code point order, so equal-length keys compare by code point.
+ * DAG-CBOR key order (UTF-8 length, then bytes) without encoding the keys: UTF-8 keeps
+ * code point order, so keys of equal UTF-8 length compare by code point.
  *
  * @param {string} a
  * @param {string} b
@@ -332,46 +168,37 @@ function codePointRank (c) {
 function compareUtf8Keys (a, b) {
   const d = sortLength(a) - sortLength(b)
   if (d !== 0) return d
-  for (let i = 0; i < a.length; i++) {
+  for (let i = 0; ; i++) {
     const x = a.charCodeAt(i)
     const y = b.charCodeAt(i)
     if (x !== y) return codePointRank(x) - codePointRank(y)
   }
-  return 0
 }
 
 /**
  * With `escapedBytes`, a lone U+DCxx stands for one raw byte, so only the bytes can say
- * the order: encode each key (rare: relaxed round trips of invalid text only).
+ * the order: encode each key (relaxed round trips of invalid text only).
  *
  * @param {string[]} keys
  * @returns {string[]}
  */
 function sortByEncodedBytes (keys) {
-  const scratch = new Uint8Array(9 + 3 * keys.reduce((max, key) => Math.max(max, key.length), 0))
   const entries = keys.map((key) => {
-    const stop = writeUtf8(key, scratch, 0, true)
-    return { key, bytes: stop < 0 ? scratch.slice(0, 0) : scratch.slice(0, stop) }
+    const bytes = new Uint8Array(key.length * 3)
+    return { key, bytes: bytes.subarray(0, Math.max(0, writeUtf8(key, bytes, 0, true))) }
   })
-  entries.sort((x, y) => x.bytes.length - y.bytes.length || compareBytes(x.bytes, y.bytes))
+  entries.sort((x, y) => {
+    const a = x.bytes
+    const b = y.bytes
+    let i = 0
+    while (i < a.length && a[i] === b[i]) i++
+    return a.length - b.length || a[i] - b[i]
+  })
   return entries.map((entry) => entry.key)
 }
 
 /**
- * @param {Uint8Array} x
- * @param {Uint8Array} y
- * @returns {number}
- */
-function compareBytes (x, y) {
-  for (let i = 0; i < x.length; i++) {
-    if (x[i] !== y[i]) return x[i] - y[i]
-  }
-  return 0
-}
-
-/**
- * Write a map whose keys are all strings; `get` reads a value by key.
- * Keys sort by UTF-8 length, then bytewise (RFC 7049 canonical order, which DAG-CBOR uses).
+ * Write a map whose keys are all strings, sorted by UTF-8 length, then bytewise.
  *
  * @param {object} container
  * @param {string[]} keys
@@ -380,26 +207,29 @@ function compareBytes (x, y) {
 function writeMapEntries (container, keys, map) {
   enter(container)
   const n = keys.length
-  let allAscii = true
-  for (let i = 0; i < n; i++) {
-    if (!isAscii(keys[i])) {
-      allAscii = false
-      break
+  let ascii = true
+  for (let i = 0; i < n && ascii; i++) {
+    const key = keys[i]
+    for (let j = 0; j < key.length; j++) {
+      if (key.charCodeAt(j) >= 0x80) {
+        ascii = false
+        break
+      }
     }
   }
-  // ASCII: UTF-8 length is string length and byte order is code unit order
-  const compare = allAscii ? compareAsciiKeys : compareUtf8Keys
-  if (escapedBytes && !allAscii) {
+  if (escapedBytes && !ascii) {
     keys = sortByEncodedBytes(keys)
   } else {
-    for (let j = 1; j < n; j++) {
-      if (compare(keys[j - 1], keys[j]) > 0) {
+    // ASCII: the UTF-8 length is the string length and byte order is code unit order
+    const compare = ascii ? compareAsciiKeys : compareUtf8Keys
+    for (let i = 1; i < n; i++) {
+      if (compare(keys[i - 1], keys[i]) > 0) {
         keys.sort(compare)
         break
       }
     }
   }
-  writeHead(MAP, n)
+  out.writeHead(MAP, n)
   let i = 0
   try {
     for (; i < n; i++) {
@@ -409,70 +239,43 @@ function writeMapEntries (container, keys, map) {
   } catch (e) {
     throw withSegment(e, keys[i])
   }
-  leave()
-}
-
-/**
- * @param {Map<unknown, unknown>} map
- */
-function writeMap (map) {
-  const keys = []
-  for (const key of map.keys()) {
-    if (typeof key !== 'string') {
-      throw new DagCborEncodeError('map-key-type', `Map key ${typeof key === 'symbol' ? key.toString() : typeof key} is not a string; IPLD map keys are strings`)
-    }
-    keys.push(key)
-  }
-  writeMapEntries(map, keys, map)
+  ancestors[--depth] = null
 }
 
 /**
  * @param {object} value
  */
 function writeObject (value) {
-  if (Array.isArray(value)) {
-    writeArray(value)
-    return
-  }
+  if (Array.isArray(value)) return writeArray(value)
   const proto = Object.getPrototypeOf(value)
-  if (proto === Object.prototype || proto === null) {
-    writeMapEntries(value, Object.keys(value), null)
-    return
-  }
+  if (proto === Object.prototype || proto === null) return writeMapEntries(value, Object.keys(value), null)
   if (value instanceof Uint8Array) {
-    writeBytes(value)
-    return
+    out.writeHead(BYTES, value.length)
+    return out.writeBytes(value)
   }
   const cid = asCid(value)
   if (cid !== null) {
-    writeCid(cid.bytes)
-    return
+    out.writeByte(0xd8)
+    out.writeByte(CID_TAG)
+    out.writeHead(BYTES, cid.bytes.length + 1)
+    out.writeByte(0) // the historical multibase-identity prefix
+    return out.writeBytes(cid.bytes)
   }
   if (value instanceof Map) {
-    writeMap(value)
-    return
+    const keys = [...value.keys()]
+    for (const key of keys) {
+      if (typeof key !== 'string') throw fail('map-key-type', `Map key of type ${typeof key}; IPLD map keys are strings`)
+    }
+    return writeMapEntries(value, keys, value)
   }
   const kind = Object.prototype.toString.call(value).slice(8, -1)
-  if (kind === 'Object') {
-    // an instance of a user class: its own enumerable properties, as @ipld/dag-cbor does
-    writeMapEntries(value, Object.keys(value), null)
-    return
-  }
-  throw new DagCborEncodeError('type', unsupportedMessage(kind))
-}
-
-/**
- * @param {string} kind
- * @returns {string}
- */
-function unsupportedMessage (kind) {
-  if (/Array$/.test(kind) || kind === 'DataView' || kind === 'ArrayBuffer' || kind === 'SharedArrayBuffer') {
-    return `${kind} is not in the IPLD data model; bytes must be a Uint8Array (wrap it: new Uint8Array(x.buffer, x.byteOffset, x.byteLength))`
-  }
-  if (kind === 'Number' || kind === 'String' || kind === 'Boolean' || kind === 'BigInt' || kind === 'Symbol') {
-    return `a boxed ${kind} object is not in the IPLD data model; use the primitive value`
-  }
-  return `${kind} is not in the IPLD data model`
+  // an instance of a user class: its own enumerable properties, as @ipld/dag-cbor does
+  if (kind === 'Object') return writeMapEntries(value, Object.keys(value), null)
+  throw fail('type', /Array$|^DataView$|Buffer$/.test(kind)
+    ? `${kind} is not in the IPLD data model; bytes must be a Uint8Array`
+    : /^(Number|String|Boolean|BigInt|Symbol)$/.test(kind)
+      ? `a boxed ${kind} is not in the IPLD data model; use the primitive`
+      : `${kind} is not in the IPLD data model`)
 }
 
 /**
@@ -481,81 +284,59 @@ function unsupportedMessage (kind) {
 function writeValue (value) {
   switch (typeof value) {
     case 'string':
-      writeString(value)
-      return
+      return writeString(value)
     case 'number':
-      writeNumber(value)
-      return
+      return writeNumber(value)
     case 'object':
-      if (value === null) {
-        if (w.pos + 1 > w.buf.length) w.grow(1)
-        w.buf[w.pos++] = 0xf6
-      } else {
-        writeObject(value)
-      }
-      return
+      return value === null ? out.writeByte(0xf6) : writeObject(value)
     case 'boolean':
-      if (w.pos + 1 > w.buf.length) w.grow(1)
-      w.buf[w.pos++] = value ? 0xf5 : 0xf4
-      return
+      return out.writeByte(value ? 0xf5 : 0xf4)
     case 'bigint':
-      writeBigInt(value)
-      return
-    case 'undefined':
-      throw new DagCborEncodeError('undefined', '`undefined` is not in the IPLD data model (use null, or leave the key out)')
+      return writeBigInt(value)
     default:
-      throw new DagCborEncodeError('type', `a ${typeof value} is not in the IPLD data model`)
+      throw fail(typeof value === 'undefined' ? 'undefined' : 'type', `${typeof value} is not in the IPLD data model`)
   }
 }
 
 /**
- * Run one encode with the writer set up; `finish` turns the writer's content into the result.
+ * Run one encode; `finish` turns what was written into the result.
  *
  * @template R
  * @param {unknown} value
  * @param {EncodeOptions|undefined} options
- * @param {(w: Writer) => R} finish
+ * @param {() => R} finish
  * @returns {R}
  */
 function run (value, options, finish) {
-  // a getter that encodes while we encode gets its own state, so ours survives
-  const outer = busy ? { w, escapedBytes, maxDepth, ancestors, depth } : null
+  // a getter that encodes while we encode gets fresh state, so ours survives
+  const outer = busy ? [out.save(), escapedBytes, maxDepth, ancestors, depth] : null
   if (outer !== null) {
-    w = new Writer()
     ancestors = []
     depth = 0
   }
   busy = true
-  escapedBytes = options !== undefined && options.escapedBytes === true
-  maxDepth = options !== undefined && options.maxDepth !== undefined ? options.maxDepth : DEFAULT_MAX_DEPTH
+  escapedBytes = options?.escapedBytes === true
+  maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH
   try {
     writeValue(value)
-    return finish(w)
+    return finish()
   } catch (e) {
-    w.reset()
-    for (let i = 0; i < depth; i++) ancestors[i] = null
+    ancestors.fill(null, 0, depth)
     depth = 0
     if (e instanceof DagCborEncodeError) throw e.finish()
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
-      throw new DagCborEncodeError('depth', `nesting too deep for the JavaScript stack (lower than maxDepth ${maxDepth})`).finish()
+      throw fail('depth', `nesting too deep for the JavaScript stack (lower than maxDepth ${maxDepth})`).finish()
     }
     throw e
   } finally {
+    out.reset()
     busy = false
     if (outer !== null) {
-      ({ w, escapedBytes, maxDepth, ancestors, depth } = outer)
+      out.restore(/** @type {any[]} */ (outer[0]));
+      [, escapedBytes, maxDepth, ancestors, depth] = /** @type {any[]} */ (outer)
       busy = true
     }
   }
-}
-
-/** @param {Writer} writer */
-const finishBytes = (writer) => writer.finish()
-/** @param {Writer} writer */
-const finishLength = (writer) => {
-  const length = writer.length()
-  writer.reset()
-  return length
 }
 
 /**
@@ -566,7 +347,7 @@ const finishLength = (writer) => {
  * @returns {Uint8Array}
  */
 export function encode (value, options) {
-  return run(value, options, finishBytes)
+  return run(value, options, out.finish)
 }
 
 /**
@@ -577,7 +358,7 @@ export function encode (value, options) {
  * @returns {number}
  */
 export function encodedLength (value, options) {
-  return run(value, options, finishLength)
+  return run(value, options, out.written)
 }
 
 /**
@@ -591,5 +372,12 @@ export function encodedLength (value, options) {
  * @returns {{ written: number }}
  */
 export function encodeInto (value, target, options) {
-  return { written: run(value, options, (writer) => writer.finishInto(target)) }
+  return {
+    written: run(value, options, () => {
+      const length = out.written()
+      if (length > target.length) throw fail('target-size', `needs ${length} bytes, the target has ${target.length}`)
+      out.finish(target)
+      return length
+    })
+  }
 }

@@ -1,136 +1,247 @@
-// Chunked output for the encoder. Writes go into one reusable scratch buffer; when it
-// fills, the written range becomes a chunk and a bigger buffer takes over. Large byte
-// strings are referenced as chunks of their own, so a 1 MiB payload is copied once (into
-// the result), not twice. `finish` copies everything into one exact-size result that
-// shares no memory with the scratch buffer (so results never pin it).
+// Bytes out: CBOR heads, floats, strings and byte strings written into chunked output.
+// Writes go into one reusable scratch buffer; when it fills, the written range becomes a
+// chunk and a bigger buffer takes over. Large byte strings are referenced as chunks of
+// their own, so a 1 MiB payload is copied once (into the result), not twice. `finish`
+// copies everything into one exact-size result that shares no memory with the scratch
+// buffer, so results never pin it. State is module-level (one encode runs at a time;
+// `save`/`restore` cover an encode started from inside another, e.g. by a getter).
 
-import { DagCborEncodeError } from './errors.js'
+import { writeUtf8 } from './utf8.js'
 
 const SCRATCH_SIZE = 64 * 1024
 const MAX_CHUNK = 16 * 1024 * 1024
 /** Byte strings at least this long are referenced, not copied, until `finish`. */
-export const LARGE_BYTES = 16 * 1024
+const LARGE_BYTES = 16 * 1024
+const TWO_32 = 4294967296
 
-export class Writer {
-  constructor () {
-    /** @type {Uint8Array} */
-    this.scratch = new Uint8Array(SCRATCH_SIZE)
-    /** current buffer being written
-     * @type {Uint8Array} */
-    this.buf = this.scratch
-    /** write position in buf */
-    this.pos = 0
-    /** start in buf of the bytes not yet pushed as a chunk */
-    this.start = 0
-    /** @type {Uint8Array[]} */
-    this.chunks = []
-    /** total length of chunks */
-    this.chunked = 0
+/** @type {Uint8Array} */
+let scratch = new Uint8Array(SCRATCH_SIZE)
+/** @type {Uint8Array} the buffer being written */
+let buf = scratch
+let view = new DataView(buf.buffer)
+/** write position in buf */
+let pos = 0
+/** start in buf of the bytes not yet pushed as a chunk */
+let start = 0
+/** @type {Uint8Array[]} */
+let chunks = []
+/** total length of chunks */
+let chunked = 0
+
+/**
+ * Make room for `n` contiguous bytes at pos.
+ *
+ * @param {number} n
+ */
+function reserve (n) {
+  if (pos + n > buf.length) {
+    pushPending()
+    buf = new Uint8Array(Math.max(n, Math.min(buf.length * 2, MAX_CHUNK)))
+    view = new DataView(buf.buffer)
+    pos = start = 0
   }
+}
 
-  /**
-   * Make room for `n` contiguous bytes at `pos`. Callers check `pos + n > buf.length`
-   * inline first; this is the slow path.
-   *
-   * @param {number} n
-   */
-  grow (n) {
-    this.pushPending()
-    let size = this.buf.length * 2
-    if (size > MAX_CHUNK) size = MAX_CHUNK
-    if (size < n) size = n
-    this.buf = new Uint8Array(size)
-    this.pos = 0
-    this.start = 0
+function pushPending () {
+  if (pos > start) {
+    chunks.push(buf.subarray(start, pos))
+    chunked += pos - start
+    start = pos
   }
+}
 
-  pushPending () {
-    if (this.pos > this.start) {
-      this.chunks.push(this.buf.subarray(this.start, this.pos))
-      this.chunked += this.pos - this.start
-      this.start = this.pos
+/**
+ * @param {number} byte
+ */
+export function writeByte (byte) {
+  reserve(1)
+  buf[pos++] = byte
+}
+
+/**
+ * A head: major type (already shifted into the top 3 bits) and argument n, shortest form.
+ *
+ * @param {number} major
+ * @param {number} n - 0 <= n <= 2^53-1
+ */
+export function writeHead (major, n) {
+  reserve(9)
+  if (n < 24) {
+    buf[pos++] = major | n
+  } else if (n < 0x100) {
+    buf[pos++] = major | 24
+    buf[pos++] = n
+  } else if (n < 0x10000) {
+    buf[pos++] = major | 25
+    view.setUint16(pos, n)
+    pos += 2
+  } else if (n < TWO_32) {
+    buf[pos++] = major | 26
+    view.setUint32(pos, n)
+    pos += 4
+  } else {
+    buf[pos++] = major | 27
+    view.setUint32(pos, Math.floor(n / TWO_32))
+    view.setUint32(pos + 4, n >>> 0)
+    pos += 8
+  }
+}
+
+/**
+ * A head with a 64-bit argument beyond 2^53-1.
+ *
+ * @param {number} major
+ * @param {bigint} n
+ */
+export function writeHead64 (major, n) {
+  reserve(9)
+  buf[pos++] = major | 27
+  view.setBigUint64(pos, n)
+  pos += 8
+}
+
+/**
+ * @param {number} value
+ */
+export function writeFloat (value) {
+  reserve(9)
+  buf[pos++] = 0xfb
+  view.setFloat64(pos, value)
+  pos += 8
+}
+
+/**
+ * Size of the head for an argument n.
+ *
+ * @param {number} n
+ * @returns {number}
+ */
+function headSize (n) {
+  return n < 24 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : n < TWO_32 ? 5 : 9
+}
+
+/**
+ * A text string. Returns false (writing nothing) when `s` has a lone surrogate that has no
+ * UTF-8 form (with `escaped`, U+DC80..U+DCFF are written as the raw bytes they stand for).
+ *
+ * @param {string} s
+ * @param {boolean} escaped
+ * @returns {boolean}
+ */
+export function writeString (s, escaped) {
+  const n = s.length
+  if (n < 24) {
+    // short ASCII: the length is known before scanning, so write as we check
+    reserve(1 + n)
+    let at = pos + 1
+    let i = 0
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i)
+      if (c >= 0x80) break
+      buf[at++] = c
+    }
+    if (i === n) {
+      buf[pos] = 0x60 | n
+      pos = at
+      return true
     }
   }
+  // one pass: write the UTF-8 after a head sized for the ASCII case, and move it only when
+  // the byte length needs a longer head (non-ASCII text crossing 24, 256 or 65536 bytes)
+  const guess = headSize(n)
+  reserve(9 + n * 3)
+  const stop = writeUtf8(s, buf, pos + guess, escaped)
+  if (stop < 0) return false
+  const length = stop - pos - guess
+  const head = headSize(length)
+  if (head !== guess) buf.copyWithin(pos + head, pos + guess, stop)
+  const at = pos
+  writeHead(0x60, length)
+  pos = at + head + length
+  return true
+}
 
-  /**
-   * Append bytes, by reference when large (they are copied once, in `finish`).
-   *
-   * @param {Uint8Array} bytes
-   */
-  bytes (bytes) {
-    const n = bytes.length
-    if (n >= LARGE_BYTES) {
-      this.pushPending()
-      this.chunks.push(bytes)
-      this.chunked += n
-      return
-    }
-    if (this.pos + n > this.buf.length) this.grow(n)
-    if (n < 32) {
-      const buf = this.buf
-      let pos = this.pos
-      for (let i = 0; i < n; i++) buf[pos++] = bytes[i]
-      this.pos = pos
-    } else {
-      this.buf.set(bytes, this.pos)
-      this.pos += n
-    }
+/**
+ * Bytes, by reference when large (they are copied once, by `finish`).
+ *
+ * @param {Uint8Array} bytes
+ */
+export function writeBytes (bytes) {
+  const n = bytes.length
+  if (n >= LARGE_BYTES) {
+    pushPending()
+    chunks.push(bytes)
+    chunked += n
+    return
   }
+  reserve(n)
+  if (n < 32) {
+    for (let i = 0; i < n; i++) buf[pos++] = bytes[i]
+  } else {
+    buf.set(bytes, pos)
+    pos += n
+  }
+}
 
-  /** @returns {number} bytes written so far */
-  length () {
-    return this.chunked + this.pos - this.start
-  }
+/** @returns {number} bytes written so far */
+export function written () {
+  return chunked + pos - start
+}
 
-  /**
-   * The encoded bytes as one new Uint8Array; resets the writer.
-   *
-   * @returns {Uint8Array}
-   */
-  finish () {
-    const out = this.chunks.length === 0
-      ? this.buf.slice(this.start, this.pos)
-      : this.copyTo(new Uint8Array(this.length()))
-    this.reset()
-    return out
+/**
+ * Copy everything written to the start of `target`.
+ *
+ * @param {Uint8Array} target
+ * @returns {Uint8Array} target
+ */
+function copyTo (target) {
+  let at = 0
+  for (const chunk of chunks) {
+    target.set(chunk, at)
+    at += chunk.length
   }
+  target.set(buf.subarray(start, pos), at)
+  return target
+}
 
-  /**
-   * Copy the encoded bytes to the start of `target` (encodeInto); resets the writer.
-   *
-   * @param {Uint8Array} target
-   * @returns {number} bytes written
-   */
-  finishInto (target) {
-    const length = this.length()
-    if (length > target.length) {
-      this.reset()
-      throw new DagCborEncodeError('target-size', `encodeInto: the value needs ${length} bytes, the target has ${target.length}`).finish()
-    }
-    this.copyTo(target)
-    this.reset()
-    return length
-  }
+/**
+ * The bytes written, as one new exact-size Uint8Array (or copied into `target`).
+ *
+ * @param {Uint8Array} [target]
+ * @returns {Uint8Array}
+ */
+export function finish (target) {
+  if (target !== undefined) return copyTo(target)
+  return chunks.length === 0 ? buf.slice(start, pos) : copyTo(new Uint8Array(written()))
+}
 
-  /**
-   * @param {Uint8Array} target
-   * @returns {Uint8Array} target
-   */
-  copyTo (target) {
-    let at = 0
-    for (const chunk of this.chunks) {
-      target.set(chunk, at)
-      at += chunk.length
-    }
-    target.set(this.buf.subarray(this.start, this.pos), at)
-    return target
+/** Forget what was written; the scratch buffer is reused. */
+export function reset () {
+  if (buf !== scratch) {
+    buf = scratch
+    view = new DataView(buf.buffer)
   }
+  pos = start = chunked = 0
+  if (chunks.length !== 0) chunks = []
+}
 
-  reset () {
-    this.buf = this.scratch
-    this.pos = 0
-    this.start = 0
-    this.chunks.length = 0
-    this.chunked = 0
-  }
+/**
+ * The writer's state, so that a nested encode can use a fresh one and put this one back.
+ *
+ * @returns {unknown[]}
+ */
+export function save () {
+  const state = [scratch, buf, view, pos, start, chunks, chunked]
+  scratch = buf = new Uint8Array(1024)
+  view = new DataView(buf.buffer)
+  pos = start = chunked = 0
+  chunks = []
+  return state
+}
+
+/**
+ * @param {any[]} state - from `save`
+ */
+export function restore (state) {
+  [scratch, buf, view, pos, start, chunks, chunked] = state
 }
