@@ -2,7 +2,7 @@
 // Retained-memory benchmark (run with --expose-gc):  node --expose-gc bench/memory.js [--json]
 //   blocks : keep 100,000 decoded ~300 B blocks (4 CIDs each) alive -> retained bytes per block
 //   cids   : same decodes, keep only the 4 CIDs of each block      -> retained bytes per CID
-//   kept   : decode a map { data: <1 MiB bytes>, link: CID }, keep only the CID (x64) -> bytes per kept CID
+//   kept   : decode a map { data: <1 MiB bytes>, link: CID }, keep only the CID (x2000; x16 when each pins the 1 MiB) -> bytes per kept CID
 // Retained = (heapUsed + arrayBuffers) after gc, minus the same before. Every decode gets its own
 // fresh copy of the input bytes (as if read from disk), so views into the input count as retained.
 // Each codec x measurement runs in its own child process. Prints only; never fails.
@@ -15,7 +15,7 @@ import { prng } from './corpora.js'
 
 const N_BLOCKS = 100000
 const N_DISTINCT = 1000
-const N_KEPT = 64
+const N_KEPT = 2000
 const CODECS = ['ours', '@ipld/dag-cbor', 'cbor-x', '@atcute/cbor']
 const MODES = ['blocks', 'cids', 'kept']
 const passFlags = process.argv.filter((a) => a === '--ref-as-ours')
@@ -48,12 +48,12 @@ async function measured () {
   return m.heapUsed + m.arrayBuffers
 }
 
-function dropPass (decode, src) {
-  for (let i = 0; i < N_KEPT; i++) decode(src.slice())
+function dropPass (decode, src, n) {
+  for (let i = 0; i < n; i++) decode(src.slice())
 }
 
-function keepPass (decode, src, kept) {
-  for (let i = 0; i < N_KEPT; i++) {
+function keepPass (decode, src, kept, n) {
+  for (let i = 0; i < n; i++) {
     const v = decode(src.slice())
     if (!CID.asCID(v.link)) throw new Error('decoded link is not a CID')
     kept[i] = v.link
@@ -81,19 +81,27 @@ async function child (codecName, mode) {
     for (let i = 0; i < data.length; i++) data[i] = (rnd() * 256) | 0
     const link = CID.create(1, 0x71, createDigest(0x12, data.subarray(0, 32)))
     const src = ref.encode({ data, link })
-    const kept = new Array(N_KEPT).fill(null)
+    // Heap readings wobble by ~100 KB, so keep many CIDs -- unless a first small pass shows that
+    // each kept CID pins its whole 1 MiB input (then 16 say enough, and 2,000 would need 2 GiB).
+    const probe = new Array(16).fill(null)
+    const p0 = await measured()
+    keepPass(decode, src, probe, 16)
+    const pinned = (await measured()) - p0 > 16 * 65536
+    probe.fill(null)
+    const nKept = pinned ? 16 : N_KEPT
+    const kept = new Array(nKept).fill(null)
     // Baseline pass that keeps nothing: whatever a codec holds on to from its last call (one input,
     // a scratch buffer) is left over in both passes and cancels out of the difference.
     // A tiny decode after each pass also releases any reference a codec keeps to its last input.
     const tiny = ref.encode({ link })
     // (The loops live in their own functions so no dead local in this frame pins a decoded value.)
-    dropPass(decode, src)
+    dropPass(decode, src, nKept)
     decode(tiny.slice())
     const before = await measured()
-    keepPass(decode, src, kept)
+    keepPass(decode, src, kept, nKept)
     decode(tiny.slice())
     const after = await measured()
-    return { perKept: (after - before) / N_KEPT, check: kept.length }
+    return { perKept: (after - before) / nKept, n: nKept }
   }
   const srcs = makeBlocks()
   const avg = srcs.reduce((a, b) => a + b.length, 0) / srcs.length
