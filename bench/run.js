@@ -168,7 +168,7 @@ async function benchCorpus (c, peers, ours, ref) {
     })
     results[dir][c.name] = res
     if (c.bytesCorpus) {
-      bytesRef[dir] = { set: res.byName['Uint8Array.set (ref)'], slice: res.byName['Uint8Array.slice (ref)'], ours: res.ours, oursView: res.byName['ours { viewBytes }'] }
+      bytesRef[dir] = { byName: res.byName, set: res.byName['Uint8Array.set (ref)'], slice: res.byName['Uint8Array.slice (ref)'], ours: res.ours, oursView: res.byName['ours { viewBytes }'] }
     }
   }
 
@@ -272,7 +272,8 @@ async function main () {
     const b = bytesRef[dir]
     if (b && b.ours && b.set) {
       const x = medianRatio(b.set, b.ours) // how many times slower than a plain copy
-      const extra = (dir === 'decode' && b.oursView ? `; { viewBytes } ${medianRatio(b.set, b.oursView).toFixed(2)}x` : '') +
+      const vs = (name) => b.oursView && b.byName[name] ? `, ${fmtX(medianRatio(b.oursView, b.byName[name]))} the speed of ${name}` : ''
+      const extra = (dir === 'decode' && b.oursView ? `; { viewBytes } ${medianRatio(b.set, b.oursView).toFixed(2)}x${vs('cbor-x')}${vs('@atcute/cbor')}` : '') +
         (b.slice ? `; vs allocating Uint8Array.slice: ${medianRatio(b.slice, b.ours).toFixed(2)}x` : '')
       T.push([`1 MiB bytes ${dir} within 2x of Uint8Array.set (ours takes ${x.toFixed(2)}x the set time${extra})`, x <= 2])
     } else T.push([`1 MiB bytes ${dir} within 2x of Uint8Array.set`, undefined])
