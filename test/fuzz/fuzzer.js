@@ -19,6 +19,7 @@ const FIXTURES = fileURLToPath(new URL('fixtures/codec-fixtures/', SHARED))
 const DATA = fileURLToPath(new URL('data/', SHARED))
 export const FAILURE_DIR = fileURLToPath(new URL('../../.fuzz-failures/', import.meta.url))
 export const SOURCES = ['random-bytes', 'random-cbor', 'mutation', 'garbage']
+const SAVE_PER_KIND = 20
 
 /** @typedef {{ name: string, bytes: Uint8Array, items?: ReturnType<typeof walk> }} Seed */
 
@@ -340,7 +341,8 @@ export async function runFuzz (opts) {
       stats.count(kind, stats.failures)
       const record = { kind, detail, source, seed, iteration: i, ops, replay: `npm run fuzz -- --seed ${seed} --start ${i} --iterations 1` }
       if (stats.failureRecords.length < 50) stats.failureRecords.push({ ...record, hex: input ? toHex(input.subarray(0, 256)) : undefined, value: input ? undefined : describe(value) })
-      if (saveDir) saveFailure(saveDir, input ?? new TextEncoder().encode(describe(value)), { ...record, input: input ? 'bytes' : 'value-description' })
+      // at most SAVE_PER_KIND files per failure kind and run, so one common bug does not flood the disk
+      if (saveDir && stats.failures[kind] <= SAVE_PER_KIND) saveFailure(saveDir, input ?? new TextEncoder().encode(describe(value)), { ...record, input: input ? 'bytes' : 'value-description' })
     }
     const ctx = { stats, fail }
     try {
