@@ -200,13 +200,16 @@ function readText (start, stop) {
   return s
 }
 
-/** Map keys repeat across maps and blocks: a small cache of recent short ASCII keys saves
- * building (and V8 internalizing) the same string again. Slot by a hash of the bytes;
- * a hit is confirmed byte by byte. */
-const KEY_CACHE_SIZE = 1024
+/** Map keys repeat across maps and blocks: a cache of recent keys of up to 32 bytes saves
+ * building (and V8 internalizing) the same string again. A slot is chosen by a hash of the
+ * key's bytes, which the cache keeps in one slab, and a hit is confirmed byte by byte.
+ * Only keys read in strict mode enter it (a relaxed read may hold escaped invalid UTF-8). */
+const KEY_SLOTS = 4096
 const MAX_CACHED_KEY = 32
+const keySlab = new Uint8Array(KEY_SLOTS * MAX_CACHED_KEY)
+const keyLengths = new Int8Array(KEY_SLOTS).fill(-1)
 /** @type {string[]} */
-const keyCache = new Array(KEY_CACHE_SIZE).fill('')
+const keyStrings = new Array(KEY_SLOTS).fill('')
 
 /**
  * @param {number} start
@@ -217,20 +220,20 @@ function readKey (start, stop) {
   const length = stop - start
   if (length > MAX_CACHED_KEY) return readText(start, stop)
   let hash = length
-  for (let i = start; i < stop; i++) {
-    const b = src[i]
-    if (b >= 0x80) return readText(start, stop)
-    hash = (Math.imul(hash, 31) + b) | 0
-  }
-  const slot = (hash ^ (hash >>> 10)) & (KEY_CACHE_SIZE - 1)
-  const cached = keyCache[slot]
-  if (cached.length === length) {
+  for (let i = start; i < stop; i++) hash = Math.imul(hash ^ src[i], 0x01000193)
+  const slot = (hash >>> 20) & (KEY_SLOTS - 1)
+  const base = slot * MAX_CACHED_KEY
+  if (keyLengths[slot] === length) {
     let i = 0
-    while (i < length && cached.charCodeAt(i) === src[start + i]) i++
-    if (i === length) return cached
+    while (i < length && keySlab[base + i] === src[start + i]) i++
+    if (i === length) return keyStrings[slot]
   }
   const key = readText(start, stop)
-  keyCache[slot] = key
+  if (!relaxed) {
+    for (let i = 0; i < length; i++) keySlab[base + i] = src[start + i]
+    keyLengths[slot] = length
+    keyStrings[slot] = key
+  }
   return key
 }
 
@@ -260,10 +263,11 @@ function withSegment (e, segment) {
  */
 function readArray (n, at) {
   enter(at)
-  const array = []
+  // preallocated when small (V8 keeps large preallocated arrays in slow dictionary mode)
+  const array = n <= 1024 ? new Array(n) : []
   let i = 0
   try {
-    for (; i < n; i++) array.push(readItem())
+    for (; i < n; i++) array[i] = readItem()
   } catch (e) {
     throw withSegment(e, i)
   }
@@ -441,24 +445,28 @@ export function toByteView (data) {
 }
 
 /**
- * Decode the first item of `data`; the caller decides what the bytes after it mean.
+ * Decode the first item of `input`; `pos` is left just after it. With `whole`, bytes after
+ * it are an error.
  *
- * @param {unknown} data
+ * @param {Uint8Array} input
  * @param {DecodeOptions|undefined} options
- * @returns {[unknown, number, Uint8Array]} the value, its end offset, and the input view
+ * @param {boolean} whole
+ * @returns {unknown}
  */
-function run (data, options) {
-  const input = toByteView(data)
+function run (input, options, whole) {
   src = input
   pos = 0
   end = input.length
   depth = 0
-  relaxed = options !== undefined && options.relaxed === true
-  viewBytes = options !== undefined && options.viewBytes === true
-  maxDepth = options !== undefined && options.maxDepth !== undefined ? options.maxDepth : DEFAULT_MAX_DEPTH
+  relaxed = options?.relaxed === true
+  viewBytes = options?.viewBytes === true
+  maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH
   try {
     const value = readItem()
-    return [value, pos, input]
+    if (whole && pos !== end) {
+      throw fail('trailing-bytes', `${end - pos} byte(s) after the first item; decodeFirst reads back-to-back items`, pos)
+    }
+    return value
   } catch (e) {
     if (e instanceof DagCborDecodeError) throw e.finish()
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
@@ -479,11 +487,7 @@ function run (data, options) {
  * @returns {any}
  */
 export function decode (data, options) {
-  const [value, stop, input] = run(data, options)
-  if (stop !== input.length) {
-    throw new DagCborDecodeError('trailing-bytes', `${input.length - stop} byte(s) after the end of the first item; use decodeFirst for back-to-back items`, stop, false).finish()
-  }
-  return value
+  return run(toByteView(data), options, true)
 }
 
 /**
@@ -494,6 +498,7 @@ export function decode (data, options) {
  * @returns {[any, Uint8Array]}
  */
 export function decodeFirst (data, options) {
-  const [value, stop, input] = run(data, options)
-  return [value, input.subarray(stop)]
+  const input = toByteView(data)
+  const value = run(input, options, false)
+  return [value, input.subarray(pos)]
 }

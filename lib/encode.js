@@ -158,21 +158,24 @@ function codePointRank (c) {
 }
 
 /**
- * DAG-CBOR key order (UTF-8 length, then bytes) without encoding the keys: UTF-8 keeps
- * code point order, so keys of equal UTF-8 length compare by code point.
+ * Sort keys that are not all ASCII in DAG-CBOR order (UTF-8 length, then bytes) without
+ * encoding them: UTF-8 keeps code point order, so keys of equal UTF-8 length compare by
+ * code point.
  *
- * @param {string} a
- * @param {string} b
- * @returns {number}
+ * @param {string[]} keys
+ * @returns {string[]}
  */
-function compareUtf8Keys (a, b) {
-  const d = sortLength(a) - sortLength(b)
-  if (d !== 0) return d
-  for (let i = 0; ; i++) {
-    const x = a.charCodeAt(i)
-    const y = b.charCodeAt(i)
-    if (x !== y) return codePointRank(x) - codePointRank(y)
-  }
+function sortUtf8Keys (keys) {
+  const entries = keys.map((key) => ({ key, length: sortLength(key) }))
+  entries.sort((x, y) => {
+    if (x.length !== y.length) return x.length - y.length
+    const a = x.key
+    const b = y.key
+    let i = 0
+    while (a.charCodeAt(i) === b.charCodeAt(i)) i++
+    return codePointRank(a.charCodeAt(i)) - codePointRank(b.charCodeAt(i))
+  })
+  return entries.map((entry) => entry.key)
 }
 
 /**
@@ -217,14 +220,13 @@ function writeMapEntries (container, keys, map) {
       }
     }
   }
-  if (escapedBytes && !ascii) {
-    keys = sortByEncodedBytes(keys)
+  if (!ascii) {
+    keys = escapedBytes ? sortByEncodedBytes(keys) : sortUtf8Keys(keys)
   } else {
     // ASCII: the UTF-8 length is the string length and byte order is code unit order
-    const compare = ascii ? compareAsciiKeys : compareUtf8Keys
     for (let i = 1; i < n; i++) {
-      if (compare(keys[i - 1], keys[i]) > 0) {
-        keys.sort(compare)
+      if (compareAsciiKeys(keys[i - 1], keys[i]) > 0) {
+        keys.sort(compareAsciiKeys)
         break
       }
     }

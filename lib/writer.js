@@ -9,6 +9,9 @@
 import { writeUtf8 } from './utf8.js'
 
 const SCRATCH_SIZE = 64 * 1024
+/** A buffer grown for a large value is kept as the scratch buffer up to this size, so that
+ * encoding values of that size again allocates nothing but the result. */
+const MAX_SCRATCH = 1024 * 1024
 const MAX_CHUNK = 16 * 1024 * 1024
 /** Byte strings at least this long are referenced, not copied, until `finish`. */
 const LARGE_BYTES = 16 * 1024
@@ -218,6 +221,7 @@ export function finish (target) {
 /** Forget what was written; the scratch buffer is reused. */
 export function reset () {
   if (buf !== scratch) {
+    if (buf.length > scratch.length && buf.length <= MAX_SCRATCH) scratch = buf
     buf = scratch
     view = new DataView(buf.buffer)
   }
