@@ -167,6 +167,17 @@ describe('decode', () => {
   })
 
   describe('byte strings', () => {
+    it('from a Node Buffer input are plain Uint8Array copies (Buffer#slice is a view)', () => {
+      const cid = CID.parse('bafyreidykglsfhoixmivffc5uwhcgshx4j465xwqntbmu2ztmxqzwzm7qu')
+      const input = Buffer.from(encode({ b: new Uint8Array([1, 2, 3]), c: cid }))
+      const value = decode(input)
+      input.fill(0)
+      assert.equal(Object.getPrototypeOf(value.b), Uint8Array.prototype)
+      assert.deepEqual(value.b, new Uint8Array([1, 2, 3]))
+      assert.equal(Object.getPrototypeOf(value.c.bytes), Uint8Array.prototype)
+      assert.ok(value.c.equals(cid))
+    })
+
     it('are copies by default, views with viewBytes', () => {
       const input = bytes('a1616243010203')
       const copied = decode(input).b
