@@ -61,7 +61,10 @@ if (args.replay) {
     console.log('\noutcomes:')
     for (const [k, v] of sorted(stats.outcomes)) console.log(`  ${String(v).padStart(9)}  ${k}`)
     console.log('\ndifferential: @ipld/dag-cbor accepts, our strict decode rejects (by our rule):')
-    for (const [k, v] of sorted(stats.converse)) console.log(`  ${String(v).padStart(9)}  ${k.padEnd(22)} e.g. ${stats.converseExample[k]}`)
+    for (const [k, v] of sorted(stats.converse)) {
+      const [ex] = stats.converseExamples[k]
+      console.log(`  ${String(v).padStart(9)}  ${k.padEnd(16)} e.g. ${ex.hex.length > 64 ? ex.hex.slice(0, 64) + '…' : ex.hex}: ${ex.detail}`)
+    }
     console.log('\nencode: @ipld/dag-cbor encodes, we reject (by our rule and planted value):')
     for (const [k, v] of sorted(stats.encodeConverse)) console.log(`  ${String(v).padStart(9)}  ${k}`)
     console.log(`\nfailures: ${stats.failureCount}`)

@@ -94,8 +94,8 @@ class Stats {
     this.outcomes = {}
     /** @type {Record<string, number>} oracle (@ipld/dag-cbor) accepts, our strict decode rejects; by our rule */
     this.converse = {}
-    /** @type {Record<string, string>} one example input (hex) per converse rule */
-    this.converseExample = {}
+    /** @type {Record<string, Array<{ detail: string, hex: string }>>} first examples per converse rule */
+    this.converseExamples = {}
     /** @type {Record<string, number>} oracle encodes, we reject; by our rule */
     this.encodeConverse = {}
     /** @type {Record<string, number>} */
@@ -250,7 +250,8 @@ export function checkDecode (bytes, r, ctx) {
     }
   } else if (!oErr) {
     stats.count(sErr.rule, stats.converse)
-    stats.converseExample[sErr.rule] ??= toHex(bytes.subarray(0, 160)) + (bytes.length > 160 ? "…" : "")
+    const examples = (stats.converseExamples[sErr.rule] ??= [])
+    if (examples.length < 5) examples.push({ detail: `${sErr.detail ?? sErr.message} (offset ${sErr.offset})`, hex: toHex(bytes.subarray(0, 4096)) })
   }
 }
 
