@@ -5,6 +5,7 @@
 // the raw bytes. Valid UTF-8 never decodes to a lone surrogate, so the mapping is unambiguous.
 
 const textDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+const looseDecoder = new TextDecoder('utf-8', { ignoreBOM: true })
 const textEncoder = new TextEncoder()
 /** String.prototype.isWellFormed is missing in older browsers (Safari < 16.4) */
 const hasIsWellFormed = typeof ''.isWellFormed === 'function'
@@ -85,6 +86,10 @@ export function writeUtf8 (s, buf, pos, escaped) {
  */
 export function readUtf8 (src, start, end, escaped) {
   if (end - start > SHORT_TEXT) {
+    // the replacing decoder is much faster than the fatal one on non-ASCII text (Node 20),
+    // and it can only have replaced something if its output holds U+FFFD
+    const s = looseDecoder.decode(src.subarray(start, end))
+    if (s.indexOf('\ufffd') < 0) return s
     try {
       return textDecoder.decode(src.subarray(start, end))
     } catch {
