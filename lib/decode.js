@@ -4,7 +4,7 @@
 // Each rejection names its rule and byte offset; the value path is added while the error
 // unwinds (try/catch costs nothing until something throws).
 
-import { readUtf8, firstInvalidUtf8 } from './utf8.js'
+import { readUtf8, invalidAt } from './utf8.js'
 import { readCid, CID_TAG } from './cid.js'
 import { DagCborDecodeError } from './errors.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
@@ -23,7 +23,6 @@ import { DEFAULT_MAX_DEPTH } from './limits.js'
 
 /** @type {Uint8Array} */
 const EMPTY = new Uint8Array(0)
-const TWO_32 = 4294967296
 
 /** @type {Uint8Array} */
 let src = EMPTY
@@ -53,17 +52,17 @@ function fail (rule, detail, offset, relaxable = false) {
 }
 
 /**
- * @param {number} need
  * @param {number} at
  * @returns {DagCborDecodeError}
  */
-function truncated (need, at) {
-  return fail('truncated', `unexpected end of input: ${need} more byte(s) needed, ${end - pos} left`, at)
+function truncated (at) {
+  return fail('truncated', 'unexpected end of input', at)
 }
 
 /**
- * The argument of the head whose initial byte is at `at` (pos is just past it).
- * Returns -1 for a 64-bit value above 2^53-1, leaving it in bigHi/bigLo.
+ * The argument of the head whose initial byte is at `at` (pos is just past it), checked to
+ * be in shortest form. Returns -1 for a 64-bit value above 2^53-1, leaving it in
+ * bigHi/bigLo.
  *
  * @param {number} info - low 5 bits of the initial byte
  * @param {number} at
@@ -71,52 +70,32 @@ function truncated (need, at) {
  */
 function readArg (info, at) {
   if (info < 24) return info
-  let value
-  switch (info) {
-    case 24:
-      if (pos + 1 > end) throw truncated(1, at)
-      value = src[pos++]
-      if (value < 24 && !relaxed) throw nonShortest(value, at)
-      return value
-    case 25:
-      if (pos + 2 > end) throw truncated(2, at)
-      value = (src[pos] << 8) | src[pos + 1]
-      pos += 2
-      if (value < 0x100 && !relaxed) throw nonShortest(value, at)
-      return value
-    case 26:
-      if (pos + 4 > end) throw truncated(4, at)
-      value = src[pos] * 0x1000000 + ((src[pos + 1] << 16) | (src[pos + 2] << 8) | src[pos + 3])
-      pos += 4
-      if (value < 0x10000 && !relaxed) throw nonShortest(value, at)
-      return value
-    case 27: {
-      if (pos + 8 > end) throw truncated(8, at)
-      const hi = src[pos] * 0x1000000 + ((src[pos + 1] << 16) | (src[pos + 2] << 8) | src[pos + 3])
-      const lo = src[pos + 4] * 0x1000000 + ((src[pos + 5] << 16) | (src[pos + 6] << 8) | src[pos + 7])
-      pos += 8
-      if (hi === 0 && !relaxed) throw nonShortest(lo, at)
-      if (hi > 0x1fffff) {
-        bigHi = hi
-        bigLo = lo
-        return -1
-      }
-      return hi * TWO_32 + lo
-    }
-    case 31:
-      throw fail('indefinite-length', 'indefinite-length items are not allowed in DAG-CBOR', at)
-    default:
-      throw fail('malformed', `reserved additional information ${info} in initial byte 0x${src[at].toString(16)}`, at)
+  if (info > 27) {
+    throw info === 31
+      ? fail('indefinite-length', 'indefinite length', at)
+      : fail('malformed', `reserved additional information ${info}`, at)
   }
-}
-
-/**
- * @param {number} value
- * @param {number} at
- * @returns {DagCborDecodeError}
- */
-function nonShortest (value, at) {
-  return fail('non-shortest', `${value} is not written in its shortest form (initial byte 0x${src[at].toString(16)})`, at, true)
+  const size = 1 << (info - 24) // 1, 2, 4 or 8 bytes
+  if (pos + size > end) throw truncated(at)
+  let value = src[pos]
+  if (size === 8) {
+    const hi = ((value << 24) | (src[pos + 1] << 16) | (src[pos + 2] << 8) | src[pos + 3]) >>> 0
+    bigLo = ((src[pos + 4] << 24) | (src[pos + 5] << 16) | (src[pos + 6] << 8) | src[pos + 7]) >>> 0
+    pos += 8
+    if (hi > 0x1fffff) {
+      bigHi = hi
+      return -1
+    }
+    value = hi * 4294967296 + bigLo
+  } else {
+    for (let i = 1; i < size; i++) value = value * 256 + src[pos + i]
+    pos += size
+  }
+  // shortest form: 1 byte from 24, 2 from 2^8, 4 from 2^16, 8 from 2^32
+  if (!relaxed && value < (size === 1 ? 24 : 2 ** (4 * size))) {
+    throw fail('non-shortest', `${value} not in shortest form`, at, true)
+  }
+  return value
 }
 
 /**
@@ -126,14 +105,12 @@ function nonShortest (value, at) {
  * @param {number} info
  * @param {number} at
  * @param {number} unit
- * @param {string} what
  * @returns {number}
  */
-function readLength (info, at, unit, what) {
+function readLength (info, at, unit) {
   const n = readArg(info, at)
   if (n < 0 || n * unit > end - pos) {
-    const declared = n < 0 ? BigInt(bigHi) * 4294967296n + BigInt(bigLo) : n
-    throw fail('truncated', `${what} declares ${declared} ${unit === 1 && what !== 'array' ? 'bytes' : 'items'} but only ${end - pos} bytes remain`, at)
+    throw fail('truncated', `length ${n < 0 ? bigArg() : n} exceeds the ${end - pos} bytes left`, at)
   }
   return n
 }
@@ -147,39 +124,37 @@ function bigArg () {
  * @returns {unknown}
  */
 function readItem () {
-  if (pos >= end) throw truncated(1, pos)
+  if (pos >= end) throw truncated(pos)
   const at = pos
   const initial = src[pos++]
   const info = initial & 31
   switch (initial >> 5) {
     case 0: {
-      if (info === 31) throw fail('malformed', 'an integer cannot have indefinite length', at)
-      const n = readArg(info, at)
+      const n = readArg(info === 31 ? 28 : info, at)
       return n >= 0 ? n : bigArg()
     }
     case 1: {
-      if (info === 31) throw fail('malformed', 'an integer cannot have indefinite length', at)
-      const n = readArg(info, at)
+      const n = readArg(info === 31 ? 28 : info, at)
       if (n < 0) return -1n - bigArg()
       // -1 - (2^53 - 1) = -2^53 is not a safe integer: it must stay exact
       return n < Number.MAX_SAFE_INTEGER ? -1 - n : -1n - BigInt(n)
     }
     case 2: {
-      const n = readLength(info, at, 1, 'byte string')
+      const n = readLength(info, at, 1)
       const start = pos
       pos += n
       return viewBytes ? src.subarray(start, pos) : src.slice(start, pos)
     }
     case 3: {
-      const n = readLength(info, at, 1, 'text string')
+      const n = readLength(info, at, 1)
       const start = pos
       pos += n
       return readText(start, pos)
     }
     case 4:
-      return readArray(readLength(info, at, 1, 'array'), at)
+      return readArray(readLength(info, at, 1), at)
     case 5:
-      return readMap(readLength(info, at, 2, 'map'), at)
+      return readMap(readLength(info, at, 2), at)
     case 6:
       return readTag(info, at)
     default:
@@ -195,7 +170,7 @@ function readItem () {
 function readText (start, stop) {
   const s = readUtf8(src, start, stop, relaxed)
   if (s === null) {
-    throw fail('invalid-utf8', 'text string is not valid UTF-8', firstInvalidUtf8(src, start, stop), true)
+    throw fail('invalid-utf8', 'text is not valid UTF-8', invalidAt, true)
   }
   return s
 }
@@ -242,7 +217,7 @@ function readKey (start, stop) {
  */
 function enter (at) {
   if (++depth > maxDepth) {
-    throw fail('depth', `nesting deeper than maxDepth (${maxDepth})`, at)
+    throw fail('depth', `nesting deeper than maxDepth ${maxDepth}`, at)
   }
 }
 
@@ -310,13 +285,13 @@ function readMap (n, at) {
   try {
     for (let i = 0; i < n; i++) {
       key = null
-      if (pos >= end) throw truncated(1, pos)
+      if (pos >= end) throw truncated(pos)
       const keyAt = pos
       const initial = src[pos++]
       if (initial >> 5 !== 3) {
-        throw fail('map-key-type', `map key is not a text string (initial byte 0x${initial.toString(16)}); IPLD map keys are strings`, keyAt)
+        throw fail('map-key-type', 'map key is not a string', keyAt)
       }
-      const length = readLength(initial & 31, keyAt, 1, 'map key')
+      const length = readLength(initial & 31, keyAt, 1)
       const start = pos
       pos += length
       key = readKey(start, pos)
@@ -325,7 +300,7 @@ function readMap (n, at) {
         if (order >= 0) {
           if (order === 0) throw duplicateKey(key, keyAt)
           if (!relaxed) {
-            throw fail('map-key-order', `map key ${JSON.stringify(key)} is out of canonical order (keys sort by length, then bytewise)`, keyAt, true)
+            throw fail('map-key-order', `map key ${JSON.stringify(key)} out of order (length first, then bytewise)`, keyAt, true)
           }
           unordered = true
         }
@@ -364,18 +339,15 @@ function duplicateKey (key, at) {
  * @returns {unknown}
  */
 function readTag (info, at) {
-  if (info === 31) throw fail('malformed', 'a tag cannot have indefinite length', at)
-  const tag = readArg(info, at)
-  if (tag !== CID_TAG) {
-    throw fail('tag', `tag ${tag < 0 ? bigArg() : tag} is not allowed; DAG-CBOR uses only tag 42 (CID)`, at)
-  }
-  if (pos >= end) throw truncated(1, pos)
+  const tag = readArg(info === 31 ? 28 : info, at)
+  if (tag !== CID_TAG) throw fail('tag', `tag ${tag < 0 ? bigArg() : tag}; DAG-CBOR allows only tag 42 (CID)`, at)
+  if (pos >= end) throw truncated(pos)
   const contentAt = pos
   const initial = src[pos++]
   if (initial >> 5 !== 2) {
-    throw fail('cid', `tag 42 (CID) must wrap a byte string, not initial byte 0x${initial.toString(16)}`, contentAt)
+    throw fail('cid', 'tag 42 (CID) must hold a byte string', contentAt)
   }
-  const n = readLength(initial & 31, contentAt, 1, 'byte string')
+  const n = readLength(initial & 31, contentAt, 1)
   const start = pos
   pos += n
   return readCid(src, start, pos)
@@ -393,30 +365,30 @@ function readSimple (info, at) {
     case 22: return null
     case 23:
       if (relaxed) return null
-      throw fail('undefined', '`undefined` (0xf7) is not in the IPLD data model', at, true)
+      throw fail('undefined', 'undefined (0xf7)', at, true)
     case 25:
     case 26:
     case 27: {
       const size = 1 << (info - 24) // 2, 4 or 8 bytes
-      if (pos + size > end) throw truncated(size, at)
+      if (pos + size > end) throw truncated(at)
       if (view === null) view = new DataView(src.buffer, src.byteOffset, src.byteLength)
       const value = size === 8 ? view.getFloat64(pos) : size === 4 ? view.getFloat32(pos) : readHalf(view.getUint16(pos))
       pos += size
-      if (value - value !== 0) throw fail('non-finite-float', `${value} is not in the IPLD data model`, at)
+      if (value - value !== 0) throw fail('non-finite-float', `${value}`, at)
       if (relaxed) return value
-      if (size !== 8) throw fail('float-size', `${size * 8}-bit float; DAG-CBOR floats are 64-bit`, at, true)
+      if (size !== 8) throw fail('float-size', `${size * 8}-bit float`, at, true)
       if (Number.isSafeInteger(value) && !(value === 0 && 1 / value < 0)) {
         // JavaScript has one number type: this would re-encode as an integer
-        throw fail('integral-float', `float64 ${value} holds an integer; it would re-encode as one`, at, true)
+        throw fail('integral-float', `float ${value} would re-encode as an integer`, at, true)
       }
       return value
     }
     case 31:
-      throw fail('indefinite-length', 'unexpected "break" (0xff): indefinite-length items are not allowed in DAG-CBOR', at)
+      throw fail('indefinite-length', 'break (0xff)', at)
     case 24:
     default:
-      if (info >= 28) throw fail('malformed', `reserved additional information ${info} in initial byte 0x${src[at].toString(16)}`, at)
-      throw fail('simple-value', `simple value ${info === 24 ? (pos < end ? src[pos] : '(truncated)') : info} is not in the IPLD data model (only true, false, null)`, at)
+      if (info >= 28) return readArg(info, at) // throws: reserved
+      throw fail('simple-value', `simple value ${info === 24 ? src[pos] : info}`, at)
   }
 }
 
@@ -442,7 +414,7 @@ export function toByteView (data) {
   if (data instanceof Uint8Array && data.constructor === Uint8Array) return data
   if (data instanceof ArrayBuffer) return new Uint8Array(data, 0, data.byteLength)
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
-  throw new TypeError('DAG-CBOR decode: expected a Uint8Array, an ArrayBuffer or an ArrayBuffer view')
+  throw new TypeError('DAG-CBOR decode: expected bytes')
 }
 
 /**
@@ -465,13 +437,13 @@ function run (input, options, whole) {
   try {
     const value = readItem()
     if (whole && pos !== end) {
-      throw fail('trailing-bytes', `${end - pos} byte(s) after the first item; decodeFirst reads back-to-back items`, pos)
+      throw fail('trailing-bytes', `${end - pos} bytes after the first item`, pos)
     }
     return value
   } catch (e) {
     if (e instanceof DagCborDecodeError) throw e.finish()
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
-      throw fail('depth', `nesting too deep for the JavaScript stack (lower than maxDepth ${maxDepth})`, pos).finish()
+      throw fail('depth', 'nesting too deep for the JavaScript stack', pos).finish()
     }
     throw e
   } finally {

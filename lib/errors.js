@@ -1,38 +1,60 @@
-// Errors carry the rule they enforce, so callers (the CAR tool, tests) can classify
-// without parsing messages. Decode errors name the byte offset and value path; encode
-// errors name the value path. Paths are JSON-pointer style ('/links/3/name').
+// Errors carry the rule they enforce (`rule`), so callers such as the CAR tool can classify
+// without parsing messages, and where: the value path (JSON-pointer style, '/links/3/name'),
+// and for decoding the byte offset. The path is collected while the error unwinds, then
+// `finish` writes the message.
 
-/**
- * Escape one path segment the JSON-pointer way, so a key holding '/' stays readable.
- *
- * @param {string|number} segment
- * @returns {string}
- */
-function escapeSegment (segment) {
-  return typeof segment === 'number' ? String(segment) : segment.replace(/~/g, '~0').replace(/\//g, '~1')
+class DagCborError extends Error {
+  /**
+   * @param {string} rule - short code of the rule broken, e.g. 'map-key-order'
+   * @param {string} detail - what was wrong
+   */
+  constructor (rule, detail) {
+    super(detail)
+    this.rule = rule
+    this.detail = detail
+    /** @type {Array<string|number>} innermost first, while the error unwinds */
+    this.segments = []
+    this.path = ''
+  }
+
+  /**
+   * Called once the error has unwound to the top: fix the path and the message.
+   *
+   * @returns {this}
+   */
+  finish () {
+    let path = ''
+    for (let i = this.segments.length - 1; i >= 0; i--) {
+      path += '/' + String(this.segments[i]).replace(/~/g, '~0').replace(/\//g, '~1')
+    }
+    this.path = path
+    // a 100,000-level path is kept whole in .path, shortened in the message
+    const shown = path.length > 160 ? `${path.slice(0, 60)}…${path.slice(-60)}` : path
+    this.message = `${this.where(shown)}: ${this.detail} [rule: ${this.rule}]`
+    return this
+  }
+
+  /**
+   * @param {string} path
+   * @returns {string}
+   */
+  where (path) {
+    return `DAG-CBOR encode at ${path || '/'}`
+  }
 }
 
-/**
- * A path short enough for a message (the error's .path keeps all of it).
- *
- * @param {string} path
- * @returns {string}
- */
-function shortPath (path) {
-  return path.length > 160 ? `${path.slice(0, 60)}…(${path.length - 120} chars)…${path.slice(-60)}` : path
+export class DagCborEncodeError extends DagCborError {
+  /**
+   * @param {string} rule - short code of the rule broken, e.g. 'undefined', 'circular'
+   * @param {string} detail - what was wrong
+   */
+  constructor (rule, detail) {
+    super(rule, detail)
+    this.name = 'DagCborEncodeError'
+  }
 }
 
-/**
- * @param {Array<string|number>} reversed - segments collected innermost first
- * @returns {string}
- */
-function joinPath (reversed) {
-  let path = ''
-  for (let i = reversed.length - 1; i >= 0; i--) path += '/' + escapeSegment(reversed[i])
-  return path
-}
-
-export class DagCborDecodeError extends Error {
+export class DagCborDecodeError extends DagCborError {
   /**
    * @param {string} rule - short code of the rule broken, e.g. 'map-key-order'
    * @param {string} detail - what was wrong
@@ -40,52 +62,18 @@ export class DagCborDecodeError extends Error {
    * @param {boolean} relaxable - whether `{ relaxed: true }` accepts it
    */
   constructor (rule, detail, offset, relaxable) {
-    super(detail)
+    super(rule, detail)
     this.name = 'DagCborDecodeError'
-    this.rule = rule
-    this.detail = detail
     this.offset = offset
     this.relaxable = relaxable
-    /** @type {Array<string|number>} innermost first, while the error unwinds */
-    this.segments = []
-    this.path = ''
   }
 
   /**
-   * Called once the error has unwound to the top: fix the path and the full message.
-   *
-   * @returns {this}
+   * @param {string} path
+   * @returns {string}
    */
-  finish () {
-    this.path = joinPath(this.segments)
-    this.message = `DAG-CBOR decode: ${this.detail} [rule: ${this.rule}] at byte ${this.offset}` +
-      (this.path ? `, value path ${shortPath(this.path)}` : '') +
-      (this.relaxable ? '; decode(bytes, { relaxed: true }) reads it, but the block is not canonical DAG-CBOR' : '')
-    return this
-  }
-}
-
-export class DagCborEncodeError extends Error {
-  /**
-   * @param {string} rule - short code of the rule, e.g. 'undefined', 'circular'
-   * @param {string} detail - what was wrong
-   */
-  constructor (rule, detail) {
-    super(detail)
-    this.name = 'DagCborEncodeError'
-    this.rule = rule
-    this.detail = detail
-    /** @type {Array<string|number>} innermost first, while the error unwinds */
-    this.segments = []
-    this.path = ''
-  }
-
-  /**
-   * @returns {this}
-   */
-  finish () {
-    this.path = joinPath(this.segments)
-    this.message = `DAG-CBOR encode: ${this.detail} [rule: ${this.rule}] at ${shortPath(this.path) || '/ (the top-level value)'}`
-    return this
+  where (path) {
+    return `DAG-CBOR decode at byte ${this.offset}${path ? ` (${path})` : ''}` +
+      (this.relaxable ? ', not canonical (decode(bytes, { relaxed: true }) reads it)' : '')
   }
 }

@@ -75,7 +75,8 @@ export function writeUtf8 (s, buf, pos, escaped) {
 }
 
 /**
- * Decode src[start, end) as UTF-8. Returns null when it is not valid UTF-8 (strict), or,
+ * Decode src[start, end) as UTF-8. Returns null when it is not valid UTF-8 (strict; the
+ * offending byte's offset is then in `invalidAt`), or,
  * with `escaped`, maps each byte of every invalid sequence to U+DC00+byte.
  *
  * @param {Uint8Array} src
@@ -93,7 +94,7 @@ export function readUtf8 (src, start, end, escaped) {
     try {
       return textDecoder.decode(src.subarray(start, end))
     } catch {
-      return escaped ? readUtf8JS(src, start, end, true) : null
+      return readUtf8JS(src, start, end, escaped) // null, noting where
     }
   }
   return readUtf8JS(src, start, end, escaped)
@@ -101,6 +102,8 @@ export function readUtf8 (src, start, end, escaped) {
 
 /** @type {number[]} */
 const units = []
+/** offset of the invalid byte where readUtf8 last returned null */
+export let invalidAt = 0
 
 /**
  * @param {Uint8Array} src
@@ -134,7 +137,10 @@ function readUtf8JS (src, start, end, escaped) {
     }
     let cp = codePointAt(src, i, end)
     if (cp < 0) {
-      if (!escaped) return null
+      if (!escaped) {
+        invalidAt = i
+        return null
+      }
       units.push(0xdc00 + b)
       i++
     } else if (cp >= 0x10000) {
@@ -186,28 +192,6 @@ function codePointAt (src, i, end) {
     if (b1 >= lo && b1 <= hi && (b2 & 0xc0) === 0x80 && (b3 & 0xc0) === 0x80) {
       return ((b & 0x07) << 18) | ((b1 & 0x3f) << 12) | ((b2 & 0x3f) << 6) | (b3 & 0x3f)
     }
-  }
-  return -1
-}
-
-/**
- * Offset of the first invalid byte in src[start, end), for error messages.
- *
- * @param {Uint8Array} src
- * @param {number} start
- * @param {number} end
- * @returns {number}
- */
-export function firstInvalidUtf8 (src, start, end) {
-  let i = start
-  while (i < end) {
-    if (src[i] < 0x80) {
-      i++
-      continue
-    }
-    const cp = codePointAt(src, i, end)
-    if (cp < 0) return i
-    i += cp >= 0x10000 ? 4 : cp >= 0x800 ? 3 : 2
   }
   return -1
 }
