@@ -68,7 +68,7 @@ function invalidCid (offset, why) {
  * whose bytes were validated by `readCid`.
  *
  * @this {any}
- * @returns {Digest}
+ * @returns {Digest<number, number>}
  */
 function lazyMultihash () {
   const bytes = this.bytes
@@ -87,7 +87,7 @@ function lazyMultihash () {
 
 /**
  * @this {any}
- * @param {Digest} digest
+ * @param {Digest<number, number>} digest
  */
 function setMultihash (digest) {
   try {
