@@ -10,6 +10,7 @@ export function randomBytes (r) {
   return r.bytes(r.size(r.chance(0.1) ? 1024 : 48))
 }
 
+const TAGGED = INTERESTING.filter(b => b[0] === 0xd8)
 const utf8 = new TextEncoder()
 const CHARS = ['a', 'b', 'z', 'A', '0', ' ', '~', '\u0000', '\u007f', '\u0080', 'é', '\u07ff', '\u0800', '☺', '\ufeff', '\uffff', '\ufffd', '\u{10000}', '\u{1f600}', '\u{10ffff}']
 
@@ -64,10 +65,7 @@ function item (r, depth) {
     }
     case 4: return [r.pick([0xf4, 0xf5, 0xf6, 0xf6])]
     case 5: return r.pick(INTERESTING)
-    case 6: { // tag 42 around a CID-ish byte string
-      const cid = r.pick(INTERESTING.filter(b => b[0] === 0xd8))
-      return cid
-    }
+    case 6: return r.pick(TAGGED) // tag 42 (mostly) around good and bad CID bytes
     case 7: case 8: { // array
       const n = r.size(8)
       const parts = [head(4, n)]
