@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import v8 from 'node:v8'
 import vm from 'node:vm'
 import { decode, decodeFirst, encode, encodedLength, encodeInto, DagCborDecodeError, DagCborEncodeError } from '../index.js'
-import { head, concat, concatAll, fromHex } from './fuzz/cbor.js'
+import { head, concat, concatAll, fromHex, text } from './fuzz/cbor.js'
 
 const memNow = () => { const m = process.memoryUsage(); return m.heapUsed + m.arrayBuffers }
 
@@ -85,9 +85,6 @@ function timePerCall (fn) {
   return best
 }
 
-const utf8 = new TextEncoder()
-/** @param {string} s */
-const text = s => { const b = utf8.encode(s); return concat(head(3, b.length), b) }
 
 /**
  * Inputs of about `size` bytes in shapes where a careless decoder goes quadratic.

@@ -18,6 +18,14 @@ export function head (major, arg, width = 0) {
   return out
 }
 
+const utf8 = new TextEncoder()
+
+/** a CBOR text string item holding `s` @param {string} s */
+export function text (s) {
+  const b = utf8.encode(s)
+  return concat(head(3, b.length), b)
+}
+
 /** @param {...(ArrayLike<number>)} parts */
 export function concat (...parts) {
   return concatAll(parts)
