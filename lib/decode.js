@@ -294,7 +294,8 @@ function readMap (n, at) {
       const length = readLength(initial & 31, keyAt, 1)
       const start = pos
       pos += length
-      key = readKey(start, pos)
+      // a huge map's keys would only churn the cache
+      key = n <= 256 ? readKey(start, pos) : readText(start, pos)
       if (previous >= 0) {
         const order = compareKeys(previous, previousLength, start, length)
         if (order >= 0) {
