@@ -158,6 +158,19 @@ function codePointRank (c) {
 }
 
 /**
+ * @param {string} a
+ * @param {string} b
+ * @returns {number} < 0 when a sorts before b in DAG-CBOR order
+ */
+function compareUtf8Keys (a, b) {
+  const d = sortLength(a) - sortLength(b)
+  if (d !== 0) return d
+  let i = 0
+  while (a.charCodeAt(i) === b.charCodeAt(i)) i++
+  return codePointRank(a.charCodeAt(i)) - codePointRank(b.charCodeAt(i))
+}
+
+/**
  * Sort keys that are not all ASCII in DAG-CBOR order (UTF-8 length, then bytes) without
  * encoding them: UTF-8 keeps code point order, so keys of equal UTF-8 length compare by
  * code point.
@@ -166,15 +179,12 @@ function codePointRank (c) {
  * @returns {string[]}
  */
 function sortUtf8Keys (keys) {
+  // already in order (as in any value decoded from DAG-CBOR): nothing to allocate
+  let i = 1
+  while (i < keys.length && compareUtf8Keys(keys[i - 1], keys[i]) < 0) i++
+  if (i >= keys.length) return keys
   const entries = keys.map((key) => ({ key, length: sortLength(key) }))
-  entries.sort((x, y) => {
-    if (x.length !== y.length) return x.length - y.length
-    const a = x.key
-    const b = y.key
-    let i = 0
-    while (a.charCodeAt(i) === b.charCodeAt(i)) i++
-    return codePointRank(a.charCodeAt(i)) - codePointRank(b.charCodeAt(i))
-  })
+  entries.sort((x, y) => x.length - y.length || compareUtf8Keys(x.key, y.key))
   return entries.map((entry) => entry.key)
 }
 
