@@ -158,34 +158,52 @@ function codePointRank (c) {
 }
 
 /**
+ * Order of two keys of equal UTF-8 length: UTF-8 keeps code point order.
+ *
  * @param {string} a
  * @param {string} b
- * @returns {number} < 0 when a sorts before b in DAG-CBOR order
+ * @returns {number}
  */
-function compareUtf8Keys (a, b) {
-  const d = sortLength(a) - sortLength(b)
-  if (d !== 0) return d
+function compareSameLength (a, b) {
   let i = 0
   while (a.charCodeAt(i) === b.charCodeAt(i)) i++
   return codePointRank(a.charCodeAt(i)) - codePointRank(b.charCodeAt(i))
 }
 
+/** Maps with at most this many keys are sorted in place by insertion. */
+const SMALL_MAP = 16
+const keyLengths = new Int32Array(SMALL_MAP)
+
 /**
  * Sort keys that are not all ASCII in DAG-CBOR order (UTF-8 length, then bytes) without
- * encoding them: UTF-8 keeps code point order, so keys of equal UTF-8 length compare by
- * code point.
+ * encoding them.
  *
  * @param {string[]} keys
  * @returns {string[]}
  */
 function sortUtf8Keys (keys) {
-  // already in order (as in any value decoded from DAG-CBOR): nothing to allocate
-  let i = 1
-  while (i < keys.length && compareUtf8Keys(keys[i - 1], keys[i]) < 0) i++
-  if (i >= keys.length) return keys
-  const entries = keys.map((key) => ({ key, length: sortLength(key) }))
-  entries.sort((x, y) => x.length - y.length || compareUtf8Keys(x.key, y.key))
-  return entries.map((entry) => entry.key)
+  const n = keys.length
+  if (n > SMALL_MAP) {
+    const entries = keys.map((key) => ({ key, length: sortLength(key) }))
+    entries.sort((x, y) => x.length - y.length || compareSameLength(x.key, y.key))
+    return entries.map((entry) => entry.key)
+  }
+  // small maps: insertion sort in place, with each key's UTF-8 length computed once
+  // (already-ordered keys, as in any value decoded from DAG-CBOR, cost n - 1 comparisons)
+  for (let i = 0; i < n; i++) keyLengths[i] = sortLength(keys[i])
+  for (let i = 1; i < n; i++) {
+    const key = keys[i]
+    const length = keyLengths[i]
+    let j = i - 1
+    while (j >= 0 && (keyLengths[j] - length || compareSameLength(keys[j], key)) > 0) {
+      keys[j + 1] = keys[j]
+      keyLengths[j + 1] = keyLengths[j]
+      j--
+    }
+    keys[j + 1] = key
+    keyLengths[j + 1] = length
+  }
+  return keys
 }
 
 /**

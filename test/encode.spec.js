@@ -131,6 +131,22 @@ describe('encode', () => {
       // 'é' (2 bytes) sorts after 'aa' (2 bytes, smaller first byte) and after 'z' (1 byte)
       assert.equal(hex(encode({ é: 1, z: 2, aa: 3 })), 'a3617a02626161' + '0362c3a901')
     })
+    it('key order equals a sort of the UTF-8 bytes, for small and large maps of mixed keys', () => {
+      const utf8 = new TextEncoder()
+      const pool = ['a', 'z', 'é', 'aa', '\uff61', '\u{10000}', '\u{10ffff}', '\ud7ff', '\ue000', 'ß', 'zz', '\u0800', '\u07ff', 'b\u{1f600}']
+      for (const size of [3, 16, 17, 40]) {
+        const keys = []
+        for (let i = 0; keys.length < size; i++) {
+          const key = pool[(i * 7) % pool.length] + pool[(i * 5 + 3) % pool.length] + (i >= pool.length ? String(i) : '')
+          if (!keys.includes(key)) keys.push(key)
+        }
+        const expected = keys.map((k) => utf8.encode(k)).sort((x, y) => x.length - y.length || Buffer.compare(x, y))
+        const value = Object.fromEntries(keys.map((k) => [k, null]))
+        const bytes = encode(value)
+        // decode strictly (it checks the order) and compare the key bytes in written order
+        assert.deepEqual(Object.keys(decode(bytes)).map((k) => hex(utf8.encode(k))), expected.map(hex))
+      }
+    })
     it('__proto__ as an own key is written like any other', () => {
       const value = JSON.parse('{"__proto__": 1}')
       assert.equal(hex(encode(value)), 'a1695f5f70726f746f5f5f01')
