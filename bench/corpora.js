@@ -7,29 +7,12 @@ import { create as createDigest } from 'multiformats/hashes/digest'
 import { garbage } from 'ipld-garbage'
 import { CarReader } from '@ipld/car'
 import * as refCodec from '@ipld/dag-cbor'
+import { mulberry32 as prng, withMathRandom } from '../bin/lib/prng.js'
 
 const DAG_CBOR = 0x71
 const RAW = 0x55
 const SHA2_256 = 0x12
 const BLAKE2B_256 = 0xb220
-
-/** mulberry32: small, fast, deterministic PRNG returning [0, 1). */
-export function prng (seed) {
-  let a = seed >>> 0
-  return function () {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-function withSeed (seed, fn) {
-  const orig = Math.random
-  Math.random = prng(seed)
-  try { return fn() } finally { Math.random = orig }
-}
 
 function randBytes (rnd, n) {
   const b = new Uint8Array(n)
@@ -72,7 +55,7 @@ function normalizeGarbage (v) {
 // ipld-garbage sizes are heavy-tailed; drop the rare objects over 4x the target so the average
 // stays near the target (the count argument is tuned per corpus for the seed used).
 function garbageCorpus (name, seed, count, target, n, description) {
-  const values = withSeed(seed, () => {
+  const values = withMathRandom(prng(seed), () => {
     const out = []
     while (out.length < n) {
       const v = normalizeGarbage(garbage(count))

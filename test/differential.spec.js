@@ -11,7 +11,8 @@ import {
   encode, decode, decodeFirst, encodedLength, encodeInto, toByteView,
   encodeOptions, decodeOptions, DagCborDecodeError
 } from '../index.js'
-import { bytesEqual, dataModelDiff, seededRandom, toHex, withMathRandom } from './helpers/ipld-equal.js'
+import { bytesEqual, dataModelDiff, toHex } from './helpers/ipld-equal.js'
+import { mulberry32 as seededRandom, withMathRandom } from '../bin/lib/prng.js'
 import { loadFixtures } from './helpers/shared-data.js'
 
 const SEED = process.env.DIFF_SEED ? Number(process.env.DIFF_SEED) : 0x1d1dcb0

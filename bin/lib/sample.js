@@ -9,38 +9,11 @@ import { identity } from 'multiformats/hashes/identity'
 import { blake2b256 } from '@multiformats/blake2/blake2b'
 import { garbage } from 'ipld-garbage'
 import { encode } from '../../index.js'
+import { mulberry32, withMathRandom } from './prng.js'
 
 export const SAMPLE_SEED = 20240601
 const DAG_CBOR = 0x71
 const RAW = 0x55
-
-/** mulberry32: a small seeded PRNG returning floats in [0, 1). @param {number} seed */
-function prng (seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6D2B79F5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-/**
- * ipld-garbage draws from Math.random; swap in the seeded generator for the duration of one call.
- *
- * @param {() => number} rnd
- * @param {number} size
- */
-function seededGarbage (rnd, size) {
-  const saved = Math.random
-  Math.random = rnd
-  try {
-    return garbage(size)
-  } finally {
-    Math.random = saved
-  }
-}
 
 // Minimal hand encoder for the deliberately non-canonical blocks (the codec would refuse to write them).
 /** @param {number} major @param {number} n @returns {number[]} */
@@ -71,7 +44,7 @@ function nonShortestIntTuple () {
  * @returns {Promise<Uint8Array>}
  */
 export async function sampleCar (seed, { garbageBlocks = 1500 } = {}) {
-  const rnd = prng(seed)
+  const rnd = mulberry32(seed)
   const int = (/** @type {number} */ n) => Math.floor(rnd() * n)
   const randomBytes = (/** @type {number} */ n) => Uint8Array.from({ length: n }, () => int(256))
   /** @type {{ cid: CID, bytes: Uint8Array }[]} */
@@ -132,7 +105,7 @@ export async function sampleCar (seed, { garbageBlocks = 1500 } = {}) {
   }
 
   // seeded ipld-garbage (its CIDs are a foreign multiformats copy: the codec must encode them too)
-  const junk = Array.from({ length: garbageBlocks }, () => addValue(seededGarbage(rnd, 300)))
+  const junk = Array.from({ length: garbageBlocks }, () => addValue(withMathRandom(rnd, () => garbage(300))))
 
   const odd = [add(unsortedKeysRecord()), add(nonShortestIntTuple())]
   const tiny = add(encode({ note: 'identity-hashed' }), identity)

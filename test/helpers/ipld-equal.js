@@ -1,5 +1,5 @@
 // Test helpers shared by conformance, real-cars and differential specs: a data-model
-// comparison that names the first difference by path, byte helpers, and a seeded PRNG.
+// comparison that names the first difference by path, and byte helpers.
 import { CID } from 'multiformats/cid'
 
 /**
@@ -114,39 +114,4 @@ export function dataModelDiff (a, b, opts = {}, path = '') {
     if (d) return d
   }
   return null
-}
-
-/**
- * mulberry32: a small seeded PRNG returning floats in [0, 1).
- *
- * @param {number} seed
- * @returns {() => number}
- */
-export function seededRandom (seed) {
-  let s = seed >>> 0
-  return function random () {
-    s = (s + 0x6D2B79F5) | 0
-    let t = Math.imul(s ^ (s >>> 15), 1 | s)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-/**
- * Run `fn` with Math.random replaced by `random` (ipld-garbage draws from Math.random),
- * restoring it afterwards even if `fn` throws.
- *
- * @template T
- * @param {() => number} random
- * @param {() => T} fn
- * @returns {T}
- */
-export function withMathRandom (random, fn) {
-  const original = Math.random
-  Math.random = random
-  try {
-    return fn()
-  } finally {
-    Math.random = original
-  }
 }
