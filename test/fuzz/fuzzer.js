@@ -12,7 +12,8 @@ import { walk, toHex } from './cbor.js'
 import { mutate } from './mutate.js'
 import { randomBytes, randomCbor } from './random-cbor.js'
 import { seededGarbage, PLANTS, implant, makeCircular } from './values.js'
-import { diff, bytesEqual, hasNegZero, stripLeadingBom } from './equal.js'
+import { bytesEqual, dataModelDiff } from '../helpers/ipld-equal.js'
+import { hasNegZero, stripLeadingBom } from './equal.js'
 
 const SHARED = new URL('../../../shared/', import.meta.url)
 const FIXTURES = fileURLToPath(new URL('fixtures/codec-fixtures/', SHARED))
@@ -20,6 +21,8 @@ const DATA = fileURLToPath(new URL('data/', SHARED))
 export const FAILURE_DIR = fileURLToPath(new URL('../../.fuzz-failures/', import.meta.url))
 export const SOURCES = ['random-bytes', 'random-cbor', 'mutation', 'garbage']
 const SAVE_PER_KIND = 20
+/** decoded values compare with strict JS types: plain Uint8Array bytes, plain-object maps */
+const PLAIN = { plain: true }
 
 /** @typedef {{ name: string, bytes: Uint8Array, items?: ReturnType<typeof walk> }} Seed */
 
@@ -164,7 +167,7 @@ export function checkDecode (bytes, r, ctx) {
   } else {
     stats.count('relaxed-ok')
     if (strictOk) {
-      const d = diff(strict, relaxed)
+      const d = dataModelDiff(strict, relaxed, PLAIN)
       if (d) fail('relaxed-differs-from-strict', d)
     } else if (!sErr.relaxable) {
       fail('not-relaxable-but-relaxed-accepts', `${sErr.rule} at ${sErr.offset}`)
@@ -177,7 +180,7 @@ export function checkDecode (bytes, r, ctx) {
       if (strictOk && !bytesEqual(esc, bytes)) fail('escaped-reencode-mismatch', toHex(esc.subarray(0, 64)))
       try {
         const back = codec.decode(esc, { relaxed: true })
-        const d = diff(relaxed, back)
+        const d = dataModelDiff(relaxed, back, PLAIN)
         if (d) fail('escaped-roundtrip-differs', d)
       } catch (e) { fail('escaped-roundtrip-rejected', errText(e)) }
       try { codec.decode(esc) } catch (e) {
@@ -219,7 +222,7 @@ export function checkDecode (bytes, r, ctx) {
         const v = codec.decode(input, opts)
         if (!strictOk) fail(`${label}-accepts`, `plain input rejected with ${sErr.rule}`)
         else if (label === 'viewBytes') {
-          const d = diff(strict, v)
+          const d = dataModelDiff(strict, v, PLAIN)
           if (d) fail(`${label}-differs`, d)
         } else results.push([label, v])
       } catch (e) {
@@ -230,7 +233,7 @@ export function checkDecode (bytes, r, ctx) {
     }
     big.fill(0xa5)
     for (const [label, v] of results) {
-      const d = diff(strict, v)
+      const d = dataModelDiff(strict, v, PLAIN)
       if (d) fail(`${label}-differs`, `${d} (after overwriting the input)`)
     }
   }
@@ -239,12 +242,12 @@ export function checkDecode (bytes, r, ctx) {
   let o, oErr
   try { o = oracle.decode(bytes) } catch (e) { oErr = e || new Error('falsy throw') }
   if (strictOk) {
-    const d = oErr ? `oracle rejects: ${String(oErr.message).slice(0, 120)}` : diff(o, strict)
+    const d = oErr ? `oracle rejects: ${String(oErr.message).slice(0, 120)}` : dataModelDiff(o, strict, PLAIN)
     if (d) {
       // cborg's TextDecoder drops a leading U+FEFF from every string; we keep it (it is valid UTF-8 text).
       // Count that as a known divergence only when it explains the difference exactly.
       const s = stripLeadingBom(strict)
-      const explained = oErr ? s.collision && /repeat map key/.test(oErr.message) : !s.collision && !diff(o, s.value)
+      const explained = oErr ? s.collision && /repeat map key/.test(oErr.message) : !s.collision && !dataModelDiff(o, s.value, PLAIN)
       if (explained) stats.count('oracle-divergence:bom-stripped-by-cborg')
       else fail('oracle-disagrees', d)
     }
@@ -281,7 +284,7 @@ export function checkEncode (value, meta, r, ctx) {
     stats.count('encode-ok')
     if (meta.bad) fail('encode-accepts-invalid', `${meta.plant} encoded as ${toHex(b.subarray(0, 48))}`)
     try {
-      const d = diff(value, codec.decode(b), { loose: true })
+      const d = dataModelDiff(value, codec.decode(b), { encoderInput: true })
       if (d) fail('encode-roundtrip-differs', d)
     } catch (e) { fail('encode-output-rejected', errText(e)) }
     if (oErr) stats.count(`encode-ok-oracle-rejects${meta.plant ? `:${meta.plant}` : ''}`)
@@ -304,7 +307,7 @@ export function checkEncode (value, meta, r, ctx) {
     else if (b && !bytesEqual(b, eb)) fail('escapedBytes-changes-output', toHex(eb.subarray(0, 48)))
     else if (!b && eb) {
       try {
-        const d = diff(value, codec.decode(eb, { relaxed: true }), { loose: true })
+        const d = dataModelDiff(value, codec.decode(eb, { relaxed: true }), { encoderInput: true })
         if (d) fail('escapedBytes-roundtrip-differs', d)
         else stats.count('escaped-encode-ok')
       } catch (e) { fail('escapedBytes-output-rejected', errText(e)) }

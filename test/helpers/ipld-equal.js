@@ -1,4 +1,4 @@
-// Test helpers shared by conformance, real-cars and differential specs: a data-model
+// Test helpers shared by the conformance, real-cars and differential specs and the fuzzer: a data-model
 // comparison that names the first difference by path, and byte helpers.
 import { CID } from 'multiformats/cid'
 
@@ -58,10 +58,16 @@ function show (v) {
  *   (DAG-JSON vs DAG-CBOR decoders may choose Number or BigInt differently); non-integers
  *   still compare with Object.is.
  * - Maps are plain objects; with `keyOrder` their key order must match too.
+ * - `plain` (the fuzzer, comparing decoded values): byte strings must be plain Uint8Arrays (not a
+ *   subclass such as Buffer) and maps objects whose prototype is Object.prototype, on both sides.
+ * - `encoderInput` (the fuzzer's encode round trip): `a` is a value given to the encoder and `b` what
+ *   decoding its encoding gave back, so a BigInt in `a` equals a safe-integer Number of the same value
+ *   in `b`, a Map in `a` compares as the plain object Object.fromEntries makes of it, and byte strings
+ *   may be Uint8Array subclasses; `b`'s maps must still have prototype Object.prototype.
  *
  * @param {unknown} a
  * @param {unknown} b
- * @param {{ intLoose?: boolean, keyOrder?: boolean }} [opts]
+ * @param {{ intLoose?: boolean, keyOrder?: boolean, plain?: boolean, encoderInput?: boolean }} [opts]
  * @param {string} [path]
  * @returns {string|null}
  */
@@ -73,6 +79,8 @@ export function dataModelDiff (a, b, opts = {}, path = '') {
       // -0 is an integer to Number.isInteger; BigInt(-0) is 0n, so -0 vs 0 is checked separately
       if (BigInt(/** @type {number|bigint} */ (a)) === BigInt(/** @type {number|bigint} */ (b)) && Object.is(a, -0) === Object.is(b, -0)) return null
     } else if (typeof a === typeof b && Object.is(a, b)) {
+      return null
+    } else if (opts.encoderInput && typeof a === 'bigint' && typeof b === 'number' && Number.isSafeInteger(b) && BigInt(b) === a) {
       return null
     }
     return `${at}: ${show(a)} (${typeof a}) != ${show(b)} (${typeof b})`
@@ -87,6 +95,9 @@ export function dataModelDiff (a, b, opts = {}, path = '') {
     return `${at}: ${show(a)} != ${show(b)}`
   }
   if (a instanceof Uint8Array || b instanceof Uint8Array) {
+    if (opts.plain && a instanceof Uint8Array && b instanceof Uint8Array && (a.constructor !== Uint8Array || b.constructor !== Uint8Array)) {
+      return `${at}: not a plain Uint8Array`
+    }
     if (a instanceof Uint8Array && b instanceof Uint8Array && bytesEqual(a, b)) return null
     return `${at}: ${show(a)} != ${show(b)}`
   }
@@ -99,6 +110,9 @@ export function dataModelDiff (a, b, opts = {}, path = '') {
     }
     return null
   }
+  if (opts.encoderInput && a instanceof Map) a = Object.fromEntries(a)
+  if ((opts.plain || opts.encoderInput) && Object.getPrototypeOf(b) !== Object.prototype) return `${at}: right side is not a plain object`
+  if (opts.plain && Object.getPrototypeOf(a) !== Object.prototype) return `${at}: left side is not a plain object`
   if (a instanceof Map || b instanceof Map) return `${at}: unexpected Map (${show(a)} vs ${show(b)})`
   const ka = Object.keys(a)
   const kb = Object.keys(b)
