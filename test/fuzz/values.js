@@ -1,6 +1,7 @@
 // Random data-model values for the encode side: ipld-garbage driven by our seeded PRNG, sometimes with a
 // hostile value planted inside (things the encoder must reject cleanly, or edge cases it must get right).
 import { garbage } from 'ipld-garbage'
+import { withMathRandom } from '../../bin/lib/prng.js'
 
 /** @typedef {import('./prng.js').Rng} Rng */
 
@@ -10,13 +11,7 @@ import { garbage } from 'ipld-garbage'
  * @param {number} count
  */
 export function seededGarbage (r, count) {
-  const saved = Math.random
-  Math.random = () => r.float()
-  try {
-    return garbage(count)
-  } finally {
-    Math.random = saved
-  }
+  return withMathRandom(() => r.float(), () => garbage(count))
 }
 
 const MAX = Number.MAX_SAFE_INTEGER
