@@ -228,16 +228,30 @@ function sortByEncodedBytes (keys) {
   return entries.map((entry) => entry.key)
 }
 
+/** Objects of one shape give Object.keys arrays holding the same (interned) strings in the
+ * same order: a small cache maps such an array to its canonical order, so a repeated shape
+ * costs n reference comparisons instead of a scan of every key and a sort check. */
+const ORDER_SLOTS = 256
+/** @type {Array<string[]|null>} */
+const orderSeen = new Array(ORDER_SLOTS).fill(null)
+/** @type {Array<string[]|null>} */
+const orderSorted = new Array(ORDER_SLOTS).fill(null)
+
 /**
- * Write a map whose keys are all strings, sorted by UTF-8 length, then bytewise.
+ * The keys in DAG-CBOR order: by UTF-8 length, then bytewise.
  *
- * @param {object} container
- * @param {string[]} keys
- * @param {Map<unknown, unknown>|null} map - null when container is a plain object
+ * @param {string[]} keys - at least 2; may be sorted in place
+ * @returns {string[]}
  */
-function writeMapEntries (container, keys, map) {
-  enter(container)
+function canonicalOrder (keys) {
   const n = keys.length
+  const slot = (Math.imul(n, 0x9e3779b1) ^ (keys[0].length << 8) ^ keys[n - 1].length) & (ORDER_SLOTS - 1)
+  const seen = orderSeen[slot]
+  if (seen !== null && seen.length === n && !escapedBytes) {
+    let i = 0
+    while (i < n && seen[i] === keys[i]) i++
+    if (i === n) return /** @type {string[]} */ (orderSorted[slot])
+  }
   let ascii = true
   for (let i = 0; i < n && ascii; i++) {
     const key = keys[i]
@@ -248,17 +262,33 @@ function writeMapEntries (container, keys, map) {
       }
     }
   }
-  if (!ascii) {
-    keys = escapedBytes ? sortByEncodedBytes(keys) : sortUtf8Keys(keys)
-  } else {
-    // ASCII: the UTF-8 length is the string length and byte order is code unit order
-    for (let i = 1; i < n; i++) {
-      if (compareAsciiKeys(keys[i - 1], keys[i]) > 0) {
-        keys.sort(compareAsciiKeys)
-        break
-      }
+  if (!ascii) return escapedBytes ? sortByEncodedBytes(keys) : sortUtf8Keys(keys)
+  // ASCII: the UTF-8 length is the string length and byte order is code unit order
+  const given = n <= 32 ? keys.slice() : null
+  for (let i = 1; i < n; i++) {
+    if (compareAsciiKeys(keys[i - 1], keys[i]) > 0) {
+      keys.sort(compareAsciiKeys)
+      break
     }
   }
+  if (given !== null) {
+    orderSeen[slot] = given
+    orderSorted[slot] = keys
+  }
+  return keys
+}
+
+/**
+ * Write a map whose keys are all strings, sorted by UTF-8 length, then bytewise.
+ *
+ * @param {object} container
+ * @param {string[]} keys
+ * @param {Map<unknown, unknown>|null} map - null when container is a plain object
+ */
+function writeMapEntries (container, keys, map) {
+  enter(container)
+  const n = keys.length
+  if (n > 1) keys = canonicalOrder(keys)
   out.writeHead(MAP, n)
   let i = 0
   try {
