@@ -8,17 +8,32 @@ import fs from 'node:fs'
 import { parseArgs } from 'node:util'
 import { runFuzz, replayBytes, FAILURE_DIR, SOURCES } from './fuzzer.js'
 
-const { values: args } = parseArgs({
-  options: {
-    iterations: { type: 'string', default: '10000' },
-    seed: { type: 'string', default: '1' },
-    start: { type: 'string', default: '0' },
-    sources: { type: 'string', default: SOURCES.join(',') },
-    replay: { type: 'string' },
-    json: { type: 'boolean', default: false },
-    'no-save': { type: 'boolean', default: false }
-  }
-})
+const USAGE = `usage: npm run fuzz -- [--iterations N] [--seed S] [--start K] [--sources ${SOURCES.join(',')}]
+                    [--replay file.bin] [--json] [--no-save]`
+
+/** @type {any} */
+let args
+try {
+  args = parseArgs({
+    options: {
+      iterations: { type: 'string', default: '10000' },
+      seed: { type: 'string', default: '1' },
+      start: { type: 'string', default: '0' },
+      sources: { type: 'string', default: SOURCES.join(',') },
+      replay: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      'no-save': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false }
+    }
+  }).values
+} catch (e) {
+  console.error(`${/** @type {Error} */ (e).message}\n${USAGE}`)
+  process.exit(2)
+}
+if (args.help) {
+  console.log(USAGE)
+  process.exit(0)
+}
 
 /** @param {string} name @param {string} v */
 function int (name, v) {
