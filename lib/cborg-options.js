@@ -5,7 +5,8 @@
 // does not use them does not carry them (or cborg).
 
 import { Token, Type } from 'cborg'
-import { asCid, readCid, CID_TAG } from './cid.js'
+import { cidBytes, CID_TAG } from './cid-tag.js'
+import { readCid } from './cid.js'
 import { loneSurrogateIndex } from './utf8.js'
 
 /**
@@ -21,10 +22,10 @@ function reject (message) {
  * @returns {Token[]|null}
  */
 function objectEncoder (value) {
-  const cid = asCid(value)
+  const cid = cidBytes(value)
   if (cid === null) return null
-  const bytes = new Uint8Array(cid.bytes.length + 1)
-  bytes.set(cid.bytes, 1) // the 0x00 prefix
+  const bytes = new Uint8Array(cid.length + 1)
+  bytes.set(cid, 1) // the 0x00 prefix
   return [new Token(Type.tag, CID_TAG), new Token(Type.bytes, bytes)]
 }
 

@@ -1,5 +1,6 @@
-// CIDs in DAG-CBOR: tag 42 over a byte string holding 0x00 (a historical multibase
-// "identity" prefix) followed by the binary CID. Decoding parses the CID itself instead of
+// Reading CIDs: tag 42 over a byte string holding 0x00 (a historical multibase "identity"
+// prefix) followed by the binary CID (writing them is in cid-tag.js, which keeps
+// multiformats out of bundles that only encode). Decoding parses the CID itself instead of
 // calling CID.decode, for two reasons: strictness (CID.decode accepts non-shortest varints
 // and an explicit version-0 prefix, which would not re-encode to the same bytes) and
 // memory (one private copy of the CID bytes, with the multihash and digest as views of
@@ -9,23 +10,8 @@ import { CID } from 'multiformats/cid'
 import { Digest } from 'multiformats/hashes/digest'
 import { DagCborDecodeError } from './errors.js'
 
-export const CID_TAG = 42
 const DAG_PB = 0x70
 const SHA2_256 = 0x12
-
-/**
- * The CID this value is (a multiformats CID, from this copy of multiformats or another),
- * or null when it is not one.
- *
- * @param {any} value
- * @returns {CID|null}
- */
-export function asCid (value) {
-  if (value instanceof CID) return value
-  // cheap pre-check before CID.asCID, which understands other copies and versions of multiformats
-  if (value['/'] === undefined && value.asCID !== value) return null
-  return CID.asCID(value)
-}
 
 /** @type {number} position after the varint last read by readVarint */
 let varintEnd = 0

@@ -5,7 +5,8 @@
 // unwinds (try/catch costs nothing until something throws).
 
 import { readUtf8, invalidAt } from './utf8.js'
-import { readCid, CID_TAG } from './cid.js'
+import { readCid } from './cid.js'
+import { CID_TAG } from './cid-tag.js'
 import { DagCborDecodeError } from './errors.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
 

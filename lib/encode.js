@@ -4,7 +4,7 @@
 // while the error unwinds (try/catch costs nothing until something throws).
 
 import * as out from './writer.js'
-import { asCid, CID_TAG } from './cid.js'
+import { cidBytes, CID_TAG } from './cid-tag.js'
 import { loneSurrogateIndex, writeUtf8 } from './utf8.js'
 import { DagCborEncodeError } from './errors.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
@@ -313,13 +313,13 @@ function writeObject (value) {
     out.writeHead(BYTES, value.length)
     return out.writeBytes(value)
   }
-  const cid = asCid(value)
+  const cid = cidBytes(value)
   if (cid !== null) {
     out.writeByte(0xd8)
     out.writeByte(CID_TAG)
-    out.writeHead(BYTES, cid.bytes.length + 1)
+    out.writeHead(BYTES, cid.length + 1)
     out.writeByte(0) // the historical multibase-identity prefix
-    return out.writeBytes(cid.bytes)
+    return out.writeBytes(cid)
   }
   if (value instanceof Map) {
     const keys = [...value.keys()]
