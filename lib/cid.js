@@ -118,7 +118,7 @@ export function readCid (src, start, end) {
   if (start === end || src[start] !== 0) {
     throw new DagCborDecodeError('cid', 'tag 42 (CID) bytes must start with the 0x00 prefix', start, false)
   }
-  // copied by hand: src may be a Buffer, whose slice() is a view
+  // copied by hand: src may be a Uint8Array subclass (Node's buffers) whose slice() is a view
   const bytes = new Uint8Array(end - start - 1)
   for (let i = 0; i < bytes.length; i++) bytes[i] = src[start + 1 + i]
   // CIDv0: a bare sha2-256 multihash, whose bytes are the CID's

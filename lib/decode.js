@@ -412,7 +412,7 @@ function readHalf (half) {
  * @returns {Uint8Array}
  */
 export function toByteView (data) {
-  // a subclass such as Node's Buffer may redefine slice() as a view: use a plain Uint8Array
+  // a subclass (Node's buffers) may redefine slice() as a view: read through a plain Uint8Array
   if (data instanceof Uint8Array && data.constructor === Uint8Array) return data
   if (data instanceof ArrayBuffer) return new Uint8Array(data, 0, data.byteLength)
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength)

@@ -331,7 +331,7 @@ function writeObject (value) {
   const kind = Object.prototype.toString.call(value).slice(8, -1)
   // an instance of a user class: its own enumerable properties, as @ipld/dag-cbor does
   if (kind === 'Object') return writeMapEntries(value, Object.keys(value), null)
-  throw fail('type', /Array$|^DataView$|Buffer$/.test(kind)
+  throw fail('type', /Array$|^DataView$|ArrayBuffer$/.test(kind)
     ? `${kind} is not in the IPLD data model; bytes must be a Uint8Array`
     : /^(Number|String|Boolean|BigInt|Symbol)$/.test(kind)
       ? `a boxed ${kind} is not in the IPLD data model; use the primitive`
