@@ -163,6 +163,29 @@ function readItem () {
   }
 }
 
+/** offset of the head read by the last expectString */
+let headAt = 0
+
+/**
+ * Read the head of a string the grammar requires next (a map key, a CID's bytes), of major
+ * type `major` or else an error; returns where its content starts and moves pos past it.
+ *
+ * @param {number} major
+ * @param {string} rule
+ * @param {string} detail
+ * @returns {number}
+ */
+function expectString (major, rule, detail) {
+  if (pos >= end) throw truncated(pos)
+  headAt = pos
+  const initial = src[pos++]
+  if (initial >> 5 !== major) throw fail(rule, detail, headAt)
+  const length = readLength(initial & 31, headAt, 1)
+  const start = pos
+  pos += length
+  return start
+}
+
 /**
  * @param {number} start
  * @param {number} stop
@@ -286,15 +309,9 @@ function readMap (n, at) {
   try {
     for (let i = 0; i < n; i++) {
       key = null
-      if (pos >= end) throw truncated(pos)
-      const keyAt = pos
-      const initial = src[pos++]
-      if (initial >> 5 !== 3) {
-        throw fail('map-key-type', 'map key is not a string', keyAt)
-      }
-      const length = readLength(initial & 31, keyAt, 1)
-      const start = pos
-      pos += length
+      const start = expectString(3, 'map-key-type', 'map key is not a string')
+      const keyAt = headAt
+      const length = pos - start
       // a huge map's keys would only churn the cache
       key = n <= 256 ? readKey(start, pos) : readText(start, pos)
       if (previous >= 0) {
@@ -343,15 +360,7 @@ function duplicateKey (key, at) {
 function readTag (info, at) {
   const tag = readArg(info === 31 ? 28 : info, at)
   if (tag !== CID_TAG) throw fail('tag', `tag ${tag < 0 ? bigArg() : tag}; DAG-CBOR allows only tag 42 (CID)`, at)
-  if (pos >= end) throw truncated(pos)
-  const contentAt = pos
-  const initial = src[pos++]
-  if (initial >> 5 !== 2) {
-    throw fail('cid', 'tag 42 (CID) must hold a byte string', contentAt)
-  }
-  const n = readLength(initial & 31, contentAt, 1)
-  const start = pos
-  pos += n
+  const start = expectString(2, 'cid', 'tag 42 (CID) must hold a byte string')
   return readCid(src, start, pos)
 }
 
