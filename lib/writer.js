@@ -178,7 +178,9 @@ export function writeBytes (bytes) {
     return
   }
   reserve(n)
-  if (n < 32) {
+  // a JS loop beats set() below ~12 bytes (measured 10-22 ns vs ~30 ns at 2-8 bytes; at 16
+  // bytes 41 vs 31 ns, at 38 bytes 67 vs 17 ns)
+  if (n < 12) {
     for (let i = 0; i < n; i++) buf[pos++] = bytes[i]
   } else {
     buf.set(bytes, pos)
