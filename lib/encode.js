@@ -230,8 +230,10 @@ function sortByEncodedBytes (keys) {
 
 /** Objects of one shape give Object.keys arrays holding the same (interned) strings in the
  * same order: a small cache maps such an array to its canonical order, so a repeated shape
- * costs n reference comparisons instead of a scan of every key and a sort check. */
-const ORDER_SLOTS = 256
+ * costs n reference comparisons instead of a scan of every key and a sort check. The slot
+ * hashes the key count, two key lengths and a first character: shapes that differ only in
+ * key names (`{ $type, uri }`, `{ $type, did }`) would otherwise evict each other. */
+const ORDER_SLOTS = 1024
 /** @type {Array<string[]|null>} */
 const orderSeen = new Array(ORDER_SLOTS).fill(null)
 /** @type {Array<string[]|null>} */
@@ -245,7 +247,9 @@ const orderSorted = new Array(ORDER_SLOTS).fill(null)
  */
 function canonicalOrder (keys) {
   const n = keys.length
-  const slot = (Math.imul(n, 0x9e3779b1) ^ (keys[0].length << 8) ^ keys[n - 1].length) & (ORDER_SLOTS - 1)
+  const last = keys[n - 1]
+  const slot = (Math.imul(n, 0x9e3779b1) ^ (keys[0].length << 10) ^ (last.length << 5) ^
+    (last.length > 0 ? last.charCodeAt(0) : 0)) & (ORDER_SLOTS - 1)
   const seen = orderSeen[slot]
   if (seen !== null && seen.length === n && !escapedBytes) {
     let i = 0
@@ -262,20 +266,23 @@ function canonicalOrder (keys) {
       }
     }
   }
-  if (!ascii) return escapedBytes ? sortByEncodedBytes(keys) : sortUtf8Keys(keys)
-  // ASCII: the UTF-8 length is the string length and byte order is code unit order
-  const given = n <= 32 ? keys.slice() : null
-  for (let i = 1; i < n; i++) {
-    if (compareAsciiKeys(keys[i - 1], keys[i]) > 0) {
-      keys.sort(compareAsciiKeys)
-      break
+  const cacheable = n <= 32
+  if (ascii) {
+    // the UTF-8 length is the string length and byte order is code unit order
+    let i = 1
+    while (i < n && compareAsciiKeys(keys[i - 1], keys[i]) < 0) i++
+    if (i === n) {
+      // already in order (as in any value decoded from DAG-CBOR): cached without a copy
+      if (cacheable) orderSeen[slot] = orderSorted[slot] = keys
+      return keys
     }
+  } else if (escapedBytes) {
+    return sortByEncodedBytes(keys)
   }
-  if (given !== null) {
-    orderSeen[slot] = given
-    orderSorted[slot] = keys
-  }
-  return keys
+  if (cacheable) orderSeen[slot] = keys.slice()
+  const sorted = ascii ? keys.sort(compareAsciiKeys) : sortUtf8Keys(keys)
+  if (cacheable) orderSorted[slot] = sorted
+  return sorted
 }
 
 /**
