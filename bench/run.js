@@ -160,6 +160,18 @@ async function benchCorpus (c, peers, ours, ref) {
         cells.push({ name: 'ours { viewBytes }', oursView: true, fn: (b) => ours.decode(b, viewOpts), items: c.blocks })
       }
     }
+    const oursPeer = peers.find((p) => p.ours)
+    if (dir === 'encode' && usable.encode.has(oursPeer)) {
+      // the same bytes written into one reused buffer (encodeInto): the difference from `ours`
+      // is the cost of allocating each fresh exact-size result
+      const target = new Uint8Array(Math.max(...c.values.map((v) => ours.encodedLength(v))))
+      const r = firstFailure(c.values, (v) => {
+        const { written } = ours.encodeInto(v, target)
+        return bytesDiff(target.subarray(0, written), ours.encode(v))
+      })
+      if (r.fails) { checkProblems++; note(`ours encodeInto differs from ours encode on ${r.fails} items; first ${r.first}`) }
+      cells.push({ name: 'ours encodeInto', oursInto: true, fn: (v) => ours.encodeInto(v, target), items: c.values })
+    }
     if (cells.length === 0) continue
     const rates = runInterleaved(cells, { ...cfg, chunk: c.chunk })
     if (args.includes('--verbose')) cells.forEach((cell, i) => console.log(`    ${dir} ${cell.name}: ${rates[i].map(fmtRate).join(' ')}`))
@@ -227,6 +239,14 @@ function summarize (peers) {
     }
     lines.push(line)
     summary[dir] = { ratios, min, med, beats }
+    const into = entries.filter(([, r]) => r.byName['ours encodeInto'])
+      .map(([name, r]) => [name, medianRatio(r.byName['ours encodeInto'], r.byName['@ipld/dag-cbor'])])
+    if (into.length) {
+      const intoMin = into.reduce((a, b) => (b[1] < a[1] ? b : a))
+      const under3 = into.filter(([, x]) => x < 3).map(([name, x]) => `${name} ${fmtX(x)}`)
+      lines.push(`${padR('', 16)} ours encodeInto (no result allocation) vs @ipld/dag-cbor: min ${fmtX(intoMin[1])} (${intoMin[0]}), median ${fmtX(median(into.map((x) => x[1])))}` +
+        (under3.length ? `; under 3x: ${under3.join(', ')}` : '; 3x or more on every corpus'))
+    }
   }
   return { lines, summary }
 }
