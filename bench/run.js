@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Throughput benchmark: ours vs @ipld/dag-cbor, cbor-x, @atcute/cbor and a JSON ceiling.
-//   node bench/run.js [--quick] [--only=SUBSTRING] [--no-memory]
-// Prints only; never fails (exit code 0 whatever happens).
+//   node bench/run.js [--quick] [--only=SUBSTRING] [--no-memory] [--no-car-tool] [--shared-process]
+// Each corpus runs in a fresh child process (all peers interleaved inside it), so that no
+// corpus is measured in a heap shaped by the ones before it; --shared-process runs them all in
+// this process instead. Prints only; never fails (exit code 0 whatever happens).
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { loadCorpora } from './corpora.js'
+import { loadCorpora, CORPUS_NAMES } from './corpora.js'
 import { makePeers, loadOurs, dagJsonForm } from './peers.js'
 import { runInterleaved, median, medianRatio } from './harness.js'
 import { bytesDiff, valueDiff } from './check.js'
@@ -12,6 +14,9 @@ import { bytesDiff, valueDiff } from './check.js'
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
 const only = (args.find((a) => a.startsWith('--only=')) || '').slice(7)
+/** set in a child process: the one corpus it benchmarks */
+const child = (args.find((a) => a.startsWith('--child=')) || '').slice(8)
+const RESULT_MARK = '@@bench-result '
 const cfg = { ...(quick ? { rounds: 5, roundMs: 25, warmMs: 30 } : { rounds: 15, roundMs: 60, warmMs: 120 }), wall: args.includes('--wall') }
 const RELAXED = { relaxed: true }
 const ESCAPED = { escapedBytes: true }
@@ -266,9 +271,35 @@ async function main () {
   console.log(`DAG-CBOR benchmark (${quick ? 'quick' : 'full'}): ours = ${path}; node ${process.version}; ${cfg.rounds} interleaved rounds x ${cfg.roundMs} ms per codec after ${cfg.warmMs} ms warm-up; medians`)
   console.log('Columns: ops/s = items per second; MB/s = DAG-CBOR bytes (reference encoding) per second; vs ipld = median per-round ratio of ops/s to @ipld/dag-cbor.')
   console.log('JSON (ceiling) = JSON.stringify / JSON.parse on the DAG-JSON form (a different, simpler job: platform ceiling, not a peer).')
-  const corpora = (await loadCorpora({ quick })).filter((c) => !only || c.name.includes(only))
-  for (const c of corpora) {
-    try { await benchCorpus(c, peers, ours, ref) } catch (e) { console.log(`  bench error on ${c.name} (skipped): ${e.stack}`) }
+  if (child) {
+    for (const c of await loadCorpora({ quick, filter: (name) => name === child })) {
+      try { await benchCorpus(c, peers, ours, ref) } catch (e) { console.log(`  bench error on ${c.name} (skipped): ${e.stack}`) }
+    }
+    console.log(RESULT_MARK + JSON.stringify({ results, bytesRef, checkProblems }))
+    return
+  }
+  if (args.includes('--shared-process')) {
+    console.log('(--shared-process: every corpus in this one process)')
+    for (const c of await loadCorpora({ quick, filter: (name) => !only || name.includes(only) })) {
+      try { await benchCorpus(c, peers, ours, ref) } catch (e) { console.log(`  bench error on ${c.name} (skipped): ${e.stack}`) }
+    }
+  } else {
+    const script = fileURLToPath(import.meta.url)
+    const passOn = args.filter((a) => a === '--quick' || a === '--wall' || a === '--verbose')
+    for (const name of CORPUS_NAMES.filter((n) => !only || n.includes(only))) {
+      const r = spawnSync(process.execPath, [script, `--child=${name}`, ...passOn], { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 900000 })
+      const lines = (r.stdout || '').split('\n')
+      const mark = lines.findIndex((l) => l.startsWith(RESULT_MARK))
+      console.log(lines.filter((l, i) => i !== mark && !l.startsWith('DAG-CBOR benchmark') && !l.startsWith('Columns:') && !l.startsWith('JSON (ceiling) =')).join('\n').replace(/\n+$/, ''))
+      if (mark < 0) {
+        console.log(`  bench error on ${name} (skipped): child process gave no result (exit ${r.status}${r.signal ? ', ' + r.signal : ''}) ${(r.stderr || '').slice(-400)}`)
+        continue
+      }
+      const got = JSON.parse(lines[mark].slice(RESULT_MARK.length))
+      for (const dir of DIRS) Object.assign(results[dir], got.results[dir])
+      Object.assign(bytesRef, got.bytesRef)
+      checkProblems += got.checkProblems
+    }
   }
 
   console.log('\n== Summary (ours, median per-round ratios)')
