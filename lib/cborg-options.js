@@ -96,7 +96,9 @@ export const encodeOptions = {
 function cidDecoder (decodeContent) {
   const bytes = decodeContent()
   if (!(bytes instanceof Uint8Array)) throw new Error('DAG-CBOR decode: tag 42 (CID) must wrap a byte string')
-  return readCid(bytes, 0, bytes.length)
+  // readCid copies with slice(), which a subclass (cborg gives Node's buffers) makes a view
+  const plain = bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  return readCid(plain, 0, plain.length)
 }
 
 /** Options for cborg's `decode` and `decodeFirst`, as strict as cborg can be made. */

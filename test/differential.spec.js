@@ -324,6 +324,20 @@ describe('differential: encodeOptions/decodeOptions with cborg vs our codec', fu
     f.check()
   })
 
+  it('cborg.decode(Buffer, decodeOptions) gives CIDs that own their bytes, as decode does', () => {
+    const cid = CID.parse('bafyreidykglsfhoixmivffc5uwhcgshx4j465xwqntbmu43nb2dzqwfvae')
+    // cborg hands a tag's content to the decoder as a Buffer when the input is one
+    const input = Buffer.from(encode({ link: cid }))
+    for (const decoded of [cborg.decode(input, decodeOptions), decode(input)]) {
+      const bytes = decoded.link.bytes
+      assert.equal(bytes.constructor, Uint8Array)
+      assert.equal(bytes.buffer.byteLength, bytes.length, 'a view would share the input buffer')
+      assert.ok(decoded.link.equals(cid))
+    }
+    input.fill(0) // the decoded CIDs must not change with the input
+    assert.ok(cborg.decode(Buffer.from(encode({ link: cid })), decodeOptions).link.equals(cid))
+  })
+
   it('cborg.decodeFirst(bytes, decodeOptions) matches decodeFirst(bytes) on back-to-back blocks', () => {
     const values = sample.slice(0, 300).map((c) => c.value)
     let ours = concat(values.map((v) => encode(v)))
