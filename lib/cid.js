@@ -26,7 +26,7 @@ let varintEnd = 0
 function readVarint (bytes, at) {
   let value = 0
   let scale = 1
-  const stop = Math.min(bytes.length, at + 8) // a typed array's length is slow to read in a loop
+  const stop = Math.min(bytes.length, at + 8) // a varint here takes at most 8 bytes
   for (let i = at; i < stop; i++) {
     const b = bytes[i]
     value += (b & 0x7f) * scale
