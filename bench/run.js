@@ -166,7 +166,7 @@ async function benchCorpus (c, peers, ours, ref) {
       }
     }
     const oursPeer = peers.find((p) => p.ours)
-    if (dir === 'encode' && usable.encode.has(oursPeer)) {
+    if (dir === 'encode' && usable.encode.has(oursPeer) && typeof ours.encodeInto === 'function' && typeof ours.encodedLength === 'function') {
       // the same bytes written into one reused buffer (encodeInto): the difference from `ours`
       // is the cost of allocating each fresh exact-size result
       const target = new Uint8Array(Math.max(...c.values.map((v) => ours.encodedLength(v))))
@@ -285,7 +285,7 @@ async function main () {
     }
   } else {
     const script = fileURLToPath(import.meta.url)
-    const passOn = args.filter((a) => a === '--quick' || a === '--wall' || a === '--verbose')
+    const passOn = args.filter((a) => a === '--quick' || a === '--wall' || a === '--verbose' || a === '--ref-as-ours')
     for (const name of CORPUS_NAMES.filter((n) => !only || n.includes(only))) {
       const r = spawnSync(process.execPath, [script, `--child=${name}`, ...passOn], { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 900000 })
       const lines = (r.stdout || '').split('\n')
