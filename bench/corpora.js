@@ -204,38 +204,42 @@ function finish (c) {
 }
 
 /**
+ * How to build each corpus, in bench order: [name, make(q)], where q(full, quick) picks a count
+ * for the run's mode.
+ *
+ * @type {Array<[string, (q: (full: number, quick: number) => number) => any]>}
+ */
+const MAKERS = [
+  ['garbage-40B', (q) => garbageCorpus('garbage-40B', 1, 17, 40, q(2000, 1000), 'ipld-garbage, ~40 B objects')],
+  ['garbage-100B', (q) => garbageCorpus('garbage-100B', 2, 125, 100, q(1000, 500), 'ipld-garbage, ~100 B objects')],
+  ['garbage-300B', (q) => garbageCorpus('garbage-300B', 3, 420, 300, q(1000, 400), 'ipld-garbage, ~300 B objects')],
+  ['garbage-600B', (q) => garbageCorpus('garbage-600B', 4, 1000, 600, q(500, 200), 'ipld-garbage, ~600 B objects')],
+  ['garbage-100KB', (q) => garbageCorpus('garbage-100KB', 5, 160000, 100000, q(8, 4), 'ipld-garbage, a few ~100 KB objects')],
+  ['filecoin-header', (q) => ({ name: 'filecoin-header', description: 'Filecoin block header: 16-field array, blake2b-256 CIDs, byte strings', values: repeat(q(256, 128), 11, filecoinHeader) })],
+  ['atproto-post', (q) => ({ name: 'atproto-post', description: 'AT Protocol app.bsky.feed.post records (reply refs, image embed, facets)', values: repeat(q(512, 256), 12, atpPost) })],
+  ['atproto-commit', (q) => ({ name: 'atproto-commit', description: 'AT Protocol repo commit objects (v3)', values: repeat(q(512, 256), 13, atpCommit) })],
+  ['hamt-256-links', (q) => ({ name: 'hamt-256-links', description: 'HAMT/UnixFS-like directory node with 256 links', values: repeat(q(16, 8), 14, hamtNode) })],
+  ['bytes-1MiB', () => ({ name: 'bytes-1MiB', description: 'map holding one 1 MiB byte string', values: repeat(2, 15, (rnd, i) => ({ name: 'blob-' + i, data: randBytes(rnd, 1 << 20) })), bytesCorpus: true })],
+  ['map-10k-keys', (q) => ({ name: 'map-10k-keys', description: 'one map with 10,000 keys (inserted unsorted)', values: repeat(q(2, 1), 16, bigMap) })],
+  ...CAR_FILES.map((f) => /** @type {[string, () => any]} */ (['car:' + f.replace(/\.car$/, ''), () => carCorpus(f)]))
+]
+
+/** Corpus names in bench order (what `loadCorpora` can generate). */
+export const CORPUS_NAMES = MAKERS.map(([name]) => name)
+
+/**
  * The corpora, in bench order, each generated only when its name passes `filter` (so a child
  * process benchmarking one corpus builds only that one).
  *
  * @param {{ quick?: boolean, filter?: (name: string) => boolean }} [options]
  */
-/** Corpus names in bench order (what `loadCorpora` can generate). */
-export const CORPUS_NAMES = ['garbage-40B', 'garbage-100B', 'garbage-300B', 'garbage-600B', 'garbage-100KB',
-  'filecoin-header', 'atproto-post', 'atproto-commit', 'hamt-256-links', 'bytes-1MiB', 'map-10k-keys',
-  'car:filecoin-calibnet-genesis', 'car:filecoin-sample-v1']
-
 export async function loadCorpora ({ quick = false, filter = () => true } = {}) {
+  /** @param {number} full @param {number} qk */
   const q = (full, qk) => quick ? qk : full
-  /** @type {Array<[string, () => any]>} */
-  const makers = [
-    ['garbage-40B', () => garbageCorpus('garbage-40B', 1, 17, 40, q(2000, 1000), 'ipld-garbage, ~40 B objects')],
-    ['garbage-100B', () => garbageCorpus('garbage-100B', 2, 125, 100, q(1000, 500), 'ipld-garbage, ~100 B objects')],
-    ['garbage-300B', () => garbageCorpus('garbage-300B', 3, 420, 300, q(1000, 400), 'ipld-garbage, ~300 B objects')],
-    ['garbage-600B', () => garbageCorpus('garbage-600B', 4, 1000, 600, q(500, 200), 'ipld-garbage, ~600 B objects')],
-    ['garbage-100KB', () => garbageCorpus('garbage-100KB', 5, 160000, 100000, q(8, 4), 'ipld-garbage, a few ~100 KB objects')],
-    ['filecoin-header', () => ({ name: 'filecoin-header', description: 'Filecoin block header: 16-field array, blake2b-256 CIDs, byte strings', values: repeat(q(256, 128), 11, filecoinHeader) })],
-    ['atproto-post', () => ({ name: 'atproto-post', description: 'AT Protocol app.bsky.feed.post records (reply refs, image embed, facets)', values: repeat(q(512, 256), 12, atpPost) })],
-    ['atproto-commit', () => ({ name: 'atproto-commit', description: 'AT Protocol repo commit objects (v3)', values: repeat(q(512, 256), 13, atpCommit) })],
-    ['hamt-256-links', () => ({ name: 'hamt-256-links', description: 'HAMT/UnixFS-like directory node with 256 links', values: repeat(q(16, 8), 14, hamtNode) })],
-    ['bytes-1MiB', () => ({ name: 'bytes-1MiB', description: 'map holding one 1 MiB byte string', values: repeat(2, 15, (rnd, i) => ({ name: 'blob-' + i, data: randBytes(rnd, 1 << 20) })), bytesCorpus: true })],
-    ['map-10k-keys', () => ({ name: 'map-10k-keys', description: 'one map with 10,000 keys (inserted unsorted)', values: repeat(q(2, 1), 16, bigMap) })],
-    ...CAR_FILES.map((f) => /** @type {[string, () => any]} */ (['car:' + f.replace(/\.car$/, ''), () => carCorpus(f)]))
-  ]
-  if (makers.map(([name]) => name).join() !== CORPUS_NAMES.join()) throw new Error('bench/corpora.js: CORPUS_NAMES is out of date')
   const list = []
-  for (const [name, make] of makers) {
+  for (const [name, make] of MAKERS) {
     if (!filter(name)) continue
-    try { list.push(finish(await make())) } catch (e) { console.log(`!!! ${e.message} -- this corpus is skipped`) }
+    try { list.push(finish(await make(q))) } catch (e) { console.log(`!!! ${e.message} -- this corpus is skipped`) }
   }
   return list
 }

@@ -15,10 +15,9 @@ const args = process.argv.slice(2).filter((a) => !a.startsWith('--'))
 const flags = process.argv.slice(2).filter((a) => a.startsWith('--'))
 
 async function main ([corpusName, dir = 'decode', ms = '3000']) {
-  const { loadCorpora } = await import('./corpora.js')
+  const { loadCorpora, CORPUS_NAMES } = await import('./corpora.js')
   const ours = await import('../index.js')
   // only the first matching corpus is generated: a fresh process, as `npm run bench` gives each corpus
-  const { CORPUS_NAMES } = await import('./corpora.js')
   const name = CORPUS_NAMES.find((n) => n.includes(corpusName))
   const c = name && (await loadCorpora({ quick: true, filter: (n) => n === name }))[0]
   if (!c) throw new Error('no corpus matching ' + corpusName)

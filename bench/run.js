@@ -268,21 +268,23 @@ async function main () {
   const { mod: ours, path } = await loadOurs()
   const peers = makePeers(ours)
   const ref = await import('@ipld/dag-cbor')
-  console.log(`DAG-CBOR benchmark (${quick ? 'quick' : 'full'}): ours = ${path}; node ${process.version}; ${cfg.rounds} interleaved rounds x ${cfg.roundMs} ms per codec after ${cfg.warmMs} ms warm-up; medians`)
-  console.log('Columns: ops/s = items per second; MB/s = DAG-CBOR bytes (reference encoding) per second; vs ipld = median per-round ratio of ops/s to @ipld/dag-cbor.')
-  console.log('JSON (ceiling) = JSON.stringify / JSON.parse on the DAG-JSON form (a different, simpler job: platform ceiling, not a peer).')
-  if (child) {
-    for (const c of await loadCorpora({ quick, filter: (name) => name === child })) {
+  /** @param {(name: string) => boolean} filter */
+  const benchHere = async (filter) => {
+    for (const c of await loadCorpora({ quick, filter })) {
       try { await benchCorpus(c, peers, ours, ref) } catch (e) { console.log(`  bench error on ${c.name} (skipped): ${e.stack}`) }
     }
+  }
+  if (child) {
+    await benchHere((name) => name === child)
     console.log(RESULT_MARK + JSON.stringify({ results, bytesRef, checkProblems }))
     return
   }
+  console.log(`DAG-CBOR benchmark (${quick ? 'quick' : 'full'}): ours = ${path}; node ${process.version}; ${cfg.rounds} interleaved rounds x ${cfg.roundMs} ms per codec after ${cfg.warmMs} ms warm-up; medians`)
+  console.log('Columns: ops/s = items per second; MB/s = DAG-CBOR bytes (reference encoding) per second; vs ipld = median per-round ratio of ops/s to @ipld/dag-cbor.')
+  console.log('JSON (ceiling) = JSON.stringify / JSON.parse on the DAG-JSON form (a different, simpler job: platform ceiling, not a peer).')
   if (args.includes('--shared-process')) {
     console.log('(--shared-process: every corpus in this one process)')
-    for (const c of await loadCorpora({ quick, filter: (name) => !only || name.includes(only) })) {
-      try { await benchCorpus(c, peers, ours, ref) } catch (e) { console.log(`  bench error on ${c.name} (skipped): ${e.stack}`) }
-    }
+    await benchHere((name) => !only || name.includes(only))
   } else {
     const script = fileURLToPath(import.meta.url)
     const passOn = args.filter((a) => a === '--quick' || a === '--wall' || a === '--verbose' || a === '--ref-as-ours')
@@ -290,7 +292,7 @@ async function main () {
       const r = spawnSync(process.execPath, [script, `--child=${name}`, ...passOn], { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 900000 })
       const lines = (r.stdout || '').split('\n')
       const mark = lines.findIndex((l) => l.startsWith(RESULT_MARK))
-      console.log(lines.filter((l, i) => i !== mark && !l.startsWith('DAG-CBOR benchmark') && !l.startsWith('Columns:') && !l.startsWith('JSON (ceiling) =')).join('\n').replace(/\n+$/, ''))
+      console.log(lines.filter((l, i) => i !== mark).join('\n').replace(/\n+$/, ''))
       if (mark < 0) {
         console.log(`  bench error on ${name} (skipped): child process gave no result (exit ${r.status}${r.signal ? ', ' + r.signal : ''}) ${(r.stderr || '').slice(-400)}`)
         continue
