@@ -2,7 +2,8 @@
 // and a drop-in for @ipld/dag-cbor. Runs in browsers: nothing here imports from Node.
 
 export { encode, encodedLength, encodeInto } from './lib/encode.js'
-export { decode, decodeFirst, toByteView } from './lib/decode.js'
+export { decode, decodeFirst } from './lib/decode.js'
+export { toByteView } from './lib/byte-view.js'
 export { encodeOptions, decodeOptions } from './lib/cborg-options.js'
 export { DagCborDecodeError, DagCborEncodeError } from './lib/errors.js'
 

@@ -7,6 +7,7 @@
 import { Token, Type } from 'cborg'
 import { cidBytes, CID_TAG } from './cid-tag.js'
 import { readCid } from './cid.js'
+import { toByteView } from './byte-view.js'
 import { loneSurrogateIndex } from './utf8.js'
 
 /**
@@ -96,8 +97,7 @@ export const encodeOptions = {
 function cidDecoder (decodeContent) {
   const bytes = decodeContent()
   if (!(bytes instanceof Uint8Array)) throw new Error('DAG-CBOR decode: tag 42 (CID) must wrap a byte string')
-  // readCid copies with slice(), which a subclass (cborg gives Node's buffers) makes a view
-  const plain = bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const plain = toByteView(bytes) // readCid copies with slice(), a view on a subclass
   return readCid(plain, 0, plain.length)
 }
 

@@ -110,7 +110,7 @@ function makeCid (version, code, bytes) {
 /**
  * Decode the content of a tag 42 byte string, src[start, end), as a CID.
  *
- * @param {Uint8Array} src - a plain Uint8Array (not a subclass)
+ * @param {Uint8Array} src - a plain Uint8Array, from toByteView
  * @param {number} start - offset of the 0x00 prefix byte
  * @param {number} end
  * @returns {CID}
@@ -119,8 +119,7 @@ export function readCid (src, start, end) {
   if (start === end || src[start] !== 0) {
     throw new DagCborDecodeError('cid', 'tag 42 (CID) bytes must start with the 0x00 prefix', start, false)
   }
-  // a copy: the decoder's src is always a plain Uint8Array (toByteView wraps subclasses such as
-  // Node's buffers, whose slice() would be a view); slice beats a JS loop from ~20 bytes
+  // a copy, since callers pass src through toByteView (a subclass's slice() may be a view)
   const bytes = src.slice(start + 1, end)
   // CIDv0: a bare sha2-256 multihash, whose bytes are the CID's
   if (bytes.length === 34 && bytes[0] === SHA2_256 && bytes[1] === 32) return makeCid(0, DAG_PB, bytes)

@@ -6,6 +6,7 @@
 
 import { readUtf8, invalidAt } from './utf8.js'
 import { readCid } from './cid.js'
+import { toByteView } from './byte-view.js'
 import { CID_TAG } from './cid-tag.js'
 import { DagCborDecodeError } from './errors.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
@@ -439,18 +440,6 @@ function readHalf (half) {
     ? mantissa * 2 ** -24
     : exponent !== 31 ? (mantissa + 1024) * 2 ** (exponent - 25) : mantissa === 0 ? Infinity : NaN
   return half & 0x8000 ? -value : value
-}
-
-/**
- * @param {unknown} data
- * @returns {Uint8Array}
- */
-export function toByteView (data) {
-  // a subclass (Node's buffers) may redefine slice() as a view: read through a plain Uint8Array
-  if (data instanceof Uint8Array && data.constructor === Uint8Array) return data
-  if (data instanceof ArrayBuffer) return new Uint8Array(data, 0, data.byteLength)
-  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
-  throw new TypeError('DAG-CBOR decode: expected bytes')
 }
 
 /**

@@ -317,9 +317,8 @@ function writeObject (value) {
   // before the prototype test: instanceof costs ~7 ns, Object.getPrototypeOf ~20 ns (a builtin
   // call at this megamorphic site), and byte strings are most of the objects in Filecoin blocks
   if (value instanceof Uint8Array) {
-    const length = value.length // read once, and passed on to writeBytes
-    out.writeHead(BYTES, length)
-    return out.writeBytes(value, length)
+    out.writeHead(BYTES, value.length)
+    return out.writeBytes(value)
   }
   const proto = Object.getPrototypeOf(value)
   if (proto === Object.prototype || proto === null) return writeMapEntries(value, Object.keys(value), null)
@@ -327,10 +326,9 @@ function writeObject (value) {
   if (cid !== null) {
     out.writeByte(0xd8)
     out.writeByte(CID_TAG)
-    const length = cid.length
-    out.writeHead(BYTES, length + 1)
+    out.writeHead(BYTES, cid.length + 1)
     out.writeByte(0) // the historical multibase-identity prefix
-    return out.writeBytes(cid, length)
+    return out.writeBytes(cid)
   }
   if (value instanceof Map) {
     const keys = [...value.keys()]

@@ -168,9 +168,9 @@ export function writeString (s, escaped) {
  * Bytes, by reference when large (they are copied once, by `finish`).
  *
  * @param {Uint8Array} bytes
- * @param {number} n - bytes.length, which the caller has already read
  */
-export function writeBytes (bytes, n) {
+export function writeBytes (bytes) {
+  const n = bytes.length
   if (n >= LARGE_BYTES) {
     pushPending()
     chunks.push(bytes)

@@ -1,0 +1,14 @@
+// Input bytes as a plain Uint8Array, for the decoder and for CIDs read through cborg's options:
+// both copy byte strings with slice(), which a subclass (Node's buffers) redefines as a view.
+
+/**
+ * @param {unknown} data
+ * @returns {Uint8Array}
+ */
+export function toByteView (data) {
+  // a subclass (Node's buffers) may redefine slice() as a view: read through a plain Uint8Array
+  if (data instanceof Uint8Array && data.constructor === Uint8Array) return data
+  if (data instanceof ArrayBuffer) return new Uint8Array(data, 0, data.byteLength)
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+  throw new TypeError('DAG-CBOR decode: expected bytes')
+}
