@@ -207,6 +207,9 @@ describe('decode', () => {
       assert.equal(decode(bytes('fb3ff8000000000000')), 1.5)
       assert.ok(Object.is(decode(bytes('fb8000000000000000')), -0))
       assert.equal(decode(bytes('fb4340000000000000')), 2 ** 53)
+      // every byte of the float counts, in big-endian order
+      assert.equal(decode(bytes('fb400921fb54442d18')), Math.PI)
+      assert.deepEqual(decode(bytes('83fb3ff8000000000000fb400921fb54442d18fbc00921fb54442d18')), [1.5, Math.PI, -Math.PI])
     })
     it('16- and 32-bit floats are rejected; relaxed reads them', () => {
       rejects('f93e00', 'float-size', 0, { relaxable: true })
@@ -214,6 +217,7 @@ describe('decode', () => {
       assert.equal(decode(bytes('f93e00'), { relaxed: true }), 1.5)
       assert.equal(decode(bytes('f90001'), { relaxed: true }), 2 ** -24)
       assert.equal(decode(bytes('fa3fc00000'), { relaxed: true }), 1.5)
+      assert.equal(decode(bytes('fa40490fdb'), { relaxed: true }), Math.fround(Math.PI))
     })
     it('NaN and ±Infinity are rejected in every width and mode', () => {
       for (const input of ['fb7ff8000000000000', 'fb7ff0000000000000', 'fbfff0000000000000']) rejects(input, 'non-finite-float', 0)
