@@ -320,7 +320,7 @@ function readArray (n, at) {
  * property, against 17 ns with this constructor. Named Object so that debuggers, which name
  * an object after the function that made it, show decoded maps as plain objects.
  * @type {new () => Record<string, unknown>} */
-const PlainObject = /** @type {any} */ ({ Object: function () {} }).Object
+export const PlainObject = /** @type {any} */ ({ Object: function () {} }).Object
 PlainObject.prototype = Object.prototype
 // V8 fixes how many properties such objects hold inline from the first few it makes; made
 // with four, as `{}` holds, so that small first maps do not push every later map's
@@ -462,7 +462,7 @@ function readSimple (info, at) {
  * @param {number} half - IEEE 754 binary16 bits
  * @returns {number}
  */
-function readHalf (half) {
+export function readHalf (half) {
   const exponent = (half >> 10) & 0x1f
   const mantissa = half & 0x3ff
   const value = exponent === 0
