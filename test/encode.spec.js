@@ -147,6 +147,42 @@ describe('encode', () => {
         assert.deepEqual(Object.keys(decode(bytes)).map((k) => hex(utf8.encode(k))), expected.map(hex))
       }
     })
+    it('large maps of ASCII keys (sorted by packed numbers) are in length-then-bytewise order', () => {
+      /** keys in written order, from a map whose values are all null */
+      const writtenKeys = (/** @type {Uint8Array} */ b) => {
+        const info = b[0] & 31
+        let p = info < 24 ? 1 : 1 + (1 << (info - 24))
+        const keys = []
+        while (p < b.length) {
+          const i = b[p] & 31
+          const n = i < 24 ? i : i === 24 ? b[p + 1] : (b[p + 1] << 8) | b[p + 2]
+          p += i < 24 ? 1 : i === 24 ? 2 : 3
+          keys.push(String.fromCharCode(...b.subarray(p, p + n)))
+          p += n + 1 // the null value
+        }
+        return keys
+      }
+      let seed = 7
+      const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32
+      const word = (/** @type {number} */ length) => Array.from({ length }, () => String.fromCharCode(32 + Math.floor(random() * 95))).join('')
+      const sets = {
+        random: Array.from({ length: 1000 }, () => word(Math.floor(random() * 20))),
+        'shared prefix': Array.from({ length: 500 }, () => 'bafyreib' + word(10 + Math.floor(random() * 3))),
+        // no shared prefix, and keys of one length share their first four characters: only
+        // later characters order them
+        ties: Array.from({ length: 300 }, (_, i) => 'ab'[i % 2] + 'xyz' + word(2 + (i % 3))),
+        'with the empty key': ['', ...Array.from({ length: 100 }, () => word(3))],
+        'keys of 512 or more characters': [...Array.from({ length: 7 }, (_, i) => word(600 + 2000 * i)), ...Array.from({ length: 100 }, () => word(5))]
+      }
+      for (const [name, list] of Object.entries(sets)) {
+        const keys = [...new Set(list)]
+        assert.ok(keys.length > 64, name)
+        const expected = [...keys].sort((a, b) => a.length - b.length || (a < b ? -1 : 1))
+        const value = Object.fromEntries(keys.map((k) => [k, null]))
+        assert.deepEqual(writtenKeys(encode(value)), expected, name)
+        assert.deepEqual(writtenKeys(encode(new Map(keys.map((k) => [k, null])))), expected, name + ' (Map)')
+      }
+    })
     it('__proto__ as an own key is written like any other', () => {
       const value = JSON.parse('{"__proto__": 1}')
       assert.equal(hex(encode(value)), 'a1695f5f70726f746f5f5f01')
