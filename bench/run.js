@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Throughput benchmark: ours vs @ipld/dag-cbor, cbor-x, @atcute/cbor and a JSON ceiling.
-//   node bench/run.js [--quick] [--only=SUBSTRING] [--no-memory] [--no-car-tool] [--shared-process]
+//   node bench/run.js [--quick] [--only=SUBSTRING] [--no-memory] [--no-car-tool] [--no-floor] [--shared-process]
 // Each corpus runs in a fresh child process (all peers interleaved inside it), so that no
 // corpus is measured in a heap shaped by the ones before it; --shared-process runs them all in
 // this process instead. Prints only; never fails (exit code 0 whatever happens).
