@@ -312,7 +312,7 @@ async function main () {
     await benchHere((name) => !only || name.includes(only))
   } else {
     const script = fileURLToPath(import.meta.url)
-    const passOn = args.filter((a) => a === '--quick' || a === '--wall' || a === '--verbose' || a === '--ref-as-ours')
+    const passOn = args.filter((a) => a === '--quick' || a === '--wall' || a === '--verbose' || a === '--ref-as-ours' || a === '--no-floor')
     for (const name of CORPUS_NAMES.filter((n) => !only || n.includes(only))) {
       const r = spawnSync(process.execPath, [script, `--child=${name}`, ...passOn], { encoding: 'utf8', maxBuffer: 1 << 26, timeout: 900000 })
       const lines = (r.stdout || '').split('\n')
