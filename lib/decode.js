@@ -117,11 +117,11 @@ function readArg (info, at) {
     value = (value << 8) | src[pos + 1]
     least = 0x100
   } else if (size === 4) {
-    value = ((value << 24) | (src[pos + 1] << 16) | (src[pos + 2] << 8) | src[pos + 3]) >>> 0
+    value = word(pos)
     least = 0x10000
   } else if (size === 8) {
-    const hi = ((value << 24) | (src[pos + 1] << 16) | (src[pos + 2] << 8) | src[pos + 3]) >>> 0
-    bigLo = ((src[pos + 4] << 24) | (src[pos + 5] << 16) | (src[pos + 6] << 8) | src[pos + 7]) >>> 0
+    const hi = word(pos)
+    bigLo = word(pos + 4)
     if (hi > 0x1fffff) {
       pos += 8
       bigHi = hi
