@@ -206,23 +206,25 @@ function sortUtf8Keys (keys) {
   return keys
 }
 
-/** ASCII keys of maps larger than this are sorted by sortManyAsciiKeys */
+/** ASCII maps with more keys than this are sorted by numbers (see sortAsciiKeys) */
 const MANY_KEYS = 64
 /** the index of a key, in the low bits of its sort number */
 const INDEX_RANGE = 65536
 
 /**
- * Sort many ASCII keys in DAG-CBOR order (length, then bytewise) with a native numeric sort:
- * each key becomes one float64 holding, from the high bits down, its length, the four
+ * Sort ASCII keys in DAG-CBOR order (length, then bytewise; for ASCII that is code unit
+ * order). Up to MANY_KEYS keys, sort() with a comparator. More are sorted by a native numeric
+ * sort: each key becomes one float64 holding, from the high bits down, its length, the four
  * characters after the prefix all the keys share, and its index (9 + 28 + 16 = 53 bits, all
  * exact). Only keys that tie on length and those characters are then compared as strings.
  * Measured on 10,000 random keys: 1.36 ms against 3.52 ms for sort() with a comparator.
  *
- * @param {string[]} keys - ASCII, more than one
+ * @param {string[]} keys - ASCII, more than one; may be sorted in place
  * @returns {string[]}
  */
-function sortManyAsciiKeys (keys) {
+function sortAsciiKeys (keys) {
   const n = keys.length
+  if (n <= MANY_KEYS) return keys.sort(compareAsciiKeys)
   const first = keys[0]
   let prefix = first.length
   let longest = first.length
@@ -332,7 +334,7 @@ function canonicalOrder (keys) {
     return sortByEncodedBytes(keys)
   }
   if (cacheable) orderSeen[slot] = keys.slice()
-  const sorted = ascii ? (n > MANY_KEYS ? sortManyAsciiKeys(keys) : keys.sort(compareAsciiKeys)) : sortUtf8Keys(keys)
+  const sorted = ascii ? sortAsciiKeys(keys) : sortUtf8Keys(keys)
   if (cacheable) orderSorted[slot] = sorted
   return sorted
 }
