@@ -228,6 +228,22 @@ async function benchCorpus (c, peers, ours, ref) {
   }
 }
 
+/**
+ * [corpus, median ratio of `row` to @ipld/dag-cbor] for the corpora that timed that row.
+ *
+ * @param {Array<[string, any]>} entries - [corpus, results[dir][corpus]]
+ * @param {string} row
+ * @returns {Array<[string, number]>}
+ */
+function rowRatios (entries, row) {
+  return entries.filter(([, r]) => r.byName[row]).map(([name, r]) => [name, medianRatio(r.byName[row], r.byName['@ipld/dag-cbor'])])
+}
+
+/** @param {Array<[string, number]>} ratios @returns {string[]} "corpus 2.50x" for those under 3x */
+function under3x (ratios) {
+  return ratios.filter(([, x]) => x < 3).map(([name, x]) => `${name} ${fmtX(x)}`)
+}
+
 function summarize (peers) {
   const lines = []
   const others = peers.filter((p) => !p.ours && !p.ceiling && p.name !== '@ipld/dag-cbor').map((p) => p.name)
@@ -239,12 +255,12 @@ function summarize (peers) {
     const min = ratios.reduce((a, b) => (b[1] < a[1] ? b : a))
     const med = median(ratios.map((x) => x[1]))
     const beats = {}
-    let viewNote = ''
     let line = `${padR(dir === 'roundtrip' ? 'decode+re-encode' : dir, 16)} ours vs @ipld/dag-cbor: min ${fmtX(min[1])} (${min[0]}), median ${fmtX(med)} over ${ratios.length} corpora`
     for (const o of others) {
       const lost = []
       const na = []
       let n = 0
+      let viewNote = ''
       const peer = peers.find((p) => p.name === o)
       for (const [name, r] of Object.entries(results[dir])) {
         if (!r.ours) continue
@@ -259,21 +275,18 @@ function summarize (peers) {
       }
       beats[o] = { lost, na, n }
       line += `; beats ${o} on ${n - lost.length}/${n}` + (lost.length ? ` (not: ${lost.join(', ')})` : '') + (na.length ? ` [n/a on ${na.length}]` : '') + viewNote
-      viewNote = ''
     }
     lines.push(line)
     summary[dir] = { ratios, min, med, beats }
-    if (dir === 'decode') {
-      const floors = entries.filter(([, r]) => r.byName[FLOOR])
-        .map(([name, r]) => [name, medianRatio(r.byName[FLOOR], r.byName['@ipld/dag-cbor'])])
-      const under = floors.filter(([, x]) => x < 3).map(([name, x]) => `${name} ${fmtX(x)}`)
-      if (floors.length) lines.push(`${padR('', 16)} build-only floor (bench/floor.js: no parsing, same output) vs @ipld/dag-cbor: under 3x on ${under.length}/${floors.length} corpora${under.length ? ': ' + under.join(', ') : ''}`)
+    const floors = rowRatios(entries, FLOOR)
+    if (floors.length) {
+      const under = under3x(floors)
+      lines.push(`${padR('', 16)} build-only floor (bench/floor.js: no parsing, same output) vs @ipld/dag-cbor: under 3x on ${under.length}/${floors.length} corpora${under.length ? ': ' + under.join(', ') : ''}`)
     }
-    const into = entries.filter(([, r]) => r.byName['ours encodeInto'])
-      .map(([name, r]) => [name, medianRatio(r.byName['ours encodeInto'], r.byName['@ipld/dag-cbor'])])
+    const into = rowRatios(entries, 'ours encodeInto')
     if (into.length) {
       const intoMin = into.reduce((a, b) => (b[1] < a[1] ? b : a))
-      const under3 = into.filter(([, x]) => x < 3).map(([name, x]) => `${name} ${fmtX(x)}`)
+      const under3 = under3x(into)
       lines.push(`${padR('', 16)} ours encodeInto (no result allocation) vs @ipld/dag-cbor: min ${fmtX(intoMin[1])} (${intoMin[0]}), median ${fmtX(median(into.map((x) => x[1])))}` +
         (under3.length ? `; under 3x: ${under3.join(', ')}` : '; 3x or more on every corpus'))
     }
