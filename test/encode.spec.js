@@ -2,6 +2,7 @@
 // the DAG-CBOR spec, not produced by the code under test).
 import assert from 'node:assert/strict'
 import { CID } from 'multiformats/cid'
+import { identity } from 'multiformats/hashes/identity'
 // multiformats 9, the copy ipld-garbage depends on: a CID class other than ours
 import { CID as CID9 } from '../node_modules/ipld-garbage/node_modules/multiformats/esm/src/cid.js'
 import { encode, encodedLength, encodeInto, decode, DagCborEncodeError } from '../index.js'
@@ -105,6 +106,16 @@ describe('encode', () => {
       assert.equal(hex(encode(new Uint8Array([1, 2, 3]))), '43010203')
       assert.equal(hex(encode(new Uint8Array([9, 1, 2, 9]).subarray(1, 3))), '420102')
       assert.equal(hex(encode(new Uint8Array(0))), '40')
+    })
+    it('byte string heads in shortest form at every length boundary', () => {
+      const heads = [[11, '4b'], [12, '4c'], [23, '57'], [24, '5818'], [255, '58ff'], [256, '590100'],
+        [16383, '593fff'], [16384, '594000'], [65535, '59ffff'], [65536, '5a00010000']]
+      for (const [length, head] of heads) {
+        const content = new Uint8Array(length).map((_, i) => i * 13 + 1)
+        const out = encode(content)
+        assert.equal(hex(out.subarray(0, head.length / 2)), head, `length ${length}`)
+        assert.deepEqual(out.subarray(head.length / 2), content, `length ${length}`)
+      }
     })
     it('large byte strings are written whole', () => {
       const big = new Uint8Array(1 << 20).map((_, i) => i * 7)
@@ -219,6 +230,20 @@ describe('encode', () => {
     it('CIDv0: the bare multihash after 0x00', () => {
       const cid = CID.parse(v0)
       assert.equal(hex(encode(cid)), 'd82a5823' + '00' + hex(cid.bytes))
+    })
+    it('the byte string head counts the 0x00 prefix, also for short and very large CIDs', () => {
+      // CIDv1, raw (0x55), identity multihash (0x00) of n bytes: 0x01 0x55 0x00 varint(n) digest
+      // the cases: heads of 1, 2 and 3 bytes, the last small CID (16383 bytes) and the first
+      // one written by reference (16384), and one whose head takes 5 bytes
+      const cases = [[18, 'd82a57'], [19, 'd82a5818'], [16378, 'd82a594000'], [16379, 'd82a594001'], [70000, 'd82a5a00011177']]
+      for (const [n, head] of cases) {
+        const cid = CID.create(1, 0x55, identity.digest(new Uint8Array(n).map((_, i) => i * 31 + 7)))
+        const out = encode({ l: cid })
+        const at = 3 + head.length / 2 // after the map head, the key "l" and the tag and string heads
+        assert.equal(hex(out.subarray(3, at)), head, `digest of ${n} bytes`)
+        assert.equal(out[at], 0, `digest of ${n} bytes: the 0x00 prefix`)
+        assert.deepEqual(out.subarray(at + 1), cid.bytes, `digest of ${n} bytes`)
+      }
     })
     it('a CID from another copy of multiformats', () => {
       const foreign = CID9.parse(v1)
