@@ -1,4 +1,5 @@
-// Bytes out: CBOR heads, floats, strings and byte strings written into chunked output.
+// Bytes out: CBOR heads, floats, strings, byte strings and CIDs (tag 42 over a byte string)
+// written into chunked output.
 // Writes go into one reusable scratch buffer; when it fills, the written range becomes a
 // chunk and a bigger buffer takes over. Large byte strings are referenced as chunks of
 // their own, so a 1 MiB payload is copied once (into the result), not twice. `finish`
@@ -166,9 +167,10 @@ export function writeString (s, escaped) {
 }
 
 /**
- * A byte string, head and bytes, with `prefix` bytes of `before` ahead of its content (for a
- * CID, the 0x00 multibase-identity byte). A small one is written under a single reservation;
- * a large one is referenced, not copied, until `finish`.
+ * A byte string: its head, then (when `prefix` is 1) the byte `before` as the first byte of
+ * its content, then `bytes`. For a CID the prefix is the 0x00 multibase-identity byte. A
+ * small one is written under a single reservation; a large one is referenced, not copied,
+ * until `finish`.
  *
  * @param {Uint8Array} bytes
  * @param {number} prefix - 0 or 1
