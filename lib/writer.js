@@ -187,6 +187,8 @@ function byteString (bytes, prefix, before) {
     chunked += n
     return
   }
+  // the head by hand rather than by writeHead, under the one reservation: through writeHead
+  // and a separate copy (three reservations for a CID), sample-v1 encode measured 0.91-0.95x
   reserve(4 + length)
   if (length < 24) {
     buf[pos++] = 0x40 | length
