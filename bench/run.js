@@ -32,6 +32,8 @@ const DIRS = ['encode', 'decode', 'roundtrip']
 const FLOOR = 'build-only floor'
 /** the 1 MiB corpus's decode row with { viewBytes: true } */
 const VIEW_ROW = 'ours { viewBytes }'
+/** the encode row writing into one reused buffer (no result allocated) */
+const INTO_ROW = 'ours encodeInto'
 
 /** results[dir][corpus] = { ours: rate[], byName: { name: rate[] } } */
 const results = { encode: {}, decode: {}, roundtrip: {} }
@@ -151,6 +153,7 @@ async function benchCorpus (c, peers, ours, ref) {
   const dirs = c.real ? DIRS : DIRS.slice(0, 2)
   const table = {} // name -> dir -> { rate, mbs, ratio }
   const order = []
+  const oursPeer = peers.find((p) => p.ours)
   for (const dir of dirs) {
     const cells = []
     for (const p of peers) {
@@ -163,14 +166,13 @@ async function benchCorpus (c, peers, ours, ref) {
       const dst = new Uint8Array(1 << 20)
       cells.push({ name: 'Uint8Array.set (ref)', fn: (v) => { dst.set(v.data); return dst }, items: c.values })
       cells.push({ name: 'Uint8Array.slice (ref)', fn: (v) => v.data.slice(), items: c.values })
-      if (dir === 'decode' && usable.decode.has(peers.find((p) => p.ours))) {
+      if (dir === 'decode' && usable.decode.has(oursPeer)) {
         const viewOpts = { viewBytes: true }
         const r = firstFailure(c.blocks, (b, i) => valueDiff(ours.decode(b, viewOpts), c.values[i]))
         if (r.fails) { checkProblems++; note(`ours { viewBytes: true } decode differs on ${r.fails} items; first ${r.first}`) }
-        cells.push({ name: VIEW_ROW, oursView: true, fn: (b) => ours.decode(b, viewOpts), items: c.blocks })
+        cells.push({ name: VIEW_ROW, fn: (b) => ours.decode(b, viewOpts), items: c.blocks })
       }
     }
-    const oursPeer = peers.find((p) => p.ours)
     if (dir === 'encode' && usable.encode.has(oursPeer) && typeof ours.encodeInto === 'function' && typeof ours.encodedLength === 'function') {
       // the same bytes written into one reused buffer (encodeInto): the difference from `ours`
       // is the cost of allocating each fresh exact-size result
@@ -180,7 +182,7 @@ async function benchCorpus (c, peers, ours, ref) {
         return bytesDiff(target.subarray(0, written), ours.encode(v))
       })
       if (r.fails) { checkProblems++; note(`ours encodeInto differs from ours encode on ${r.fails} items; first ${r.first}`) }
-      cells.push({ name: 'ours encodeInto', oursInto: true, fn: (v) => ours.encodeInto(v, target), items: c.values })
+      cells.push({ name: INTO_ROW, fn: (v) => ours.encodeInto(v, target), items: c.values })
     }
     if (dir === 'decode' && usable.decode.has(oursPeer) && !args.includes('--no-floor')) {
       // no parsing, no checks: only building the value ours returns (see bench/floor.js)
@@ -283,7 +285,7 @@ function summarize (peers) {
       const under = under3x(floors)
       lines.push(`${padR('', 16)} build-only floor (bench/floor.js: no parsing, same output) vs @ipld/dag-cbor: under 3x on ${under.length}/${floors.length} corpora${under.length ? ': ' + under.join(', ') : ''}`)
     }
-    const into = rowRatios(entries, 'ours encodeInto')
+    const into = rowRatios(entries, INTO_ROW)
     if (into.length) {
       const intoMin = into.reduce((a, b) => (b[1] < a[1] ? b : a))
       const under3 = under3x(into)
@@ -370,7 +372,7 @@ async function main () {
     if (b && b.ours && b.set) {
       const x = medianRatio(b.set, b.ours) // how many times slower than a plain copy
       const vs = (name) => b.oursView && b.byName[name] ? `, ${fmtX(medianRatio(b.oursView, b.byName[name]))} the speed of ${name}` : ''
-      const into = b.byName['ours encodeInto']
+      const into = b.byName[INTO_ROW]
       const extra = (dir === 'decode' && b.oursView ? `; { viewBytes } ${medianRatio(b.set, b.oursView).toFixed(2)}x${vs('cbor-x')}${vs('@atcute/cbor')}` : '') +
         (dir === 'encode' && into ? `; encodeInto (no result allocation) ${medianRatio(b.set, into).toFixed(2)}x` : '') +
         (b.slice ? `; vs allocating Uint8Array.slice: ${medianRatio(b.slice, b.ours).toFixed(2)}x` : '')
