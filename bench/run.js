@@ -11,6 +11,7 @@ import { makePeers, loadOurs, dagJsonForm } from './peers.js'
 import { runInterleaved, median, medianRatio } from './harness.js'
 import { bytesDiff, valueDiff } from './check.js'
 import { tapesOf, buildFromTape } from './floor.js'
+import { planOf, writeFromPlan, sizeFor } from './encode-floor.js'
 
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
@@ -30,6 +31,8 @@ const padR = (s, n) => String(s).padEnd(n)
 const DIRS = ['encode', 'decode', 'roundtrip']
 /** the decode row that only builds the decoded value (bench/floor.js) */
 const FLOOR = 'build-only floor'
+/** the encode row that only writes the bytes, checking nothing (bench/encode-floor.js) */
+const WRITE_FLOOR = 'write-only floor'
 /** the 1 MiB corpus's decode row with { viewBytes: true } */
 const VIEW_ROW = 'ours { viewBytes }'
 /** the encode row writing into one reused buffer (no result allocated) */
@@ -184,6 +187,14 @@ async function benchCorpus (c, peers, ours, ref) {
       if (r.fails) { checkProblems++; note(`ours encodeInto differs from ours encode on ${r.fails} items; first ${r.first}`) }
       cells.push({ name: INTO_ROW, fn: (v) => ours.encodeInto(v, target), items: c.values })
     }
+    if (dir === 'encode' && usable.encode.has(oursPeer) && !args.includes('--no-floor')) {
+      // no checks: only writing the bytes (see bench/encode-floor.js)
+      const plans = c.values.map(planOf)
+      sizeFor(plans, ours.encodedLength)
+      const r = firstFailure(plans, (plan, i) => refBlocks[i] && bytesDiff(writeFromPlan(plan), refBlocks[i]))
+      if (r.fails) { checkProblems++; note(`write-only floor differs from @ipld/dag-cbor bytes on ${r.fails} items; first ${r.first}`) }
+      else cells.push({ name: WRITE_FLOOR, fn: writeFromPlan, items: plans })
+    }
     if (dir === 'decode' && usable.decode.has(oursPeer) && !args.includes('--no-floor')) {
       // no parsing, no checks: only building the value ours returns (see bench/floor.js)
       const tapes = tapesOf(c.blocks)
@@ -284,6 +295,11 @@ function summarize (peers) {
     if (floors.length) {
       const under = under3x(floors)
       lines.push(`${padR('', 16)} build-only floor (bench/floor.js: no parsing, same output) vs @ipld/dag-cbor: under 3x on ${under.length}/${floors.length} corpora${under.length ? ': ' + under.join(', ') : ''}`)
+    }
+    const writeFloors = rowRatios(entries, WRITE_FLOOR)
+    if (writeFloors.length) {
+      const under = under3x(writeFloors)
+      lines.push(`${padR('', 16)} write-only floor (bench/encode-floor.js: no checks, same bytes) vs @ipld/dag-cbor: under 3x on ${under.length}/${writeFloors.length} corpora${under.length ? ': ' + under.join(', ') : ''}`)
     }
     const into = rowRatios(entries, INTO_ROW)
     if (into.length) {
