@@ -1,80 +1,27 @@
 // The encode floor: what writing a value's canonical bytes costs when nothing is checked.
 // It walks the value with the same type tests as our encoder, enumerates every map with
-// Object.keys, writes heads with no room checks into one preallocated buffer, strings
-// through lib/utf8.js (our encoder's own text path), byte strings and CIDs by the same copy
-// our writer makes (a loop under 12 bytes, set() above, large ones referenced until the
-// end), and returns a fresh exact-size result, as `encode` must. What it skips: the
-// circular-reference and depth checks, the NaN/Infinity and lone-surrogate checks, the CID
-// signal test, and finding the key order (each value's maps that are not already in order
-// get their order in an untimed plan made beforehand). So the floor is optimistic: where its
-// ratio to @ipld/dag-cbor is under 3x, no encoder writing the same bytes with these
-// primitives (an owned result, Object.keys, TextEncoder) reaches 3x on that corpus.
+// Object.keys and puts the keys in canonical order with our encoder's own canonicalOrder (an
+// encoder cannot know the order without looking; that function caches the order of repeated
+// shapes), writes heads with no room checks into one preallocated buffer, strings through
+// lib/utf8.js (our encoder's own text path), byte strings and CIDs by the same copies our
+// writer makes (a loop under 12 bytes, set() above, large ones referenced until the end), and
+// returns a fresh exact-size result, as `encode` must. What it skips: every check our encoder
+// makes (circular references, depth, NaN and Infinity, lone surrogates, the CID signal) and
+// the writer's room checks. So the floor is optimistic: where its ratio to @ipld/dag-cbor is
+// under 3x, no encoder writing the same bytes with these primitives (an owned result,
+// Object.keys, our key sort, TextEncoder) reaches 3x on that corpus.
 import { writeUtf8 } from '../lib/utf8.js'
+import { canonicalOrder } from '../lib/encode.js'
 
 /** byte strings at least this long are referenced until the result is made (as lib/writer.js) */
 const LARGE_BYTES = 16 * 1024
 const TWO_32 = 4294967296
-
-/**
- * @typedef {{ value: unknown, reorder: Map<number, string[]>|null }} Plan
- */
-
-const textEncoder = new TextEncoder()
-
-/**
- * Canonical DAG-CBOR key order: UTF-8 length, then bytes.
- *
- * @param {string[]} keys
- * @returns {string[]}
- */
-function canonical (keys) {
-  const entries = keys.map((key) => ({ key, bytes: textEncoder.encode(key) }))
-  entries.sort((x, y) => {
-    const a = x.bytes
-    const b = y.bytes
-    if (a.length !== b.length) return a.length - b.length
-    let i = 0
-    while (i < a.length && a[i] === b[i]) i++
-    return i === a.length ? 0 : a[i] - b[i]
-  })
-  return entries.map((entry) => entry.key)
-}
-
-/**
- * Make the untimed plan for one value: for each map (numbered in the order the floor's
- * walk meets them) whose Object.keys order is not canonical, its canonical order.
- *
- * @param {unknown} value
- * @returns {Plan}
- */
-export function planOf (value) {
-  /** @type {Map<number, string[]>} */
-  const reorder = new Map()
-  let m = 0
-  /** @param {any} v */
-  const walk = (v) => {
-    if (typeof v !== 'object' || v === null || v instanceof Uint8Array) return
-    if (Array.isArray(v)) return v.forEach(walk)
-    const proto = Object.getPrototypeOf(v)
-    if (proto !== Object.prototype && proto !== null) return // a CID
-    const keys = Object.keys(v)
-    const sorted = canonical(keys)
-    if (sorted.some((key, i) => key !== keys[i])) reorder.set(m, sorted)
-    m++
-    for (const key of sorted) walk(v[key])
-  }
-  walk(value)
-  return { value, reorder: reorder.size === 0 ? null : reorder }
-}
 
 let buf = new Uint8Array(1 << 20)
 let view = new DataView(buf.buffer)
 let pos = 0
 /** @type {Array<Uint8Array|number>} large byte strings and the positions they go after */
 let large = []
-/** @type {Map<number, string[]>|null} */
-let reorder = null
-let maps = 0
 
 /**
  * @param {number} major
@@ -186,8 +133,7 @@ function write (v) {
       }
       if (Object.getPrototypeOf(v) === Object.prototype) {
         let keys = Object.keys(v)
-        if (reorder !== null) keys = reorder.get(maps) ?? keys
-        maps++
+        if (keys.length > 1) keys = canonicalOrder(keys)
         head(0xa0, keys.length)
         for (let i = 0; i < keys.length; i++) {
           text(keys[i])
@@ -202,16 +148,14 @@ function write (v) {
 }
 
 /**
- * Write a planned value and return its bytes as a new exact-size Uint8Array.
+ * Write a value and return its bytes as a new exact-size Uint8Array.
  *
- * @param {Plan} plan
+ * @param {unknown} value
  * @returns {Uint8Array}
  */
-export function writeFromPlan (plan) {
+export function writeFloor (value) {
   pos = 0
-  maps = 0
-  reorder = plan.reorder
-  write(plan.value)
+  write(value)
   if (large.length === 0) return buf.slice(0, pos)
   let length = pos
   for (let i = 1; i < large.length; i += 2) length += /** @type {Uint8Array} */ (large[i]).length
@@ -233,14 +177,14 @@ export function writeFromPlan (plan) {
 }
 
 /**
- * Make the buffer big enough for the largest of these plans (untimed), so that the timed
+ * Make the buffer big enough for the largest of these values (untimed), so that the timed
  * writes never check for room.
  *
- * @param {Plan[]} plans
+ * @param {unknown[]} values
  * @param {(value: unknown) => number} encodedLength
  */
-export function sizeFor (plans, encodedLength) {
-  const most = Math.max(...plans.map((plan) => encodedLength(plan.value)))
+export function sizeFor (values, encodedLength) {
+  const most = Math.max(...values.map(encodedLength))
   if (most > buf.length) {
     buf = new Uint8Array(most)
     view = new DataView(buf.buffer)

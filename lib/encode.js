@@ -293,12 +293,13 @@ const orderSeen = new Array(ORDER_SLOTS).fill(null)
 const orderSorted = new Array(ORDER_SLOTS).fill(null)
 
 /**
- * The keys in DAG-CBOR order: by UTF-8 length, then bytewise.
+ * The keys in DAG-CBOR order: by UTF-8 length, then bytewise. (Exported for bench/encode-floor.js,
+ * which must find key order the way we do; not part of the package's API.)
  *
  * @param {string[]} keys - at least 2; may be sorted in place
  * @returns {string[]}
  */
-function canonicalOrder (keys) {
+export function canonicalOrder (keys) {
   const n = keys.length
   const last = keys[n - 1]
   const slot = (Math.imul(n, 0x9e3779b1) ^ (keys[0].length << 10) ^ (last.length << 5) ^
