@@ -68,6 +68,9 @@ function byteString (bytes, prefix) {
 }
 
 /**
+ * lib/writer.js's writeString without its room checks, on purpose: the floor must not pay
+ * for them (its buffer is sized beforehand by sizeFor).
+ *
  * @param {string} s
  */
 function text (s) {
