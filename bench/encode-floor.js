@@ -50,6 +50,16 @@ function head (major, n) {
 }
 
 /**
+ * Size of a head for an argument below 2^32.
+ *
+ * @param {number} n
+ * @returns {number}
+ */
+function headSize (n) {
+  return n < 24 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : 5
+}
+
+/**
  * @param {Uint8Array} bytes
  * @param {number} prefix - 1 for a CID's 0x00 byte
  */
@@ -89,10 +99,10 @@ function text (s) {
       return
     }
   }
-  const guess = n < 24 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : 5
+  const guess = headSize(n)
   const stop = writeUtf8(s, buf, pos + guess, false)
   const length = stop - pos - guess
-  const size = length < 24 ? 1 : length < 0x100 ? 2 : length < 0x10000 ? 3 : 5
+  const size = headSize(length)
   if (size !== guess) buf.copyWithin(pos + size, pos + guess, stop)
   head(0x60, length)
   pos += length

@@ -290,15 +290,11 @@ function summarize (peers) {
     }
     lines.push(line)
     summary[dir] = { ratios, min, med, beats }
-    const floors = rowRatios(entries, FLOOR)
-    if (floors.length) {
+    for (const [row, what] of [[FLOOR, 'bench/floor.js: no parsing, same output'], [WRITE_FLOOR, 'bench/encode-floor.js: no checks, same bytes']]) {
+      const floors = rowRatios(entries, row)
+      if (floors.length === 0) continue
       const under = under3x(floors)
-      lines.push(`${padR('', 16)} build-only floor (bench/floor.js: no parsing, same output) vs @ipld/dag-cbor: under 3x on ${under.length}/${floors.length} corpora${under.length ? ': ' + under.join(', ') : ''}`)
-    }
-    const writeFloors = rowRatios(entries, WRITE_FLOOR)
-    if (writeFloors.length) {
-      const under = under3x(writeFloors)
-      lines.push(`${padR('', 16)} write-only floor (bench/encode-floor.js: no checks, same bytes) vs @ipld/dag-cbor: under 3x on ${under.length}/${writeFloors.length} corpora${under.length ? ': ' + under.join(', ') : ''}`)
+      lines.push(`${padR('', 16)} ${row} (${what}) vs @ipld/dag-cbor: under 3x on ${under.length}/${floors.length} corpora${under.length ? ': ' + under.join(', ') : ''}`)
     }
     const into = rowRatios(entries, INTO_ROW)
     if (into.length) {
