@@ -7,10 +7,10 @@ import { CarReader } from '@ipld/car'
 import { roundTrip, defaultCodecUrl } from '../bin/lib/run.js'
 import { openFile } from '../bin/lib/read.js'
 
-const shared = new URL('../../shared/data/', import.meta.url)
+const carDir = new URL('../test/fixtures/cars/', import.meta.url)
 const cars = ['filecoin-calibnet-genesis.car', 'filecoin-sample-v1.car'].map((name) => {
-  const file = fileURLToPath(new URL(name, shared))
-  if (!fs.existsSync(file)) throw new Error(`missing shared data: ${file} (see ../shared/README.md)`)
+  const file = fileURLToPath(new URL(name, carDir))
+  if (!fs.existsSync(file)) throw new Error(`missing test data: ${file} (see test/fixtures/README.md)`)
   return file
 })
 const codecs = [['this repo', defaultCodecUrl], ['@ipld/dag-cbor', import.meta.resolve('@ipld/dag-cbor')]]

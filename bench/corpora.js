@@ -176,19 +176,19 @@ function repeat (n, seed, fn) {
 const CAR_FILES = ['filecoin-calibnet-genesis.car', 'filecoin-sample-v1.car']
 
 async function carCorpus (file) {
-  const url = new URL('../../shared/data/' + file, import.meta.url)
+  const url = new URL('../test/fixtures/cars/' + file, import.meta.url)
   let bytes
   try {
     bytes = readFileSync(url)
   } catch (e) {
-    throw new Error(`bench: missing real data ${url.pathname} (expected ../shared/data beside the repo): ${e.message}`)
+    throw new Error(`bench: missing real data ${url.pathname} (see test/fixtures/README.md): ${e.message}`)
   }
   const reader = await CarReader.fromBytes(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength))
   const blocks = []
   for await (const { cid, bytes } of reader.blocks()) {
     if (cid.code === DAG_CBOR) blocks.push(bytes.slice())
   }
-  return { name: 'car:' + file.replace(/\.car$/, ''), description: `real DAG-CBOR blocks of ../shared/data/${file}`, blocks, real: true }
+  return { name: 'car:' + file.replace(/\.car$/, ''), description: `real DAG-CBOR blocks of test/fixtures/cars/${file}`, blocks, real: true }
 }
 
 /** Finish a corpus: fill in `blocks` (reference encoding) or `values` (reference decoding). */

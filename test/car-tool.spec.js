@@ -1,6 +1,6 @@
 // The CAR round-trip tool (bin/dag-cbor-car.js): run as a child process for CLI behaviour (exit codes,
 // messages, files written), and through its modules where that is cheaper. Expected counts come from
-// ../shared/README.md and independent oracles (@ipld/car, @ipld/dag-cbor, the hashers), never from the tool.
+// test/fixtures/README.md and independent oracles (@ipld/car, @ipld/dag-cbor, the hashers), never from the tool.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -12,14 +12,14 @@ import * as dagCbor from '@ipld/dag-cbor'
 import { blake2b256 } from '@multiformats/blake2/blake2b'
 import { CID } from 'multiformats/cid'
 import { sha256, sha512 } from 'multiformats/hashes/sha2'
-import { sharedPath } from './helpers/shared-data.js'
+import { fixturePath } from './helpers/fixtures.js'
 import * as codec from '../index.js'
 import { processBlock } from '../bin/lib/classify.js'
 import { sampleCar } from '../bin/lib/sample.js'
 
 const TOOL = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))
-const GENESIS = fileURLToPath(sharedPath('data/filecoin-calibnet-genesis.car'))
-const SAMPLE_V1 = fileURLToPath(sharedPath('data/filecoin-sample-v1.car'))
+const GENESIS = fileURLToPath(fixturePath('cars/filecoin-calibnet-genesis.car'))
+const SAMPLE_V1 = fileURLToPath(fixturePath('cars/filecoin-sample-v1.car'))
 const STACK_LINE = /\n\s+at .+:\d+:\d+/
 
 /**

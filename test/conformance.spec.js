@@ -1,4 +1,4 @@
-// Conformance over the IPLD codec-fixtures suite (read from ../shared, never copied):
+// Conformance over the IPLD codec-fixtures suite (copied into test/fixtures/):
 // every positive fixture decodes strictly, re-encodes byte-identically, hashes to the CID in
 // its file name and equals its DAG-JSON twin; every negative fixture is rejected.
 import assert from 'node:assert/strict'
@@ -8,7 +8,7 @@ import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { encode, decode, code, DagCborDecodeError } from '../index.js'
 import { bytesEqual, dataModelDiff, fromHex, toHex } from './helpers/ipld-equal.js'
-import { loadFixtures, loadNegativeFixtures } from './helpers/shared-data.js'
+import { loadFixtures, loadNegativeFixtures } from './helpers/fixtures.js'
 
 const fixtures = loadFixtures()
 

@@ -13,7 +13,7 @@ import {
 } from '../index.js'
 import { bytesEqual, dataModelDiff, toHex } from './helpers/ipld-equal.js'
 import { mulberry32 as seededRandom, withMathRandom } from '../bin/lib/prng.js'
-import { loadFixtures } from './helpers/shared-data.js'
+import { loadFixtures } from './helpers/fixtures.js'
 
 const SEED = process.env.DIFF_SEED ? Number(process.env.DIFF_SEED) : 0x1d1dcb0
 const MAX_REPORTED = 5

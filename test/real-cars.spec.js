@@ -1,4 +1,4 @@
-// Real CAR files written by Filecoin's Go stack (read from ../shared, never copied).
+// Real CAR files written by Filecoin's Go stack (copies in test/fixtures/cars/).
 // Every DAG-CBOR block either decodes strictly and re-encodes to its own bytes (so its CID
 // holds), or is rejected with a DagCborDecodeError naming the rule it breaks. In relaxed mode
 // every block decodes, and the known non-canonical blocks come back as documented.
@@ -10,7 +10,7 @@ import { identity } from 'multiformats/hashes/identity'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { encode, decode, DagCborDecodeError, DagCborEncodeError } from '../index.js'
 import { bytesEqual, dataModelDiff, toHex } from './helpers/ipld-equal.js'
-import { loadCar } from './helpers/shared-data.js'
+import { loadCar } from './helpers/fixtures.js'
 
 const DAG_CBOR = 0x71
 const RAW = 0x55
@@ -22,7 +22,7 @@ const hashers = {
   [identity.code]: identity
 }
 
-/** @typedef {import('./helpers/shared-data.js').Block} Block */
+/** @typedef {import('./helpers/fixtures.js').Block} Block */
 
 /**
  * @param {CID} cid

@@ -1,5 +1,5 @@
 /* global describe, it */
-// Conformance over ../shared/fixtures/codec-fixtures, in the browser. The fixture bytes are embedded
+// Conformance over test/fixtures/codec-fixtures, in the browser. The fixture bytes are embedded
 // into the bundle at build time by run.js (virtual module 'virtual:codec-fixtures'; the build throws
 // when the fixtures are missing). For each: decode, re-encode byte-identically, and check that the
 // sha2-256 CIDv1 (dag-cbor) of the re-encoded bytes is the fixture's file name.

@@ -22,7 +22,7 @@ const CHROMIUM_ARGS = [
   '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'
 ]
 const here = path.dirname(fileURLToPath(import.meta.url))
-const fixturesDir = fileURLToPath(new URL('../../../shared/fixtures/codec-fixtures/', import.meta.url))
+const fixturesDir = fileURLToPath(new URL('../fixtures/codec-fixtures/', import.meta.url))
 const foreignMultiformats = path.join(root, 'node_modules/ipld-garbage/node_modules/multiformats/esm/src')
 const RUN_TIMEOUT_MS = 240_000
 
@@ -38,7 +38,7 @@ export const EXAMPLE_INPUT = JSON.stringify({
 
 function readFixtures () {
   if (!fs.existsSync(fixturesDir)) {
-    throw new Error(`codec-fixtures missing at ${fixturesDir} (expected ../shared/fixtures/codec-fixtures beside the repo)`)
+    throw new Error(`codec-fixtures missing at ${fixturesDir} (see test/fixtures/README.md)`)
   }
   const fixtures = []
   for (const name of fs.readdirSync(fixturesDir).sort()) {

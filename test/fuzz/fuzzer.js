@@ -15,9 +15,9 @@ import { seededGarbage, PLANTS, implant, makeCircular } from './values.js'
 import { bytesEqual, dataModelDiff } from '../helpers/ipld-equal.js'
 import { hasNegZero, stripLeadingBom } from './equal.js'
 
-const SHARED = new URL('../../../shared/', import.meta.url)
-const FIXTURES = fileURLToPath(new URL('fixtures/codec-fixtures/', SHARED))
-const DATA = fileURLToPath(new URL('data/', SHARED))
+const TEST_DATA = new URL('../fixtures/', import.meta.url)
+const FIXTURES = fileURLToPath(new URL('codec-fixtures/', TEST_DATA))
+const DATA = fileURLToPath(new URL('cars/', TEST_DATA))
 export const FAILURE_DIR = fileURLToPath(new URL('../../.fuzz-failures/', import.meta.url))
 export const SOURCES = ['random-bytes', 'random-cbor', 'mutation', 'garbage']
 const SAVE_PER_KIND = 20
@@ -31,7 +31,7 @@ let corpusPromise
 
 /**
  * Valid blocks to mutate: every codec-fixtures *.dag-cbor file and every DAG-CBOR block of the real CARs.
- * Throws when ../shared is missing (never silently fuzzes without its corpus).
+ * Throws when test/fixtures/ is incomplete (never silently fuzzes without its corpus).
  * @returns {Promise<Seed[]>}
  */
 export function loadCorpus () {
@@ -48,7 +48,7 @@ export function loadCorpus () {
         if (cid.code === oracle.code) seeds.push({ name: `${f}:${cid}`, bytes: Uint8Array.from(bytes) })
       }
     }
-    if (files.length < 100 || cars.length < 2) throw new Error(`fuzz corpus incomplete: ${files.length} fixtures, ${cars.length} CARs under ${fileURLToPath(SHARED)}`)
+    if (files.length < 100 || cars.length < 2) throw new Error(`fuzz corpus incomplete: ${files.length} fixtures, ${cars.length} CARs under ${fileURLToPath(TEST_DATA)}`)
     return seeds
   })()
   return corpusPromise

@@ -1,18 +1,19 @@
-// Readers for the read-only data in ../shared (beside the repo). Never copied into the repo;
-// a missing file throws, so tests that need it fail loudly instead of skipping.
+// Readers for the test data in test/fixtures/ (copied from the project's shared data; each file's
+// source and licence are in test/fixtures/README.md). A missing file throws, so tests that need it
+// fail loudly instead of skipping.
 import fs from 'node:fs'
 import { CarReader } from '@ipld/car'
 
-const sharedUrl = new URL('../../../shared/', import.meta.url)
+const fixturesUrl = new URL('../fixtures/', import.meta.url)
 
 /**
- * @param {string} relative - path under ../shared
+ * @param {string} relative - path under test/fixtures/
  * @returns {URL}
  */
-export function sharedPath (relative) {
-  const url = new URL(relative, sharedUrl)
+export function fixturePath (relative) {
+  const url = new URL(relative, fixturesUrl)
   if (!fs.existsSync(url)) {
-    throw new Error(`shared test data missing: ${url.pathname} (expected ../shared beside the repo; see ../shared/README.md)`)
+    throw new Error(`test data missing: ${url.pathname} (see test/fixtures/README.md)`)
   }
   return url
 }
@@ -28,7 +29,7 @@ export function sharedPath (relative) {
  * @returns {Fixture[]}
  */
 export function loadFixtures () {
-  const root = sharedPath('fixtures/codec-fixtures/')
+  const root = fixturePath('codec-fixtures/')
   return fs.readdirSync(root).sort().map((name) => {
     const dir = new URL(`${encodeURIComponent(name)}/`, root)
     const files = fs.readdirSync(dir)
@@ -50,7 +51,7 @@ export function loadFixtures () {
  * @returns {Array<{ file: string, name: string, hex: string, error: string }>}
  */
 export function loadNegativeFixtures () {
-  const root = sharedPath('fixtures/codec-fixtures-negative/dag-cbor/decode/')
+  const root = fixturePath('codec-fixtures-negative/dag-cbor/decode/')
   const cases = []
   for (const file of fs.readdirSync(root).filter((f) => f.endsWith('.json')).sort()) {
     for (const entry of JSON.parse(fs.readFileSync(new URL(file, root), 'utf8'))) cases.push({ file, ...entry })
@@ -63,13 +64,13 @@ export function loadNegativeFixtures () {
  */
 
 /**
- * Every block of a CAR in ../shared/data, in file order.
+ * Every block of a CAR in test/fixtures/cars/, in file order.
  *
  * @param {string} file
  * @returns {Promise<Block[]>}
  */
 export async function loadCar (file) {
-  const reader = await CarReader.fromBytes(new Uint8Array(fs.readFileSync(sharedPath(`data/${file}`))))
+  const reader = await CarReader.fromBytes(new Uint8Array(fs.readFileSync(fixturePath(`cars/${file}`))))
   /** @type {Block[]} */
   const blocks = []
   for await (const { cid, bytes } of reader.blocks()) blocks.push({ cid, bytes })
