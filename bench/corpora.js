@@ -7,7 +7,7 @@ import { create as createDigest } from 'multiformats/hashes/digest'
 import { garbage } from 'ipld-garbage'
 import { CarReader } from '@ipld/car'
 import * as refCodec from '@ipld/dag-cbor'
-import { mulberry32 as prng, withMathRandom } from '../bin/lib/prng.js'
+import { mulberry32 as prng, withMathRandom } from '../test/helpers/prng.js'
 
 const DAG_CBOR = 0x71
 const RAW = 0x55

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { CID } from 'multiformats/cid'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import * as ref from '@ipld/dag-cbor'
-import { mulberry32 as prng } from '../bin/lib/prng.js'
+import { mulberry32 as prng } from '../test/helpers/prng.js'
 
 const N_BLOCKS = 100000
 const N_DISTINCT = 1000

@@ -12,7 +12,7 @@ import {
   encodeOptions, decodeOptions, DagCborDecodeError
 } from '../index.js'
 import { bytesEqual, dataModelDiff, toHex } from './helpers/ipld-equal.js'
-import { mulberry32 as seededRandom, withMathRandom } from '../bin/lib/prng.js'
+import { mulberry32 as seededRandom, withMathRandom } from './helpers/prng.js'
 import { loadFixtures } from './helpers/fixtures.js'
 
 const SEED = process.env.DIFF_SEED ? Number(process.env.DIFF_SEED) : 0x1d1dcb0

@@ -9,7 +9,7 @@ import { identity } from 'multiformats/hashes/identity'
 import { blake2b256 } from '@multiformats/blake2/blake2b'
 import { garbage } from 'ipld-garbage'
 import { encode } from '../../index.js'
-import { mulberry32, withMathRandom } from './prng.js'
+import { mulberry32, withMathRandom } from '../../test/helpers/prng.js'
 
 export const SAMPLE_SEED = 20240601
 const DAG_CBOR = 0x71

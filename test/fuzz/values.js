@@ -1,7 +1,7 @@
 // Random data-model values for the encode side: ipld-garbage driven by our seeded PRNG, sometimes with a
 // hostile value planted inside (things the encoder must reject cleanly, or edge cases it must get right).
 import { garbage } from 'ipld-garbage'
-import { withMathRandom } from '../../bin/lib/prng.js'
+import { withMathRandom } from '../helpers/prng.js'
 
 /** @typedef {import('./prng.js').Rng} Rng */
 

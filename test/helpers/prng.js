@@ -1,4 +1,4 @@
-// The one seeded PRNG for the CAR tool's sample CAR, the bench corpora and the differential tests.
+// The one seeded PRNG for the bench corpora, the differential tests and the fuzzer's garbage values.
 // Its output stream is load-bearing (the sample CAR, seeded corpora and seeded test inputs depend on
 // it): do not change the algorithm. (The fuzzer keeps its own sfc32 generator in test/fuzz/prng.js.)
 
