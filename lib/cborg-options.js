@@ -5,8 +5,8 @@
 // does not use them does not carry them (or cborg).
 
 import { Token, Type } from 'cborg'
-import { cidBytes, CID_TAG } from './cid-tag.js'
-import { readCid } from './cid.js'
+import { cidBytes, CID_TAG } from './cid-encode.js'
+import { readCid } from './cid-decode.js'
 import { toByteView } from './byte-view.js'
 import { loneSurrogateIndex } from './utf8.js'
 

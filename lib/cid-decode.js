@@ -1,5 +1,5 @@
 // Reading CIDs: tag 42 over a byte string holding 0x00 (a historical multibase "identity"
-// prefix) followed by the binary CID (writing them is in cid-tag.js, which keeps
+// prefix) followed by the binary CID (writing them is in cid-encode.js, which keeps
 // multiformats out of bundles that only encode). Decoding parses the CID itself instead of
 // calling CID.decode, for two reasons: strictness (CID.decode accepts non-shortest varints
 // and an explicit version-0 prefix, which would not re-encode to the same bytes) and

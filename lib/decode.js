@@ -5,9 +5,9 @@
 // unwinds (try/catch costs nothing until something throws).
 
 import { readUtf8, invalidAt } from './utf8.js'
-import { readCid } from './cid.js'
+import { readCid } from './cid-decode.js'
 import { toByteView } from './byte-view.js'
-import { CID_TAG } from './cid-tag.js'
+import { CID_TAG } from './cid-encode.js'
 import { DagCborDecodeError } from './errors.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
 
