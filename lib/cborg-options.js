@@ -94,7 +94,11 @@ for (const type of 'Uint8Clamped Uint16 Uint32 Int8 Int16 Int32 BigUint64 BigInt
   typeEncoders[`${type}Array`] = typedArrayEncoder
 }
 
-/** Options for cborg's `encode` and `encodedLength` that produce our encoder's bytes. */
+/**
+ * Options for cborg's `encode` and `encodedLength` that produce our encoder's bytes. Typed as
+ * cborg's own EncodeOptions so that TypeScript callers can pass it to cborg (frozen all the same).
+ * @type {import('cborg').EncodeOptions}
+ */
 export const encodeOptions = Object.freeze({
   float64: true,
   typeEncoders: Object.freeze(typeEncoders)
@@ -128,8 +132,12 @@ function unlocated (error) {
 const tags = /** @type {any[]} */ ([])
 tags[CID_TAG] = cidDecoder
 
-/** Options for cborg's `decode` and `decodeFirst`, as strict as cborg can be made. */
-export const decodeOptions = Object.freeze({
+/**
+ * Options for cborg's `decode` and `decodeFirst`, as strict as cborg can be made. Typed as cborg's
+ * own DecodeOptions (its `tags` is a mutable array type) so that TypeScript callers can pass it.
+ * @type {import('cborg').DecodeOptions}
+ */
+export const decodeOptions = /** @type {import('cborg').DecodeOptions} */ (Object.freeze({
   allowIndefinite: false,
   allowUndefined: false,
   coerceUndefinedToNull: false,
@@ -140,4 +148,4 @@ export const decodeOptions = Object.freeze({
   useMaps: false,
   rejectDuplicateMapKeys: true,
   tags: Object.freeze(tags)
-})
+}))
