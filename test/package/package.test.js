@@ -78,6 +78,16 @@ function consumerLockfile (packed, dependencies) {
   return { name: 'consumer', lockfileVersion: 3, requires: true, packages }
 }
 
+/**
+ * @param {string} at
+ * @returns {number} the bytes of the files under a directory
+ */
+function bytesUnder (at) {
+  return fs.readdirSync(at, { withFileTypes: true, recursive: true })
+    .filter((d) => d.isFile())
+    .reduce((sum, d) => sum + fs.statSync(path.join(d.parentPath, d.name)).size, 0)
+}
+
 describe('package: the npm pack tarball installed into an empty project', function () {
   this.timeout(300_000)
 
@@ -104,6 +114,13 @@ describe('package: the npm pack tarball installed into an empty project', functi
     assert.deepEqual(listed.filter((f) => /^(test|bench|examples|\.ci)\//.test(f)), [])
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'node_modules/dag-cbor-fast/package.json'), 'utf8'))
     assert.equal(manifest.license, 'Apache-2.0 OR MIT')
+    // for the README's install section: what an install puts on disk (file bytes), by package
+    const sizes = fs.readdirSync(path.join(dir, 'node_modules'), { withFileTypes: true })
+      .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+      .flatMap((d) => d.name.startsWith('@') ? fs.readdirSync(path.join(dir, 'node_modules', d.name)).map((n) => `${d.name}/${n}`) : [d.name])
+      .map((name) => [name, bytesUnder(path.join(dir, 'node_modules', name))])
+    const total = sizes.reduce((sum, [, size]) => sum + Number(size), 0)
+    console.log(`      tarball ${fs.statSync(tarball).size} B; installed ${total} B: ${sizes.map(([n, b]) => `${n} ${b}`).join(', ')}`)
   })
 
   it('ESM: import of the package encodes and decodes, CIDs included', () => {
@@ -121,6 +138,18 @@ describe('package: the npm pack tarball installed into an empty project', functi
     const link = CID.parse('bafyreihdb57fdysx5h35urvxz64ros7zvywshber7id6t6c6fek37jgyfe')
     const expected = Buffer.from(oracle.encode({ hello: 'world', link })).toString('hex')
     assert.deepEqual(out, { name: 'dag-cbor', code: 0x71, hex: expected, same: true })
+  })
+
+  it('the README\'s quick start runs as pasted and prints what the README says', () => {
+    const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8')
+    const section = readme.slice(readme.indexOf('## Quick start'))
+    const code = /```js\n([\s\S]*?)```/.exec(section)?.[1]
+    const printed = /It prints `([^`]+)`/.exec(section)?.[1]
+    assert.ok(code && printed, 'the quick start section has a js block and says what it prints')
+    fs.writeFileSync(path.join(dir, 'quick-start.mjs'), code)
+    const result = run(process.execPath, ['quick-start.mjs'])
+    assert.equal(result.status, 0, result.stderr)
+    assert.equal(result.stdout.trim(), printed)
   })
 
   it('require(): CommonJS code loads the package (Node >= 20.19)', () => {
