@@ -14,17 +14,27 @@ import { loneSurrogateIndex } from './utf8.js'
 import { DagCborEncodeError, DagCborDecodeError } from './errors.js'
 
 /**
- * The same error, with the same rule, as our own encoder throws; cborg's hooks are not told
- * where in the value they are.
+ * Finish an error raised inside a cborg hook: cborg tells its hooks neither the value path nor
+ * the byte offset, so the message says so instead of pointing at the root.
+ *
+ * @template {DagCborEncodeError|DagCborDecodeError} E
+ * @param {E} error
+ * @returns {E}
+ */
+function unlocated (error) {
+  error.located = false
+  return error.finish()
+}
+
+/**
+ * The same error, with the same rule, as our own encoder throws.
  *
  * @param {string} rule
  * @param {string} detail
  * @returns {never}
  */
 function reject (rule, detail) {
-  const error = new DagCborEncodeError(rule, detail)
-  error.located = false
-  throw error.finish()
+  throw unlocated(new DagCborEncodeError(rule, detail))
 }
 
 /**
@@ -118,15 +128,6 @@ function cidDecoder (decodeContent) {
     // its offset counts from the CID's own bytes, not from cborg's input
     throw error instanceof DagCborDecodeError ? unlocated(new DagCborDecodeError(error.rule, error.detail, -1)) : error
   }
-}
-
-/**
- * @param {DagCborDecodeError} error
- * @returns {DagCborDecodeError}
- */
-function unlocated (error) {
-  error.located = false
-  return error.finish()
 }
 
 const tags = /** @type {any[]} */ ([])
