@@ -23,7 +23,8 @@ import { DagCborEncodeError, DagCborDecodeError } from './errors.js'
  */
 function unlocated (error) {
   error.located = false
-  return error.finish()
+  error.finish()
+  return error
 }
 
 /**
