@@ -10,6 +10,7 @@ import { toByteView } from './byte-view.js'
 import { CID_TAG } from './cid-encode.js'
 import { DagCborDecodeError } from './errors.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
+import { fromPool, POOLED_MIN, POOLED_MAX } from './pool.js'
 
 /**
  * @typedef {object} DecodeOptions
@@ -180,7 +181,11 @@ function readItem () {
       const n = readLength(info, at, 1)
       const start = pos
       pos += n
-      return viewBytes ? src.subarray(start, pos) : src.slice(start, pos)
+      if (viewBytes) return src.subarray(start, pos)
+      if (n < POOLED_MIN || n > POOLED_MAX) return src.slice(start, pos)
+      const bytes = fromPool(n)
+      bytes.set(src.subarray(start, pos))
+      return bytes
     }
     case 3: {
       const n = readLength(info, at, 1)
