@@ -3,6 +3,9 @@
 //   blocks : keep 100,000 decoded ~300 B blocks (4 CIDs each) alive -> retained bytes per block
 //   cids   : same decodes, keep only the 4 CIDs of each block      -> retained bytes per CID
 //   kept   : decode a map { data: <1 MiB bytes>, link: CID }, keep only the CID (x2000; x16 when each pins the 1 MiB) -> bytes per kept CID
+//   keptBytes, keptResult : decode { data: <512 B> } (encode it), 40,000 times, and keep every 16th decoded
+//            byte string (encode result): 16 x 512 B fill one 8 KiB pool of ours, so each kept one is the
+//            only live view of its pool, the worst case of what a pooled value can keep alive
 // Retained = (heapUsed + arrayBuffers) after gc, minus the same before. Every decode gets its own
 // fresh copy of the input bytes (as if read from disk), so views into the input count as retained.
 // Each codec x measurement runs in its own child process. Prints only; never fails.
@@ -12,12 +15,17 @@ import { CID } from 'multiformats/cid'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import * as ref from '@ipld/dag-cbor'
 import { mulberry32 as prng } from '../test/helpers/prng.js'
+import { POOL_SIZE } from '../lib/pool.js'
 
+/** what a kept pooled value may keep alive: one pool, plus the view object itself */
+const POOL_BOUND = POOL_SIZE + 256
 const N_BLOCKS = 100000
 const N_DISTINCT = 1000
 const N_KEPT = 2000
 const CODECS = ['ours', '@ipld/dag-cbor', 'cbor-x', '@atcute/cbor']
-const MODES = ['blocks', 'cids', 'kept']
+const MODES = ['blocks', 'cids', 'kept', 'keptBytes', 'keptResult']
+const N_POOLED = 40000
+const KEEP_EVERY = 16
 const passFlags = process.argv.filter((a) => a === '--ref-as-ours')
 const codecs = process.argv.includes('--only-ours') ? ['ours'] : CODECS
 
@@ -70,11 +78,45 @@ function blocksPass (decode, srcs, kept, cidsOnly) {
   }
 }
 
+/**
+ * Keep every KEEP_EVERY-th of N_POOLED results of `make(i)`; a baseline pass that keeps nothing first.
+ * @param {(i: number) => unknown} make
+ * @returns {Promise<number>} retained bytes per kept result
+ */
+async function perKeptOf (make) {
+  const kept = new Array(N_POOLED / KEEP_EVERY).fill(null)
+  keepEvery(make, null)
+  const before = await measured()
+  keepEvery(make, kept)
+  const after = await measured()
+  return (after - before) / kept.length
+}
+
+/**
+ * @param {(i: number) => unknown} make
+ * @param {unknown[]|null} kept
+ */
+function keepEvery (make, kept) {
+  for (let i = 0; i < N_POOLED; i++) {
+    const r = make(i)
+    if (kept !== null && i % KEEP_EVERY === 0) kept[i / KEEP_EVERY] = r
+  }
+}
+
 async function child (codecName, mode) {
   const { makePeers, loadOurs } = await import('./peers.js')
   const { mod } = await loadOurs()
   const peer = makePeers(mod).find((p) => p.name === codecName)
   const decode = peer.decode
+  if (mode === 'keptBytes' || mode === 'keptResult') {
+    const rnd = prng(11)
+    const values = Array.from({ length: 64 }, () => ({ data: Uint8Array.from({ length: 512 }, () => (rnd() * 256) | 0) }))
+    const inputs = values.map((v) => ref.encode(v))
+    const perKept = mode === 'keptBytes'
+      ? await perKeptOf((i) => decode(inputs[i & 63].slice()).data)
+      : await perKeptOf((i) => peer.encode(values[i & 63]))
+    return { perKept }
+  }
   if (mode === 'kept') {
     const rnd = prng(7)
     const data = new Uint8Array(1 << 20)
@@ -131,10 +173,10 @@ async function parent () {
   if (!json) {
     console.log(`Retained memory (heapUsed + arrayBuffers after gc), node ${process.version}`)
     console.log(`  ${N_BLOCKS.toLocaleString('en')} decoded blocks of ~${(rows.ours.blocks.avgBlock || 0).toFixed(0)} B with 4 CIDs each; each decode from a fresh copy of the input`)
-    console.log(`  ${'codec'.padEnd(16)} ${'per block'.padStart(12)} ${'per CID'.padStart(10)} ${'kept CID of 1 MiB block'.padStart(25)}`)
+    console.log(`  ${'codec'.padEnd(16)} ${'per block'.padStart(12)} ${'per CID'.padStart(10)} ${'kept CID of 1 MiB block'.padStart(25)} ${'kept 512 B byte string'.padStart(24)} ${'kept 515 B encode result'.padStart(26)}`)
     for (const codec of codecs) {
       const r = rows[codec]
-      console.log(`  ${codec.padEnd(16)} ${f(r.blocks, 'perBlock').padStart(12)} ${f(r.cids, 'perCid').padStart(10)} ${f(r.kept, 'perKept').padStart(25)}`)
+      console.log(`  ${codec.padEnd(16)} ${f(r.blocks, 'perBlock').padStart(12)} ${f(r.cids, 'perCid').padStart(10)} ${f(r.kept, 'perKept').padStart(25)} ${f(r.keptBytes, 'perKept').padStart(24)} ${f(r.keptResult, 'perKept').padStart(26)}`)
       for (const m of MODES) if (r[m].error) console.log(`    ! ${codec} ${m}: ${r[m].error.slice(0, 300)}`)
     }
     const o = rows.ours
@@ -142,10 +184,13 @@ async function parent () {
     console.log('Targets')
     console.log(`  [${mark(o.cids.error ? undefined : o.cids.perCid <= 350)}] <= 350 B retained per decoded CID (ours ${f(o.cids, 'perCid')})`)
     console.log(`  [${mark(o.kept.error ? undefined : o.kept.perKept < 1024)}] kept CID from a decoded 1 MiB block retains < 1 KB (ours ${f(o.kept, 'perKept')})`)
+    for (const [m, what] of [['keptBytes', 'decoded byte string'], ['keptResult', 'encode result']]) {
+      console.log(`  [${mark(o[m].error ? undefined : o[m].perKept <= POOL_BOUND)}] a kept ${what} of 512 B keeps at most its pool alive: <= ${POOL_BOUND} B (ours ${f(o[m], 'perKept')})`)
+    }
   } else {
     const o = rows.ours
     if (o.cids.error || o.kept.error) console.log(JSON.stringify({ error: o.cids.error || o.kept.error }))
-    else console.log(JSON.stringify({ ours: { perBlock: o.blocks.perBlock, perCid: o.cids.perCid, keptCid: o.kept.perKept }, all: rows }))
+    else console.log(JSON.stringify({ ours: { perBlock: o.blocks.perBlock, perCid: o.cids.perCid, keptCid: o.kept.perKept, keptBytes: o.keptBytes.perKept, keptResult: o.keptResult.perKept }, all: rows }))
   }
 }
 
