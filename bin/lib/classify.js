@@ -4,6 +4,7 @@ import { CID } from 'multiformats/cid'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import { sameBytes, firstDifference } from './bytes.js'
 import { verifyBlock, digestOf } from './verify.js'
+import { walkCbor } from './cbor-walk.js'
 
 export const DAG_CBOR = 0x71
 
@@ -22,7 +23,12 @@ export const DAG_CBOR = 0x71
  * @property {Uint8Array} [out] canonical bytes to write instead of the input (only with canonicalize)
  * @property {string} [newCid] CID of `out`
  * @property {string} [keptReason] why a non-canonical block was copied unchanged despite canonicalize
+ * @property {number} [jsFloats] canonical block holding this many float64 integers that JavaScript re-encodes as integers
+ * @property {string[]} [jsFloatPaths] value paths of the first few of them
  */
+
+/** How many value paths a block's jsFloatPaths keeps. */
+export const JS_FLOAT_PATHS = 5
 
 const phrases = {
   'map-key-order': 'keys out of order',
@@ -127,10 +133,54 @@ export function processBlock (codec, cid, bytes, options = {}) {
     return { hash, cls: 'invalid', rule: `encode:${e?.rule ?? 'error'}`, path: e?.path, reason: `strict decode accepted it but re-encoding threw: ${describeError(e)}` }
   }
   if (sameBytes(again, bytes)) return { hash, cls: 'canonical' }
+  const floats = integralFloats(codec, bytes, again)
+  if (floats) return { hash, cls: 'canonical', jsFloats: floats.count, jsFloatPaths: floats.paths }
   // The strict decoder let through something the encoder writes differently. Same hash function
   // over different bytes gives a different CID, so the CID does not round-trip either.
   const offset = firstDifference(again, bytes)
   return { hash, cls: 'nonCanonical', rule: 'round-trip', offset, reason: `strict decode accepted it but re-encoding differs from byte ${offset} (CID would change)` }
+}
+
+/**
+ * The strict decoder accepts a float64 holding an integer (Go and Rust write 1.0 that way): those
+ * bytes are canonical DAG-CBOR, but the decoded Number cannot say it was a float, so our encoder
+ * writes an integer and the bytes differ. Only for such a block (strict decode fine, re-encode
+ * different), walk its bytes for float64 items whose Number the encoder writes differently, splice
+ * in what the encoder writes for each, and check that this explains the whole difference.
+ *
+ * @param {Codec} codec
+ * @param {Uint8Array} bytes the block
+ * @param {Uint8Array} again our re-encoding of its strict decode
+ * @returns {{ count: number, paths: string[] } | null} null: the difference is not (only) such floats
+ */
+function integralFloats (codec, bytes, again) {
+  /** @type {{ at: number, encoded: Uint8Array, path: string }[]} */
+  const found = []
+  try {
+    walkCbor(bytes, {
+      float64: (at, value, path) => {
+        if (!Number.isInteger(value)) return
+        const encoded = codec.encode(value) // -0 and integers past 2^53 stay floats: no difference
+        if (!sameBytes(encoded, bytes.subarray(at, at + 9))) found.push({ at, encoded, path: path() })
+      }
+    })
+  } catch {
+    return null
+  }
+  if (found.length === 0) return null
+  const asJs = new Uint8Array(bytes.length - found.reduce((n, f) => n + 9 - f.encoded.length, 0))
+  let from = 0
+  let to = 0
+  for (const f of found) {
+    asJs.set(bytes.subarray(from, f.at), to)
+    to += f.at - from
+    asJs.set(f.encoded, to)
+    to += f.encoded.length
+    from = f.at + 9
+  }
+  asJs.set(bytes.subarray(from), to)
+  if (!sameBytes(asJs, again)) return null
+  return { count: found.length, paths: found.slice(0, JS_FLOAT_PATHS).map((f) => f.path) }
 }
 
 /**
