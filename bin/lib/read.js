@@ -100,6 +100,25 @@ class ByteReader {
     return out
   }
 
+  /**
+   * Peek the varint at pos, asking the stream for more only while it is incomplete (a pipe left
+   * open after a short claim must not make us wait for bytes the varint does not need).
+   *
+   * @returns {Promise<{ value: number, size: number } | 'end' | 'malformed'>}
+   */
+  async peekVarint () {
+    for (let want = 1; ; want++) {
+      await this.fill(want)
+      const have = this.available()
+      if (have === 0) return 'end'
+      const bytes = this.buf.subarray(this.off, this.off + Math.min(have, 9))
+      const varint = readVarint(bytes)
+      if (varint) return varint
+      if (have < want || bytes.length === 9 || bytes.some((b) => b < 0x80)) return 'malformed'
+      want = have
+    }
+  }
+
   /** @param {number} n bytes already made available */
   seek (n) {
     this.off += n
@@ -162,10 +181,9 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
   /** Check a header length claim before anything reads it (readHeader then reads and validates it). */
   const checkHeaderClaim = async (/** @type {string} */ context) => {
     const start = reader.pos
-    const head = await reader.upTo(10)
-    if (head.length === 0) throw badHeader(start === 0 ? 'the input is empty' : `${context}: the input ends at byte ${start}`)
-    const varint = readVarint(head)
-    if (!varint) throw badHeader(`${context}: malformed length varint at byte ${start}`)
+    const varint = await reader.peekVarint()
+    if (varint === 'end') throw badHeader(start === 0 ? 'the input is empty' : `${context}: the input ends at byte ${start}`)
+    if (varint === 'malformed') throw badHeader(`${context}: malformed length varint at byte ${start}`)
     const length = varint.value
     if (length === 0) throw badHeader(`${context}: length 0 at byte ${start}`)
     const left = reader.end === undefined ? Infinity : reader.end - start - varint.size
@@ -214,21 +232,20 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
       /** @param {string} what */
       const corrupt = (what) => new CarReadError(`CAR is truncated or corrupt after ${count} complete blocks: the section at byte offset ${start} ${what}`, { blocks: count, offset: start })
       if (dataEnd !== undefined && start >= dataEnd) break
-      let head
+      let varint
       try {
-        head = await reader.upTo(10)
+        varint = await reader.peekVarint()
       } catch (err) {
         throw corrupt(`could not be read (${describe(err)})`)
       }
-      if (head.length === 0) {
+      if (varint === 'end') {
         if (v2) {
           throw new CarReadError(`CARv2 payload is shorter than its stated size after ${count} complete blocks: the header says it ends at byte ${v2.dataOffset + v2.dataSize}, the input ends at byte ${start}`, { blocks: count, offset: start })
         }
         if (dataEnd !== undefined) throw corrupt(`is missing: the file shrank to ${start} bytes while it was read`)
         break
       }
-      const varint = readVarint(head)
-      if (!varint) throw corrupt('has a malformed length varint')
+      if (varint === 'malformed') throw corrupt('has a malformed length varint')
       const length = varint.value
       if (length === 0) throw corrupt('has length 0')
       const left = dataEnd === undefined ? Infinity : dataEnd - start - varint.size
