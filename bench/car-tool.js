@@ -5,7 +5,7 @@ import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { CarReader } from '@ipld/car'
 import { roundTrip, defaultCodecUrl } from '../bin/lib/run.js'
-import { openFile } from '../bin/lib/read.js'
+import { openInput } from '../bin/lib/source.js'
 
 const carDir = new URL('../test/fixtures/cars/', import.meta.url)
 const cars = ['filecoin-calibnet-genesis.car', 'filecoin-sample-v1.car'].map((name) => {
@@ -55,7 +55,9 @@ for (const file of cars) {
   const classes = codecs.map(() => '')
   for (let r = 0; r <= RUNS; r++) {
     for (const [k, [, url]] of codecs.entries()) {
-      const s = await roundTrip({ source: await openFile(file), workers: 1, codecUrl: url })
+      const source = await openInput(file)
+      const s = await roundTrip({ source, workers: 1, codecUrl: url })
+      await source.close()
       if (r > 0) secs[k].push(s.seconds)
       classes[k] = `${s.dagCbor.canonical}/${s.dagCbor.nonCanonical}/${s.dagCbor.invalid}`
     }
