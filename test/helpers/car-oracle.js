@@ -38,7 +38,7 @@ export function linksOf (/** @type {Uint8Array} */ bytes) {
     value = dagCbor.decode(bytes)
   } catch {
     const tags = []
-    tags[42] = (/** @type {Uint8Array} */ b) => CID.decode(b.subarray(1))
+    tags[42] = (/** @type {any} */ decode) => CID.decode(decode().subarray(1)) // cborg 6: a tag decoder is given a decode() for its content
     value = cborgDecode(bytes, { tags, useMaps: false })
   }
   return collectLinks(value, [])
