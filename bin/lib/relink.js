@@ -14,7 +14,8 @@
 //     a canonical parent stays canonical and nothing else in it changes;
 //  4. the write pass copies the file again, replacing affected blocks and roots.
 //
-// Memory: the affected blocks' bytes (old and new) and their CIDs, and nothing per unaffected block.
+// Memory: the affected blocks' bytes and CIDs (while new CIDs are computed, old and new bytes of
+// the blocks resolved so far), and nothing per unaffected block.
 import { CID } from 'multiformats/cid'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import { linkSpans } from './cbor-walk.js'
@@ -32,7 +33,16 @@ const DAG_CBOR = 0x71
  * @property {boolean} seed canonicalized in the first pass (else: rewritten only for its links)
  * @property {CID} [newCid] set by resolve()
  * @property {Uint8Array} [newBytes] set by resolve()
+ * @property {boolean} [linksChanged] set by resolve(): some of its links were replaced
  */
+
+/**
+ * A CID that owns its bytes. One from CID.decodeFirst is a view into the buffer it was read from
+ * (a 1 MiB chunk, a 4 MiB segment), and would keep that whole buffer alive while it is held.
+ *
+ * @param {CID} cid
+ */
+export const detach = (cid) => CID.decode(cid.bytes.slice())
 
 /** @param {Uint8Array} cidBytes a map key for a CID: its bytes as a binary string */
 export const cidKey = (cidBytes) => Buffer.from(cidBytes.buffer, cidBytes.byteOffset, cidBytes.byteLength).toString('latin1')
@@ -86,7 +96,7 @@ export async function findAffected ({ source, segments, dataEnd, affected, onPas
           cannotRewrite.set(key, { cid: cid.toString(), reason: hash === 'mismatch' ? 'its bytes do not match its CID' : 'its hash function is not supported' })
           continue
         }
-        affected.set(key, { cid, bytes: bytes.slice(), seed: false }) // a copy: the range is dropped after this segment
+        affected.set(key, { cid: detach(cid), bytes: bytes.slice(), seed: false }) // copies: the range is dropped after this segment
         added++
       }
     }
@@ -128,6 +138,8 @@ export function resolve (affected) {
       visiting.delete(top.key)
       const { entry } = top
       entry.newBytes = spliceLinks(entry.bytes, (cidBytes) => affected.get(cidKey(cidBytes))?.newCid?.bytes)
+      entry.linksChanged = entry.newBytes !== entry.bytes
+      entry.bytes = entry.newBytes // the old bytes are not needed any more: hold one copy, not two
       const { code } = entry.cid.multihash
       const digest = /** @type {Uint8Array} */ (digestOf(code, entry.newBytes)) // verified (so supported) in discovery
       entry.newCid = CID.create(/** @type {1} */ (entry.cid.version), entry.cid.code, createDigest(code, digest))

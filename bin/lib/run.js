@@ -7,7 +7,7 @@ import { openCar, CarReadError } from './read.js'
 import { inlineProcessor, workerPool } from './workers.js'
 import { createSummary, addBlock, finishSummary } from './summary.js'
 import { openCarOutput } from './output.js'
-import { SEGMENT, cidKey, findAffected, resolve } from './relink.js'
+import { SEGMENT, cidKey, detach, findAffected, resolve } from './relink.js'
 
 /** Our codec, imported by module URL so worker threads can load the same one (the bench swaps it). */
 export const defaultCodecUrl = new URL('../../index.js', import.meta.url).href
@@ -91,7 +91,7 @@ export async function roundTrip (options) {
           const newCid = CID.parse(r.newCid)
           o.canonicalized++
           o.mappings.push({ old: block.cid.toString(), new: r.newCid, why: 'canonicalized' })
-          seeds.set(cidKey(block.cid.bytes), { cid: block.cid, bytes: r.out, seed: true }) // its links are spliced in resolve()
+          seeds.set(cidKey(block.cid.bytes), { cid: detach(block.cid), bytes: r.out, seed: true }) // its links are spliced in resolve()
           await output.put(newCid, r.out)
         } else {
           // canonical blocks are written as read: processBlock proved our re-encoding identical
@@ -190,7 +190,7 @@ async function relinkAndRewrite ({ source, out, car, seeds, segments, summary, o
   o.cannotRewrite = found.cannotRewrite
   resolve(affected)
   const rootsChange = car.roots.some((r) => affected.has(cidKey(r.bytes)))
-  const beyondFirstPass = [...affected.values()].some((e) => !e.seed || e.newBytes !== e.bytes)
+  const beyondFirstPass = [...affected.values()].some((e) => !e.seed || e.linksChanged)
   if (!rootsChange && !beyondFirstPass) return output // the first pass wrote exactly this
 
   // write pass: the same blocks in the same order, affected ones replaced
