@@ -144,3 +144,71 @@ export function linkSpans (bytes) {
   }
   return spans
 }
+
+// items still to read in each open container (-1: indefinite); reused across calls
+const open = /** @type {number[]} */ ([])
+
+/**
+ * The lean walk for --canonicalize's discovery passes, which look at every block with a tag 42 in
+ * it: no paths, no closures, no allocation. Calls `link(contentStart, contentEnd)` for each tag 42
+ * byte string, within bytes[from, to), until it returns true.
+ * Returns true when `link` did; false at the end of the value, or where the bytes stop being CBOR.
+ *
+ * @param {Uint8Array} bytes
+ * @param {number} from
+ * @param {number} to
+ * @param {(contentStart: number, contentEnd: number) => boolean | void} link return true to stop
+ */
+export function scanLinks (bytes, from, to, link) {
+  open.length = 0
+  let pos = from
+  let tagged = false
+  for (;;) {
+    if (pos >= to) return false
+    const initial = bytes[pos++]
+    const major = initial >> 5
+    const info = initial & 31
+    const wasTagged = tagged
+    tagged = false
+    let done = true // the item is complete (not a container left open)
+    if (initial === 0xff) {
+      if (open.length === 0 || open[open.length - 1] >= 0) return false
+      open.pop()
+    } else {
+      let arg = info
+      if (info === 31) {
+        if (major < 2 || major > 5) return false
+        open.push(-1)
+        done = false
+      } else {
+        if (info >= 24) {
+          if (info > 27) return false
+          const size = 1 << (info - 24)
+          if (pos + size > to) return false
+          arg = 0
+          for (let i = 0; i < size; i++) arg = arg * 256 + bytes[pos++]
+          if (major === 7) arg = 0
+        }
+        if (major === 2 || major === 3) {
+          if (pos + arg > to) return false
+          if (wasTagged && major === 2 && arg > 1 && bytes[pos] === 0 && link(pos, pos + arg)) return true
+          pos += arg
+        } else if (major === 4 || major === 5) {
+          if (arg > 0) { open.push(major === 5 ? 2 * arg : arg); done = false }
+        } else if (major === 6) {
+          tagged = arg === 42
+          done = false
+        }
+      }
+    }
+    if (!done) continue
+    // count the completed item in its containers, closing those it completes
+    for (;;) {
+      if (open.length === 0) return false
+      const top = open.length - 1
+      if (open[top] < 0) break
+      if (--open[top] > 0) break
+      open.pop()
+    }
+  }
+}

@@ -8,8 +8,7 @@ import crypto from 'node:crypto'
 import { encode } from '../../index.js'
 import { ToolError, systemReason } from './errors.js'
 
-const FLUSH_BYTES = 1 << 20
-const FLUSH_PARTS = 1000 // below IOV_MAX (1024) for one writev
+const STAGING = 1 << 20
 
 /** Temporary files not yet renamed or removed, for the signal and exit handlers. */
 const temporaryFiles = new Set()
@@ -90,55 +89,51 @@ export async function openAtomicFile (target) {
 }
 
 /**
- * @param {number} n
- * @returns {Uint8Array}
- */
-function varint (n) {
-  const out = []
-  while (n >= 0x80) { out.push((n % 0x80) | 0x80); n = Math.floor(n / 0x80) }
-  out.push(n)
-  return Uint8Array.from(out)
-}
-
-/**
- * A CARv1 written to a file atomically: header, then sections in the order given. Writes are
- * gathered and sent with one writev per MiB, so a block costs no syscall of its own.
+ * A CARv1 written to a file atomically: header, then sections in the order given. Sections are
+ * copied into one 1 MiB staging buffer, written when full: no object per block outlives its put()
+ * (views kept until a later write would keep the input's chunks alive, and old-space garbage grows).
  *
  * @param {string} target
  * @param {import('multiformats').CID[]} roots
  */
 export async function openCarOutput (target, roots) {
   const file = await openAtomicFile(target)
-  /** @type {Uint8Array[]} */
-  let parts = []
-  let pending = 0
-  const flush = async () => {
-    const batch = parts
-    parts = []
-    pending = 0
+  const staging = Buffer.allocUnsafe(STAGING)
+  let used = 0
+  /** @param {Uint8Array} bytes */
+  const writeAll = async (bytes) => {
     try {
-      let { bytesWritten } = await file.handle.writev(batch)
-      const total = batch.reduce((n, p) => n + p.length, 0)
-      if (bytesWritten < total) { // a short write (e.g. the disk filled up): write the rest, which reports why
-        const rest = Buffer.concat(batch).subarray(bytesWritten)
-        for (let at = 0; at < rest.length; at += bytesWritten) {
-          ({ bytesWritten } = await file.handle.write(rest, at))
-          if (bytesWritten === 0) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' })
-        }
+      for (let at = 0; at < bytes.length;) {
+        const { bytesWritten } = await file.handle.write(bytes, at, bytes.length - at)
+        if (bytesWritten === 0) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' })
+        at += bytesWritten
       }
     } catch (err) {
       throw file.cannotWrite(err)
     }
   }
+  const flush = async () => {
+    if (used) await writeAll(staging.subarray(0, used))
+    used = 0
+  }
+  /** @param {number} n */
+  const putVarint = (n) => {
+    while (n >= 0x80) { staging[used++] = (n % 0x80) | 0x80; n = Math.floor(n / 0x80) }
+    staging[used++] = n
+  }
   /** @param {Uint8Array} bytes */
-  const push = async (bytes) => {
-    parts.push(bytes)
-    pending += bytes.length
-    if (pending >= FLUSH_BYTES || parts.length >= FLUSH_PARTS) await flush()
+  const putBytes = async (bytes) => {
+    if (bytes.length > STAGING - used) {
+      await flush()
+      if (bytes.length > STAGING) return writeAll(bytes) // a big block goes straight out
+    }
+    staging.set(bytes, used)
+    used += bytes.length
   }
   const header = encode({ roots, version: 1 })
-  await push(varint(header.length))
-  await push(header)
+  if (header.length + 10 > STAGING) throw new ToolError(`cannot write ${target}: the header would be ${header.length} bytes`)
+  putVarint(header.length)
+  await putBytes(header)
   return {
     file: target,
     /**
@@ -146,13 +141,15 @@ export async function openCarOutput (target, roots) {
      * @param {Uint8Array} bytes
      */
     async put (cid, bytes) {
-      await push(varint(cid.bytes.length + bytes.length))
-      await push(cid.bytes)
-      await push(bytes)
+      if (used + 10 + cid.bytes.length > STAGING) await flush()
+      putVarint(cid.bytes.length + bytes.length)
+      staging.set(cid.bytes, used)
+      used += cid.bytes.length
+      await putBytes(bytes)
     },
-    /** Write what is gathered, flush to disk, rename over the target. */
+    /** Write what is staged, flush to disk, rename over the target. */
     async commit () {
-      if (parts.length) await flush()
+      await flush()
       await file.commit()
     },
     /** Remove the temporary file; the target is untouched. */

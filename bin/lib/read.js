@@ -312,25 +312,50 @@ function checkV2Header (fixed, size) {
 }
 
 /**
- * Split the sections of a byte range read again from a file whose sections were checked in the
- * first pass (for --canonicalize's later passes). `base` is the range's offset in the file.
+ * Walk the sections of a byte range read again from a file whose sections were checked in the first
+ * pass (for --canonicalize's later passes), making no objects: `visit` gets the CID's codec and
+ * offsets in `range`: where the CID starts, where the block's bytes start, where the section ends.
+ * `base` is the range's offset in the file (for messages).
  *
  * @param {Uint8Array} range
  * @param {number} base
- * @returns {Block[]}
+ * @param {(codec: number, cidStart: number, bytesStart: number, end: number) => void} visit
  */
-export function sectionsIn (range, base) {
-  /** @type {Block[]} */
-  const out = []
+export function scanSections (range, base, visit) {
   let at = 0
-  while (at < range.length) {
-    const varint = readVarint(range.subarray(at, at + 10))
-    if (!varint || at + varint.size + varint.value > range.length) throw new CarReadError(`the input changed between passes: no valid section at byte offset ${base + at}`, { blocks: out.length, offset: base + at })
-    const [cid, bytes] = CID.decodeFirst(range.subarray(at + varint.size, at + varint.size + varint.value))
-    out.push({ cid, bytes, offset: base + at })
-    at += varint.size + varint.value
+  let p = 0
+  const changed = () => new CarReadError(`the input changed between passes: no valid section at byte offset ${base + at}`, { blocks: 0, offset: base + at })
+  /** the varint at p, which it moves past */
+  const next = () => {
+    let value = 0
+    for (let i = 0; i < 9 && p < range.length; i++) {
+      const b = range[p++]
+      value += (b & 0x7f) * 2 ** (7 * i)
+      if (b < 0x80) return value
+    }
+    throw changed()
   }
-  return out
+  while (at < range.length) {
+    p = at
+    const length = next()
+    const cidStart = p
+    const end = cidStart + length
+    if (end > range.length) throw changed()
+    let codec
+    if (range[p] === 0x12 && range[p + 1] === 0x20) { // CIDv0: a bare sha2-256 multihash, dag-pb
+      codec = 0x70
+      p += 34
+    } else {
+      next() // version
+      codec = next()
+      next() // multihash code
+      const digestLength = next()
+      p += digestLength
+    }
+    if (p > end) throw changed()
+    visit(codec, cidStart, p, end)
+    at = end
+  }
 }
 
 /** @param {number} n */

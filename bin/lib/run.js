@@ -7,7 +7,8 @@ import { openCar, CarReadError } from './read.js'
 import { inlineProcessor, workerPool } from './workers.js'
 import { createSummary, addBlock, finishSummary } from './summary.js'
 import { openCarOutput } from './output.js'
-import { SEGMENT, cidKey, detach, findAffected, resolve } from './relink.js'
+import { SEGMENT, cidKey, cidFor, detach, findAffected, relinked, resolve } from './relink.js'
+import { ToolError } from './errors.js'
 
 /** Our codec, imported by module URL so worker threads can load the same one (the bench swaps it). */
 export const defaultCodecUrl = new URL('../../index.js', import.meta.url).href
@@ -91,7 +92,7 @@ export async function roundTrip (options) {
           const newCid = CID.parse(r.newCid)
           o.canonicalized++
           o.mappings.push({ old: block.cid.toString(), new: r.newCid, why: 'canonicalized' })
-          seeds.set(cidKey(block.cid.bytes), { cid: detach(block.cid), bytes: r.out, seed: true }) // its links are spliced in resolve()
+          seeds.set(cidKey(block.cid.bytes), { cid: detach(block.cid), canonical: r.out }) // its links are spliced in resolve()
           await output.put(newCid, r.out)
         } else {
           // canonical blocks are written as read: processBlock proved our re-encoding identical
@@ -188,9 +189,9 @@ async function relinkAndRewrite ({ source, out, car, seeds, segments, summary, o
   })
   o.passes = 1 + found.passes
   o.cannotRewrite = found.cannotRewrite
-  resolve(affected)
+  await resolve(affected, source)
   const rootsChange = car.roots.some((r) => affected.has(cidKey(r.bytes)))
-  const beyondFirstPass = [...affected.values()].some((e) => !e.seed || e.linksChanged)
+  const beyondFirstPass = [...affected.values()].some((e) => !e.canonical || e.linksChanged)
   if (!rootsChange && !beyondFirstPass) return output // the first pass wrote exactly this
 
   // write pass: the same blocks in the same order, affected ones replaced
@@ -216,13 +217,16 @@ async function relinkAndRewrite ({ source, out, car, seeds, segments, summary, o
         await rewrite.put(block.cid, block.bytes)
       } else {
         const newCid = /** @type {CID} */ (entry.newCid)
-        if (entry.seed) o.canonicalized++
+        const bytes = relinked(affected, entry.canonical ?? block.bytes)
+        // computed from the same bytes in resolve(); a difference means the file changed under us
+        if (!cidFor(entry.cid, bytes).equals(newCid)) throw new ToolError(`${source.name} changed during the run (block ${block.cid} at byte offset ${block.offset}); nothing was written`)
+        if (entry.canonical) o.canonicalized++
         else o.relinked++
         if (!mapped.has(key)) {
           mapped.add(key)
-          o.mappings.push({ old: block.cid.toString(), new: newCid.toString(), why: entry.seed ? 'canonicalized' : 'relinked' })
+          o.mappings.push({ old: block.cid.toString(), new: newCid.toString(), why: entry.canonical ? 'canonicalized' : 'relinked' })
         }
-        await rewrite.put(newCid, /** @type {Uint8Array} */ (entry.newBytes))
+        await rewrite.put(newCid, bytes)
       }
       if ((++n & 1023) === 0) onProgress?.(n, again.position(), 'writing')
     }

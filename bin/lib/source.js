@@ -12,7 +12,7 @@ const CHUNK = 1 << 20
  * @property {number | undefined} size bytes, when known (a regular file)
  * @property {boolean} seekable a regular file: `stream` may be called again and `readRange` works
  * @property {(start?: number) => AsyncIterable<Uint8Array>} stream the bytes from `start` (default 0) to the end
- * @property {(start: number, length: number) => Promise<Uint8Array>} readRange exactly `length` bytes at `start` (seekable only)
+ * @property {(start: number, length: number, into?: Uint8Array) => Promise<Uint8Array>} readRange exactly `length` bytes at `start` (seekable only), into `into` when given
  * @property {() => Promise<void>} checkUnchanged throws if a regular file changed size or mtime since it was opened
  * @property {() => Promise<void>} close
  */
@@ -101,8 +101,8 @@ function fileSource (name, handle, stat) {
     size: stat.size,
     seekable: true,
     stream: (start = 0) => fileChunks(handle, start),
-    async readRange (start, length) {
-      const buffer = new Uint8Array(length)
+    async readRange (start, length, into) {
+      const buffer = into ? into.subarray(0, length) : new Uint8Array(length)
       let got = 0
       while (got < length) {
         const { bytesRead } = await handle.read(buffer, got, length - got, start + got)
@@ -201,7 +201,11 @@ export function bytesSource (name, bytes) {
     async * stream (start = 0) {
       for (let i = start; i < bytes.length; i += CHUNK) yield bytes.subarray(i, Math.min(i + CHUNK, bytes.length))
     },
-    readRange: async (start, length) => bytes.slice(start, start + length),
+    readRange: async (start, length, into) => {
+      if (!into) return bytes.slice(start, start + length)
+      into.set(bytes.subarray(start, start + length))
+      return into.subarray(0, length)
+    },
     checkUnchanged: async () => {},
     close: async () => {}
   }
