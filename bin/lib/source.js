@@ -5,6 +5,7 @@ import net from 'node:net'
 import { ToolError, systemReason } from './errors.js'
 
 const CHUNK = 1 << 20
+const WAIT_NOTE_MS = 500
 
 /**
  * @typedef {object} Source
@@ -153,8 +154,13 @@ function pipeSource (name, fd, closeFd) {
     size: undefined,
     seekable: false,
     stream: once(name, () => {
-      socket = new net.Socket({ fd, readable: true, writable: false })
-      return socket
+      const pipe = new net.Socket({ fd, readable: true, writable: false })
+      socket = pipe
+      // a FIFO with no writer yet: say why nothing happens (open() returned at once; we wait here)
+      const waiting = setTimeout(() => process.stderr.write(`dag-cbor-car: waiting for data on ${name} (no writer yet?)\n`), WAIT_NOTE_MS)
+      const settled = () => clearTimeout(waiting)
+      pipe.once('readable', settled).once('end', settled).once('error', settled).once('close', settled)
+      return pipe
     }),
     readRange: notSeekable(name),
     checkUnchanged: async () => {},
