@@ -49,6 +49,7 @@ class ByteReader {
   /** @param {AsyncIterable<Uint8Array>} chunks */
   constructor (chunks) {
     this.iterator = chunks[Symbol.asyncIterator]()
+    /** @type {Uint8Array} */
     this.buf = new Uint8Array(0)
     this.off = 0
     this.pos = 0

@@ -80,12 +80,13 @@ function goFloatsRecord () {
 export async function sampleCar () {
   /** @type {{ cid: CID, bytes: Uint8Array }[]} */
   const blocks = []
-  const add = (/** @type {Uint8Array} */ bytes, hasher = sha256, code = DAG_CBOR) => {
+  /** @typedef {{ digest: (bytes: Uint8Array) => any }} Hasher sha2-256, blake2b-256, identity: synchronous here */
+  const add = (/** @type {Uint8Array} */ bytes, /** @type {Hasher} */ hasher = sha256, code = DAG_CBOR) => {
     const cid = CID.create(1, code, /** @type {any} */ (hasher.digest(bytes)))
     blocks.push({ cid, bytes })
     return cid
   }
-  const addValue = (/** @type {any} */ value, hasher = sha256) => add(encode(value), hasher)
+  const addValue = (/** @type {any} */ value, /** @type {Hasher} */ hasher = sha256) => add(encode(value), hasher)
 
   // raw "image" blobs, referenced from the posts
   const blobs = Array.from({ length: 12 }, (_, i) => add(filler(`blob ${i}`, 1024 + 512 * i), sha256, RAW))
@@ -159,7 +160,7 @@ export async function sampleCar () {
   const floats = add(goFloatsRecord())
 
   const root = encode({ sample: 'dag-cbor-car', atproto: commit, filecoin: parent, hamt: hamtRoot, nested, planted: { tuple, floats }, tiny })
-  const rootCid = CID.create(1, DAG_CBOR, sha256.digest(root))
+  const rootCid = CID.create(1, DAG_CBOR, /** @type {any} */ (sha256.digest(root)))
   blocks.unshift({ cid: rootCid, bytes: root })
   return {
     bytes: carBytes(rootCid, blocks),

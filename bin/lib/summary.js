@@ -33,11 +33,11 @@ export function createSummary () {
     verified: 0,
     hashMismatches: 0,
     unverified: 0,
-    dagCbor: { canonical: 0, nonCanonical: 0, invalid: 0, /** @type {Record<string, number>} */ rules: {} },
+    dagCbor: { canonical: 0, nonCanonical: 0, invalid: 0, rules: /** @type {Record<string, number>} */ ({}) },
     problemCount: 0,
     /** @type {Problem[]} first few problems, in CAR order */ problems: [],
     /** canonical blocks holding float64 integers, which JavaScript re-encodes as integers */
-    integralFloats: { blocks: 0, values: 0, /** @type {{ cid: string, paths: string[] }[]} */ examples: [] },
+    integralFloats: { blocks: 0, values: 0, examples: /** @type {{ cid: string, paths: string[] }[]} */ ([]) },
     /** @type {null | Output} */
     output: null,
     /** worker threads used (1: inline) */
