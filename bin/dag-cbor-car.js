@@ -12,7 +12,7 @@ import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from './lib/rea
 import { roundTrip, defaultWorkers, maxWorkers } from './lib/run.js'
 import { formatSummary, exitCode } from './lib/summary.js'
 import { createProgress } from './lib/progress.js'
-import { openAtomicFile, removeTemporaryFiles, pendingTemporaryFiles } from './lib/output.js'
+import { removeTemporaryFiles, pendingTemporaryFiles } from './lib/output.js'
 
 const USAGE = `usage: dag-cbor-car [in.car | -] [--out out.car [--canonicalize [--map map.txt]]] [--json]
                     [--workers N] [--max-block-size SIZE]
@@ -141,7 +141,7 @@ async function main () {
     progress = createProgress({ total: source.size })
     let summary
     try {
-      summary = await roundTrip({ source, out: args.out, canonicalize: args.canonicalize, workers, maxBlockSize: args.maxBlockSize, onProgress: progress.update })
+      summary = await roundTrip({ source, out: args.out, canonicalize: args.canonicalize, mapFile: args.map, workers, maxBlockSize: args.maxBlockSize, onProgress: progress.update })
     } catch (err) {
       progress.done()
       const partial = /** @type {any} */ (err)?.summary
@@ -150,10 +150,6 @@ async function main () {
       throw err
     }
     progress.done()
-    if (args.map && summary.output) {
-      await writeMap(args.map, summary.output.mappings)
-      summary.output.mapFile = args.map
-    }
     process.stdout.write(render(summary, args.json, expected) + '\n')
     return expected ? sampleExitCode(summary, expected) : exitCode(summary)
   } finally {
@@ -204,23 +200,6 @@ function sampleCheck (s, expected) {
 function sampleExitCode (s, expected) {
   if (s.error) return 2
   return sampleCheck(s, expected).ok ? 0 : 1
-}
-
-/**
- * --map FILE: one line per rewritten block, "old new why", written atomically like --out.
- *
- * @param {string} file
- * @param {{ old: string, new: string, why: string }[]} mappings
- */
-async function writeMap (file, mappings) {
-  const out = await openAtomicFile(file)
-  try {
-    await out.handle.writeFile(mappings.map((m) => `${m.old} ${m.new} ${m.why}\n`).join(''))
-    await out.commit()
-  } catch (err) {
-    await out.abort()
-    throw err instanceof ToolError ? err : out.cannotWrite(err)
-  }
 }
 
 main().then((code) => {

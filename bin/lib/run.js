@@ -6,7 +6,7 @@ import { CID } from 'multiformats/cid'
 import { openCar, CarReadError } from './read.js'
 import { inlineProcessor, workerPool } from './workers.js'
 import { createSummary, addBlock, finishSummary } from './summary.js'
-import { openCarOutput } from './output.js'
+import { openCarOutput, openAtomicFile } from './output.js'
 import { SEGMENT, cidKey, cidFor, detach, findAffected, relinked, resolve } from './relink.js'
 import { ToolError } from './errors.js'
 
@@ -35,6 +35,7 @@ export function defaultWorkers (size) {
  * @property {boolean} [canonicalize] write canonical forms of non-canonical blocks, and relink their parents
  * @property {number} [workers] 1 = inline; more = that many worker threads
  * @property {number} [maxBlockSize] largest block (and section length claim) accepted
+ * @property {string} [mapFile] with canonicalize: also write every old -> new CID to this file
  * @property {string} [codecUrl] module URL of the codec (default: this repo's index.js)
  * @property {(blocks: number, bytes: number, label?: string) => void} [onProgress]
  */
@@ -47,7 +48,7 @@ export function defaultWorkers (size) {
  * @returns {Promise<import('./summary.js').Summary>}
  */
 export async function roundTrip (options) {
-  const { source, out, canonicalize = false, codecUrl = defaultCodecUrl, onProgress, maxBlockSize } = options
+  const { source, out, canonicalize = false, codecUrl = defaultCodecUrl, onProgress, maxBlockSize, mapFile } = options
   const workers = options.workers ?? defaultWorkers(source.size)
   const start = performance.now()
   const summary = createSummary()
@@ -143,7 +144,18 @@ export async function roundTrip (options) {
     }
     if (output) {
       await source.checkUnchanged()
-      await output.commit()
+      // the map is written and flushed first, renamed right after the CAR: both or neither
+      const map = mapFile && o ? await writeMap(mapFile, o.mappings) : null
+      try {
+        await output.commit()
+      } catch (err) {
+        await map?.abort()
+        throw err
+      }
+      if (map && o) {
+        await map.commit()
+        o.mapFile = mapFile
+      }
     }
     await car.stop()
   } catch (err) {
@@ -236,4 +248,21 @@ async function relinkAndRewrite ({ source, out, car, seeds, segments, summary, o
     throw err
   }
   return rewrite
+}
+
+/**
+ * --map FILE: one line per rewritten block, "old new why", in a temporary file until commit().
+ *
+ * @param {string} file
+ * @param {{ old: string, new: string, why: string }[]} mappings
+ */
+async function writeMap (file, mappings) {
+  const out = await openAtomicFile(file)
+  try {
+    await out.handle.writeFile(mappings.map((m) => `${m.old} ${m.new} ${m.why}\n`).join(''))
+  } catch (err) {
+    await out.abort()
+    throw out.cannotWrite(err)
+  }
+  return out
 }
