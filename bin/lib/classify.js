@@ -206,6 +206,9 @@ function classifyRejected (codec, cid, bytes, hash, strictErr, options) {
   }
   /** @type {BlockResult} */
   const result = { hash, cls: 'nonCanonical', ...where, reason: describeError(strictErr) }
-  if (options.canonicalize) Object.assign(result, canonicalForm(codec, cid, relaxedValue))
+  if (options.canonicalize) {
+    // a new CID would vouch for bytes that are not what the old CID named
+    Object.assign(result, hash === 'mismatch' ? { keptReason: 'its bytes do not match its CID; copied unchanged, not canonicalized' } : canonicalForm(codec, cid, relaxedValue))
+  }
   return result
 }
