@@ -394,6 +394,27 @@ describe('dag-cbor-car: data is never lost or misreported', function () {
       assert.equal(again.summary.integralFloats.blocks, 1)
     })
 
+    it('a non-canonical block whose bytes do not match its CID is not canonicalized (a new CID would launder it)', async () => {
+      const bytes = unsorted(5)
+      const wrong = { cid: await cidOf(unsorted(6)), bytes }
+      const file = write('wrong-seed.car', carV1([wrong.cid], [wrong]))
+      const out = path.join(tmp, 'wrong-seed-out.car')
+      const { code, summary } = toolJson([file, '--out', out, '--canonicalize'])
+      assert.equal(code, 1)
+      assert.equal(summary.output.canonicalized, 0)
+      assert.match(summary.problems.find((/** @type {any} */ p) => p.kind === 'non-canonical').message, /do not match its CID; copied unchanged/)
+      assert.deepEqual(fs.readFileSync(out), fs.readFileSync(file))
+    })
+
+    it('--map and --out are written together: an unwritable map leaves no output CAR', () => {
+      const out = path.join(tmp, 'with-bad-map.car')
+      const r = tool([GENESIS, '--out', out, '--canonicalize', '--map', path.join(tmp, 'no-such-dir', 'x.map')])
+      assert.equal(r.code, 2)
+      assert.match(r.stderr, /cannot write .*no-such-dir.*: no such file or directory/)
+      assert.equal(fs.existsSync(out), false)
+      assert.deepEqual(temporaryFilesIn(tmp), [])
+    })
+
     it('genesis: the full mapping is in the JSON, nothing is cut', async () => {
       const out = path.join(tmp, 'genesis-canon.car')
       const { summary } = toolJson([GENESIS, '--out', out, '--canonicalize'])
