@@ -72,14 +72,13 @@ function readFloat32 (at) {
 }
 
 /**
- * @param {string} rule
+ * @param {string} rule - whether relaxed mode lifts it is in errors.js's RULES
  * @param {string} detail
  * @param {number} offset
- * @param {boolean} [relaxable]
  * @returns {DagCborDecodeError}
  */
-function fail (rule, detail, offset, relaxable = false) {
-  return new DagCborDecodeError(rule, detail, offset, relaxable)
+function fail (rule, detail, offset) {
+  return new DagCborDecodeError(rule, detail, offset)
 }
 
 /**
@@ -131,7 +130,7 @@ function readArg (info, at) {
   }
   pos += size
   if (!relaxed && value < least) {
-    throw fail('non-shortest', `${value} not in shortest form`, at, true)
+    throw fail('non-shortest', `${value} not in shortest form`, at)
   }
   return value
 }
@@ -231,7 +230,7 @@ function expectString (major, rule, detail) {
 function readText (start, stop) {
   const s = readUtf8(src, start, stop, relaxed)
   if (s === null) {
-    throw fail('invalid-utf8', 'text is not valid UTF-8', invalidAt, true)
+    throw fail('invalid-utf8', 'text is not valid UTF-8', invalidAt)
   }
   return s
 }
@@ -374,7 +373,7 @@ function readMap (n, at) {
         if (order >= 0) {
           if (order === 0) throw duplicateKey(key, keyAt)
           if (!relaxed) {
-            throw fail('map-key-order', `map key ${JSON.stringify(key)} out of order (length first, then bytewise)`, keyAt, true)
+            throw fail('map-key-order', `map key ${JSON.stringify(key)} out of order (length first, then bytewise)`, keyAt)
           }
           unordered = true
         }
@@ -431,7 +430,7 @@ function readSimple (info, at) {
     case 22: return null
     case 23:
       if (relaxed) return null
-      throw fail('undefined', 'undefined (0xf7)', at, true)
+      throw fail('undefined', 'undefined (0xf7)', at)
     case 25:
     case 26:
     case 27: {
@@ -440,7 +439,7 @@ function readSimple (info, at) {
       const value = size === 8 ? readFloat64(pos) : size === 4 ? readFloat32(pos) : readHalf((src[pos] << 8) | src[pos + 1])
       pos += size
       if (value - value !== 0) throw fail('non-finite-float', `${value}`, at)
-      if (size !== 8 && !relaxed) throw fail('float-size', `${size * 8}-bit float`, at, true)
+      if (size !== 8 && !relaxed) throw fail('float-size', `${size * 8}-bit float`, at)
       // A float64 holding an integer (Go and Rust write 1.0 this way) is valid DAG-CBOR and is
       // accepted. It comes back as a Number, which our encoder writes as an integer: the spec's
       // "JavaScript Numbers" limitation, documented in the README, not a reason to reject it.
