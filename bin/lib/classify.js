@@ -1,6 +1,7 @@
 // Per-block work: verify the hash, and for DAG-CBOR blocks decode strictly, re-encode, compare, classify.
 // Pure functions of (codec, block): the same code runs inline and inside worker threads.
 import { CID } from 'multiformats/cid'
+import { RULES } from '../../lib/errors.js'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import { sameBytes, firstDifference } from './bytes.js'
 import { verifyBlock, digestOf } from './verify.js'
@@ -30,25 +31,6 @@ export const DAG_CBOR = 0x71
 /** How many value paths a block's jsFloatPaths keeps. */
 export const JS_FLOAT_PATHS = 5
 
-const phrases = {
-  'map-key-order': 'keys out of order',
-  'duplicate-key': 'duplicate map key',
-  'invalid-utf8': 'invalid UTF-8 in a text string',
-  'non-shortest': 'integer or length not in shortest form',
-  'float-size': 'float not encoded as 64-bit',
-  'integral-float': 'integral number encoded as a float',
-  undefined: 'undefined (0xf7) value',
-  truncated: 'truncated data',
-  'trailing-bytes': 'trailing bytes after the value',
-  tag: 'unsupported tag',
-  cid: 'malformed CID (tag 42)',
-  'indefinite-length': 'indefinite-length item',
-  'simple-value': 'unsupported simple value',
-  'non-finite-float': 'NaN or Infinity',
-  'map-key-type': 'non-string map key',
-  depth: 'nesting too deep'
-}
-
 /**
  * "keys out of order at /Datetime (byte 412)"
  *
@@ -56,7 +38,8 @@ const phrases = {
  */
 export function describeError (err) {
   const rule = typeof err?.rule === 'string' ? err.rule : undefined
-  const what = (rule && /** @type {Record<string,string>} */ (phrases)[rule]) || rule || String(err?.message ?? err)
+  // the codec's own table of rules names each one (lib/errors.js), as its errors and README do
+  const what = (rule && RULES[rule]?.phrase) || rule || String(err?.message ?? err)
   const where = typeof err?.path === 'string' ? ` at ${err.path || '/'}` : ''
   const at = Number.isInteger(err?.offset) ? ` (byte ${err.offset})` : ''
   return `${what}${where}${at}`
