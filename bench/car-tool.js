@@ -1,11 +1,107 @@
 // Bench: the CAR tool's pipeline (stream-read, verify hashes, strict decode, re-encode, compare) on both
 // real CARs, once with this repo's codec and once with @ipld/dag-cbor plugged into the same pipeline.
 // Inline (1 worker), no output file. Median of 9 runs after a warm-up. Usage: node bench/car-tool.js
+//
+// Also makes large CARs for memory measurements (never committed; write them under /tmp):
+//   node bench/car-tool.js --make-car /tmp/big.car [--size 1G] [--claim BYTES --at FRACTION] [--plant FRACTION]
+// --claim plants one section whose length varint claims BYTES, at FRACTION of the file (e.g. 0.5);
+// --plant makes the header at FRACTION of the file non-canonical (an integer in 9 bytes), so that
+// --canonicalize rewrites it and every later header, which links to it through the chain.
 import fs from 'node:fs'
+import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
 import { CarReader } from '@ipld/car'
+import { CID } from 'multiformats/cid'
+import { sha256 } from 'multiformats/hashes/sha2'
+import { blake2b256 } from '@multiformats/blake2/blake2b'
+import * as ours from '../index.js'
 import { roundTrip, defaultCodecUrl } from '../bin/lib/run.js'
-import { openFile } from '../bin/lib/read.js'
+import { openInput } from '../bin/lib/source.js'
+
+/** @param {number} n */
+const varint = (n) => {
+  const out = []
+  while (n >= 0x80) { out.push((n % 0x80) | 0x80); n = Math.floor(n / 0x80) }
+  out.push(n)
+  return Uint8Array.from(out)
+}
+
+/**
+ * A deterministic CAR of about `size` bytes: AT-Protocol-like posts (sha2-256) and raw blobs, every
+ * 64th block a Filecoin-like header (blake2b-256) linking the previous header and the posts since.
+ *
+ * @param {string} file
+ * @param {{ size: number, claim?: number, at?: number, plant?: number }} options
+ */
+async function makeCar (file, { size, claim, at = 0.5, plant }) {
+  let seed = 0x9e3779b9
+  const rnd = () => { seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5; return (seed >>> 0) / 2 ** 32 }
+  const bytesOf = (/** @type {number} */ n) => { const b = new Uint8Array(n); for (let i = 0; i < n; i++) b[i] = rnd() * 256; return b }
+  const out = fs.createWriteStream(file, { highWaterMark: 1 << 20 })
+  let written = 0
+  const put = async (/** @type {Uint8Array} */ chunk) => {
+    written += chunk.length
+    if (!out.write(chunk)) await once(out, 'drain')
+  }
+  const block = async (/** @type {CID} */ cid, /** @type {Uint8Array} */ bytes) => {
+    await put(varint(cid.bytes.length + bytes.length))
+    await put(cid.bytes)
+    await put(bytes)
+  }
+  const rootBytes = ours.encode({ note: 'bench/car-tool.js --make-car' })
+  const root = CID.create(1, 0x71, sha256.digest(rootBytes))
+  const header = ours.encode({ roots: [root], version: 1 })
+  await put(varint(header.length))
+  await put(header)
+  await block(root, rootBytes)
+  /** @type {CID[]} */
+  let recent = []
+  /** @type {CID | null} */
+  let parent = null
+  let planted = claim === undefined
+  for (let n = 0; written < size; n++) {
+    if (!planted && written >= size * at) {
+      await put(varint(claim ?? 0))
+      await put(bytesOf(64)) // what follows the claim: far fewer bytes than claimed
+      planted = true
+    }
+    if (n % 64 === 63) {
+      const marker = 0x7e57ab1e
+      let bytes = ours.encode([parent ? [parent] : [], recent, plant !== undefined && written >= size * plant ? marker : n, bytesOf(96), [2, bytesOf(96)], 1700000000 + n])
+      if (plant !== undefined && written >= size * plant) {
+        // the marker as a 64-bit integer (1b 00000000 7e57ab1e): the same value, not in shortest form
+        const i = Buffer.from(bytes).indexOf(Buffer.from('1a7e57ab1e', 'hex'))
+        bytes = Buffer.concat([bytes.subarray(0, i), Buffer.from('1b000000007e57ab1e', 'hex'), bytes.subarray(i + 5)])
+        plant = undefined
+      }
+      parent = CID.create(1, 0x71, blake2b256.digest(bytes))
+      await block(parent, bytes)
+      recent = []
+    } else if (n % 16 === 7) {
+      const bytes = bytesOf(1024 + Math.floor(rnd() * 16384))
+      await block(CID.create(1, 0x55, sha256.digest(bytes)), bytes)
+    } else {
+      const words = Array.from({ length: 5 + Math.floor(rnd() * 60) }, () => Math.floor(rnd() * 1e6).toString(36))
+      const bytes = ours.encode({ $type: 'app.bsky.feed.post', text: words.join(' '), createdAt: new Date(1.7e12 + n * 1000).toISOString(), langs: ['en'], reply: recent.length ? { parent: recent[recent.length - 1] } : null })
+      const cid = CID.create(1, 0x71, sha256.digest(bytes))
+      recent.push(cid)
+      await block(cid, bytes)
+    }
+  }
+  out.end()
+  await once(out, 'finish')
+  console.log(`${file}: ${written} bytes${claim !== undefined ? `, a section claiming ${claim} bytes at about ${Math.round(at * 100)}%` : ''}${args.plant ? `, a non-canonical header at about ${Math.round(Number(args.plant) * 100)}%` : ''}`)
+}
+
+const { values: args } = parseArgs({ options: { 'make-car': { type: 'string' }, size: { type: 'string', default: '1G' }, claim: { type: 'string' }, at: { type: 'string' }, plant: { type: 'string' } } })
+if (args['make-car']) {
+  const units = /** @type {Record<string, number>} */ ({ '': 1, K: 2 ** 10, M: 2 ** 20, G: 2 ** 30 })
+  const m = /^(\d+)([KMG]?)$/i.exec(args.size ?? '1G')
+  if (!m) throw new Error(`--size ${args.size}: expected e.g. 300M or 1G`)
+  await makeCar(args['make-car'], { size: Number(m[1]) * units[m[2].toUpperCase()], claim: args.claim === undefined ? undefined : Number(args.claim), at: args.at === undefined ? undefined : Number(args.at), plant: args.plant === undefined ? undefined : Number(args.plant) })
+  process.exit(0)
+}
 
 const carDir = new URL('../test/fixtures/cars/', import.meta.url)
 const cars = ['filecoin-calibnet-genesis.car', 'filecoin-sample-v1.car'].map((name) => {
@@ -55,7 +151,9 @@ for (const file of cars) {
   const classes = codecs.map(() => '')
   for (let r = 0; r <= RUNS; r++) {
     for (const [k, [, url]] of codecs.entries()) {
-      const s = await roundTrip({ source: await openFile(file), workers: 1, codecUrl: url })
+      const source = await openInput(file)
+      const s = await roundTrip({ source, workers: 1, codecUrl: url })
+      await source.close()
       if (r > 0) secs[k].push(s.seconds)
       classes[k] = `${s.dagCbor.canonical}/${s.dagCbor.nonCanonical}/${s.dagCbor.invalid}`
     }

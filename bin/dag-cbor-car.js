@@ -1,35 +1,47 @@
 #!/usr/bin/env node
 // dag-cbor-car: stream a CAR, verify every block's hash, round-trip every DAG-CBOR block through this
 // repo's codec, classify it (canonical / non-canonical / invalid), optionally write a CAR back out.
-// Exit: 0 all verified and canonical, 1 problems found, 2 bad usage or unreadable input.
+// Exit: 0 all verified and canonical, 1 problems found in the data, 2 bad usage or unreadable input.
+// See bin/README.md for the options, the JSON fields and the memory bounds.
 import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { ToolError } from './lib/errors.js'
+import { openInput, bytesSource } from './lib/source.js'
+import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from './lib/read.js'
+import { roundTrip, defaultWorkers, maxWorkers } from './lib/run.js'
+import { formatSummary, exitCode } from './lib/summary.js'
+import { createProgress } from './lib/progress.js'
+import { removeTemporaryFiles, pendingTemporaryFiles } from './lib/output.js'
 
-// The tool's modules need @ipld/car and @multiformats/blake2 (and ipld-garbage for the sample), which
-// are dev dependencies of the codec package: load them here so a missing one gives a message, not a trace.
-/** @type {typeof import('./lib/errors.js')} */ let errors
-/** @type {typeof import('./lib/read.js')} */ let read
-/** @type {typeof import('./lib/run.js')} */ let run
-/** @type {typeof import('./lib/summary.js')} */ let summaryLib
-/** @type {typeof import('./lib/progress.js')} */ let progressLib
-async function load () {
-  [errors, read, run, summaryLib, progressLib] = await Promise.all([
-    import('./lib/errors.js'), import('./lib/read.js'), import('./lib/run.js'), import('./lib/summary.js'), import('./lib/progress.js')])
-}
+const USAGE = `usage: dag-cbor-car [in.car | -] [--out out.car [--canonicalize [--map map.txt]]] [--json]
+                    [--workers N] [--max-block-size SIZE]
 
-const USAGE = `usage: dag-cbor-car [in.car] [--out out.car [--canonicalize]] [--json] [--workers N]
+  in.car               CARv1 or CARv2 file, FIFO or device; - reads standard input;
+                       without it, an embedded sample CAR is checked
+  --out FILE           write a CAR with the same blocks and roots (written to a temporary file,
+                       renamed over FILE only when the whole run succeeds)
+  --canonicalize       with --out: write non-canonical blocks in canonical form; blocks linking to
+                       them (and the roots) are rewritten too, up the DAG (needs a file, not a pipe)
+  --map FILE           with --canonicalize: also write every old -> new CID to FILE
+  --json               print the summary as one JSON object
+  --workers N          worker threads (default: 1 below 8 MB or from a pipe, else cores - 1;
+                       at most the machine's available parallelism, ${maxWorkers()} here)
+  --max-block-size S   largest block accepted, in bytes or with K/M/G (KiB/MiB/GiB); default ${bytesText(DEFAULT_MAX_BLOCK_SIZE)}
+  -h, --help           this help
 
-  in.car          CARv1 or CARv2 file; without it, a generated sample CAR is used
-  --out FILE      write a CAR with the same roots (canonical blocks re-encoded, others copied)
-  --canonicalize  with --out: write non-canonical blocks in canonical form (new CIDs; links to them are not rewritten)
-  --json          print the summary as one JSON object
-  --workers N     worker threads (default: 1 below 8 MB, else cores - 1)
-  -h, --help      this help
-
-exit status: 0 all blocks verified and canonical, 1 problems found, 2 bad usage or unreadable input`
+exit status: 0 all blocks verified and canonical, 1 problems found in the data,
+             2 bad usage, or input that is unreadable or malformed (no output file is left)`
 
 class UsageError extends Error {}
+
+/** @param {string} text */
+function parseSize (text) {
+  const m = /^(\d+)\s*([kmg]i?b?)?$/i.exec(text.trim())
+  if (!m) return NaN
+  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(m[2] ?? '').charAt(0).toLowerCase()] ?? NaN
+  return Number(m[1]) * unit
+}
 
 /** @param {string[]} argv */
 function parse (argv) {
@@ -41,8 +53,10 @@ function parse (argv) {
       options: {
         out: { type: 'string' },
         canonicalize: { type: 'boolean' },
+        map: { type: 'string' },
         json: { type: 'boolean' },
         workers: { type: 'string' },
+        'max-block-size': { type: 'string' },
         help: { type: 'boolean', short: 'h' }
       }
     })
@@ -54,11 +68,18 @@ function parse (argv) {
   let workers
   if (values.workers !== undefined) {
     workers = Number(values.workers)
-    if (!/^\d+$/.test(values.workers) || workers < 1 || workers > 256) throw new UsageError(`--workers must be a whole number from 1 to 256, got "${values.workers}"`)
+    if (!/^\d+$/.test(values.workers) || workers < 1) throw new UsageError(`--workers must be a whole number of at least 1, got "${values.workers}"`)
   }
-  if (values.canonicalize && !values.out) throw new UsageError('--canonicalize needs --out FILE')
+  let maxBlockSize = DEFAULT_MAX_BLOCK_SIZE
+  if (values['max-block-size'] !== undefined) {
+    maxBlockSize = parseSize(values['max-block-size'])
+    if (!(maxBlockSize >= 1 && maxBlockSize <= MAX_MAX_BLOCK_SIZE)) throw new UsageError(`--max-block-size must be a size from 1 byte to ${bytesText(MAX_MAX_BLOCK_SIZE)} (e.g. 8M), got "${values['max-block-size']}"`)
+  }
   if (values.out === '') throw new UsageError('--out needs a file name')
-  return { input: positionals[0], out: values.out, canonicalize: !!values.canonicalize, json: !!values.json, workers, help: !!values.help }
+  if (values.canonicalize && !values.out) throw new UsageError('--canonicalize needs --out FILE')
+  if (values.map !== undefined && !values.canonicalize) throw new UsageError('--map needs --canonicalize')
+  if (values.map === '') throw new UsageError('--map needs a file name')
+  return { input: positionals[0], out: values.out, canonicalize: !!values.canonicalize, map: values.map, json: !!values.json, workers, maxBlockSize, help: !!values.help }
 }
 
 /** @param {string} a @param {string} b */
@@ -72,33 +93,113 @@ function sameFile (a, b) {
   }
 }
 
+/** @type {ReturnType<typeof createProgress> | null} */
+let progress = null
+
+// On SIGINT, SIGTERM or SIGHUP: remove any temporary output file (the target stays as it was), say
+// so, then die of the same signal, so the shell sees the usual status (130 for Ctrl-C, 143 for TERM).
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
+  process.on(signal, () => {
+    const hadOutput = pendingTemporaryFiles().length > 0
+    removeTemporaryFiles()
+    progress?.done()
+    process.stderr.write(`dag-cbor-car: stopped by ${signal}${hadOutput ? '; the partial output was removed, the target is untouched' : ''}\n`)
+    process.removeAllListeners(signal)
+    process.kill(process.pid, signal)
+  })
+}
+process.on('exit', removeTemporaryFiles)
+
 async function main () {
   const args = parse(process.argv.slice(2))
   if (args.help) {
     process.stdout.write(USAGE + '\n')
     return 0
   }
-  await load()
-  const { openFile, chunksOf } = read
+  /** @type {import('./lib/source.js').Source} */
   let source
-  if (args.input) {
-    if (args.out && sameFile(args.input, args.out)) throw new UsageError('--out must not be the input file')
-    source = await openFile(args.input)
+  /** @type {import('./lib/sample.js').SampleExpectation | null} */
+  let expected = null
+  if (args.input !== undefined) {
+    if (args.out && args.input !== '-' && sameFile(args.input, args.out)) throw new UsageError('--out must not be the input file')
+    source = await openInput(args.input)
   } else {
-    const { sampleCar, SAMPLE_SEED } = await import('./lib/sample.js')
-    const bytes = await sampleCar(SAMPLE_SEED)
-    source = { name: `embedded sample CAR (generated in memory, seed ${SAMPLE_SEED})`, size: bytes.length, chunks: chunksOf(bytes) }
+    const { sampleCar } = await import('./lib/sample.js')
+    const sample = await sampleCar()
+    expected = sample.expected
+    source = bytesSource('embedded sample CAR (built in memory by bin/lib/sample.js)', sample.bytes)
   }
-  const workers = args.workers ?? run.defaultWorkers(source.size)
-  const progress = progressLib.createProgress({ total: source.size })
-  let summary
   try {
-    summary = await run.roundTrip({ source, out: args.out, canonicalize: args.canonicalize, workers, onProgress: progress.update })
-  } finally {
+    if (args.canonicalize && !source.seekable) {
+      throw new ToolError(`--canonicalize needs an input it can read more than once (to rewrite the blocks that link to rewritten ones), and ${source.name} is a stream; save it to a file first`)
+    }
+    let workers = args.workers ?? defaultWorkers(source.size)
+    if (workers > maxWorkers()) {
+      process.stderr.write(`dag-cbor-car: --workers ${workers} is more than this machine's available parallelism; using ${maxWorkers()}\n`)
+      workers = maxWorkers()
+    }
+    progress = createProgress({ total: source.size })
+    let summary
+    try {
+      summary = await roundTrip({ source, out: args.out, canonicalize: args.canonicalize, mapFile: args.map, workers, maxBlockSize: args.maxBlockSize, onProgress: progress.update })
+    } catch (err) {
+      progress.done()
+      const partial = /** @type {any} */ (err)?.summary
+      // what was read before the failure: always in JSON; as text once the header was read
+      if (partial && err instanceof ToolError && (args.json || partial.version)) process.stdout.write(render(partial, args.json, null) + '\n')
+      throw err
+    }
     progress.done()
+    process.stdout.write(render(summary, args.json, expected) + '\n')
+    return expected ? sampleExitCode(summary, expected) : exitCode(summary)
+  } finally {
+    await source.close()
   }
-  process.stdout.write((args.json ? JSON.stringify(summary) : summaryLib.formatSummary(summary, { workers })) + '\n')
-  return summaryLib.exitCode(summary)
+}
+
+/**
+ * @param {import('./lib/summary.js').Summary} summary
+ * @param {boolean} json
+ * @param {import('./lib/sample.js').SampleExpectation | null} expected
+ */
+function render (summary, json, expected) {
+  if (expected) {
+    const check = sampleCheck(summary, expected)
+    if (json) return JSON.stringify({ ...summary, sample: { expected: expected.problems, asExpected: check.ok } })
+    return formatSummary(summary, { result: check.lines })
+  }
+  return json ? JSON.stringify(summary) : formatSummary(summary)
+}
+
+/**
+ * The sample holds planted problems on purpose. Its run passes (exit 0) when the tool finds exactly
+ * those, and fails (exit 1) if it misses one or finds another: the newcomer's first command checks
+ * the tool, and a real file with the same problems still exits 1.
+ *
+ * @param {import('./lib/summary.js').Summary} s
+ * @param {import('./lib/sample.js').SampleExpectation} expected
+ */
+function sampleCheck (s, expected) {
+  const found = s.problems.map((p) => `${p.cid} ${p.kind}`).sort()
+  const want = expected.problems.map((p) => `${p.cid} ${p.kind}`).sort()
+  const floats = s.integralFloats.examples.map((e) => e.cid).sort()
+  const ok = s.problemCount === want.length && found.join() === want.join() &&
+    s.hashMismatches === 0 && s.unverified === 0 && floats.join() === [...expected.integralFloats].sort().join()
+  const lines = ok
+    ? [`  result      OK for the sample: it plants ${want.length} non-canonical blocks and ${expected.integralFloats.length} block of Go-style float64 integers,`,
+        '              and the tool found exactly those. In a real CAR, non-canonical blocks are a FAIL (exit status 1).',
+        '              Next: npx dag-cbor-car your.car   (or: npm start -- your.car)']
+    : [`  result      FAIL: the sample's planted problems were not found as expected: planted ${want.join('; ')}; found ${found.join('; ') || 'nothing'}`]
+  return { ok, lines }
+}
+
+/**
+ * @param {import('./lib/summary.js').Summary} s
+ * @param {import('./lib/sample.js').SampleExpectation} expected
+ */
+function sampleExitCode (s, expected) {
+  if (s.error) return 2
+  return sampleCheck(s, expected).ok ? 0 : 1
 }
 
 main().then((code) => {
@@ -106,10 +207,8 @@ main().then((code) => {
 }, (err) => {
   if (err instanceof UsageError) {
     process.stderr.write(`dag-cbor-car: ${err.message}\n${USAGE}\n`)
-  } else if (errors && err instanceof errors.ToolError) {
+  } else if (err instanceof ToolError) {
     process.stderr.write(`dag-cbor-car: ${err.message}\n`)
-  } else if (err?.code === 'ERR_MODULE_NOT_FOUND') {
-    process.stderr.write(`dag-cbor-car: a module the tool needs is missing (${String(err.message).split('\n')[0]}); run npm install in the package\n`)
   } else if (err?.syscall) {
     process.stderr.write(`dag-cbor-car: ${err.syscall} ${err.path ?? ''} failed: ${err.code ?? err.message}\n`)
   } else {

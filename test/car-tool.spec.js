@@ -13,6 +13,7 @@ import { blake2b256 } from '@multiformats/blake2/blake2b'
 import { CID } from 'multiformats/cid'
 import { sha256, sha512 } from 'multiformats/hashes/sha2'
 import { fixturePath } from './helpers/fixtures.js'
+import { assertNoNewDanglingLinks } from './helpers/car-oracle.js'
 import * as codec from '../index.js'
 import { processBlock } from '../bin/lib/classify.js'
 import { sampleCar } from '../bin/lib/sample.js'
@@ -57,7 +58,7 @@ async function blockIndex (file) {
 
 /** Summary fields that legitimately differ between runs. */
 function withoutTiming (/** @type {any} */ s) {
-  const { seconds, mbPerSec, ...rest } = s
+  const { seconds, mbPerSec, workers, ...rest } = s
   if (rest.output) rest.output = { ...rest.output, file: '<out>' }
   return rest
 }
@@ -143,8 +144,9 @@ describe('dag-cbor-car (CAR round-trip tool)', () => {
         assert.deepEqual(blk.bytes, a.blocks[i].bytes)
       })
       assert.equal(run.summary.output.blocks, 1207)
-      assert.equal(run.summary.output.reencoded, 1196)
-      assert.equal(run.summary.output.copied, 11)
+      assert.equal(run.summary.output.unchanged, 1207)
+      assert.equal(run.summary.output.canonicalized, 0)
+      assert.equal(run.summary.output.relinked, 0)
     })
 
     it('the written CAR, re-read by the tool, gets the same classification', () => {
@@ -155,23 +157,33 @@ describe('dag-cbor-car (CAR round-trip tool)', () => {
       assert.deepEqual(a, b)
     })
 
-    it('--canonicalize rewrites the one unsorted block as @ipld/dag-cbor would, and maps old -> new CID', async () => {
+    it('--canonicalize rewrites the unsorted block as @ipld/dag-cbor would, relinks its parent (the root), maps old -> new CID', async () => {
       const file = path.join(tmp, 'genesis-canonical.car')
-      const r = tool(GENESIS, '--out', file, '--canonicalize')
+      const r = toolJson(GENESIS, '--out', file, '--canonicalize')
       assert.equal(r.code, 1)
-      assert.doesNotMatch(r.stderr, STACK_LINE)
-      assert.match(r.stdout, /links pointing at the old CIDs are NOT rewritten/)
       const a = await readCar(GENESIS)
       const b = await readCar(file)
-      const changed = b.blocks.filter((blk, i) => blk.cid.toString() !== a.blocks[i].cid.toString())
-      assert.equal(changed.length, 1)
-      const i = b.blocks.indexOf(changed[0])
-      const expected = dagCbor.encode(dagCbor.decode(a.blocks[i].bytes))
-      assert.deepEqual(changed[0].bytes, expected)
-      const hasher = { [sha256.code]: sha256, [blake2b256.code]: blake2b256 }[a.blocks[i].cid.multihash.code]
+      assert.equal(b.blocks.length, a.blocks.length)
+      const changed = b.blocks.map((blk, i) => [a.blocks[i], blk]).filter(([x, y]) => x.cid.toString() !== y.cid.toString())
+      // the non-canonical block, and the genesis root, which links to it
+      assert.equal(changed.length, 2)
+      const [[oldBad, newBad]] = changed.filter(([x]) => x.cid.toString() === r.summary.problems[0].cid)
+      const expected = dagCbor.encode(dagCbor.decode(oldBad.bytes))
+      assert.deepEqual(newBad.bytes, expected)
+      const hasher = { [sha256.code]: sha256, [blake2b256.code]: blake2b256 }[oldBad.cid.multihash.code]
       const expectedCid = CID.create(1, 0x71, await hasher.digest(expected))
-      assert.equal(changed[0].cid.toString(), expectedCid.toString())
-      assert.match(r.stdout, new RegExp(`${a.blocks[i].cid} -> ${expectedCid}`))
+      assert.equal(newBad.cid.toString(), expectedCid.toString())
+      const [[oldRoot, newRoot]] = changed.filter(([x]) => x.cid.toString() === a.roots[0])
+      assert.deepEqual(b.roots, [newRoot.cid.toString()], 'the header names the new root')
+      assert.equal(newRoot.cid.multihash.code, oldRoot.cid.multihash.code, 'same hash function')
+      assert.equal(newRoot.cid.version, oldRoot.cid.version)
+      assert.equal(newRoot.cid.code, oldRoot.cid.code)
+      assert.deepEqual(r.summary.output.mappings.map((/** @type {any} */ m) => [m.old, m.new, m.why]).sort(), [
+        [oldBad.cid.toString(), expectedCid.toString(), 'canonicalized'],
+        [oldRoot.cid.toString(), newRoot.cid.toString(), 'relinked']
+      ].sort())
+      assert.equal(r.summary.output.rootsReplaced, 1)
+      await assertNoNewDanglingLinks(GENESIS, file)
       const recheck = toolJson(file)
       assert.equal(recheck.code, 0, recheck.stdout)
       assert.equal(recheck.summary.dagCbor.canonical, 1197)
@@ -222,7 +234,7 @@ describe('dag-cbor-car (CAR round-trip tool)', () => {
   describe('CAR tool: damaged and bad input', function () {
     this.timeout(60000)
 
-    it('truncated CAR (cut mid-block): exit 2, says how many blocks and the byte offset', async () => {
+    it('truncated CAR (cut mid-block): exit 2, says how many blocks and the byte offset, prints the summary so far', async () => {
       const index = await blockIndex(GENESIS)
       const cut = index[500]
       const file = path.join(tmp, 'truncated.car')
@@ -232,8 +244,16 @@ describe('dag-cbor-car (CAR round-trip tool)', () => {
       assert.match(r.stderr, /truncated/)
       assert.match(r.stderr, /after 500 complete blocks/)
       assert.match(r.stderr, new RegExp(`byte offset ${cut.offset}\\b`))
+      assert.equal(r.stderr.trim().split('\n').length, 1, 'one line')
       assert.doesNotMatch(r.stderr, STACK_LINE)
-      assert.equal(r.stdout, '')
+      assert.match(r.stdout, /blocks {6}500 /)
+      assert.match(r.stdout, new RegExp(`INCOMPLETE: the run stopped after 500 blocks, at byte offset ${cut.offset}`))
+      const j = toolJson(file)
+      assert.equal(j.code, 2)
+      assert.equal(j.summary.blocks, 500)
+      assert.equal(j.summary.verified, 500)
+      assert.deepEqual({ offset: j.summary.error.offset, blocks: j.summary.error.blocks }, { offset: cut.offset, blocks: 500 })
+      assert.match(j.summary.error.message, /truncated/)
     })
 
     it('truncated CAR with --out leaves no partial output file', async () => {
@@ -343,30 +363,57 @@ describe('dag-cbor-car (CAR round-trip tool)', () => {
   describe('CAR tool: embedded default', function () {
     this.timeout(60000)
 
-    it('no arguments: generates the sample, reports its deliberate non-canonical blocks, exit 1', () => {
+    it('no arguments: checks the sample, finds exactly its planted blocks, says so, exit 0', async () => {
       const r = tool()
-      assert.equal(r.code, 1, r.stderr)
-      assert.doesNotMatch(r.stderr, STACK_LINE)
+      assert.equal(r.code, 0, r.stdout + r.stderr)
+      assert.equal(r.stderr, '')
       assert.match(r.stdout, /embedded sample/)
       assert.match(r.stdout, /2 non-canonical, 0 invalid/)
       assert.match(r.stdout, /keys out of order at \//)
       assert.match(r.stdout, /non-shortest/)
       assert.match(r.stdout, / 0 mismatched, 0 unverified/)
+      assert.match(r.stdout, /at \/Ticket\/1, \/Weight/)
+      assert.match(r.stdout, /result {6}OK for the sample/)
+      const { expected } = await sampleCar()
+      for (const p of expected.problems) assert.match(r.stdout, new RegExp(`${p.cid}  non-canonical`))
+      const j = toolJson()
+      assert.equal(j.code, 0)
+      assert.equal(j.summary.sample.asExpected, true)
+      assert.deepEqual(j.summary.integralFloats.examples.map((/** @type {any} */ e) => e.cid), expected.integralFloats)
     })
 
     it('the sample is deterministic and has the promised shapes', async () => {
-      const a = await sampleCar(7, { garbageBlocks: 30 })
-      const b = await sampleCar(7, { garbageBlocks: 30 })
-      const c = await sampleCar(8, { garbageBlocks: 30 })
-      assert.deepEqual(a, b)
-      assert.notDeepEqual(a, c)
-      const reader = await CarReader.fromBytes(a)
+      const a = await sampleCar()
+      const b = await sampleCar()
+      assert.deepEqual(a.bytes, b.bytes)
+      assert.ok(a.blocks >= 200 && a.blocks <= 1000, `${a.blocks} blocks`)
+      const reader = await CarReader.fromBytes(a.bytes)
       const codes = new Set()
       const hashes = new Set()
       for await (const blk of reader.blocks()) { codes.add(blk.cid.code); hashes.add(blk.cid.multihash.code) }
       const numeric = (/** @type {Set<number>} */ set) => [...set].sort((x, y) => x - y)
       assert.deepEqual(numeric(codes), [0x55, 0x71])
       assert.deepEqual(numeric(hashes), [0x00, 0x12, 0xb220])
+    })
+
+    it('bin/ imports nothing from test/ or from dev dependencies (it ships in the package)', () => {
+      const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+      const allowed = new Set(['node', ...Object.keys(pkg.dependencies)])
+      const binDir = fileURLToPath(new URL('../bin/', import.meta.url))
+      const files = fs.readdirSync(binDir, { recursive: true }).map(String).filter((f) => f.endsWith('.js'))
+      assert.ok(files.length > 5)
+      for (const f of files) {
+        const source = fs.readFileSync(path.join(binDir, f), 'utf8')
+        for (const [, spec] of source.matchAll(/(?:from|import\()\s*'([^']+)'/g)) {
+          if (spec.startsWith('.')) {
+            const resolved = path.resolve(path.dirname(path.join(binDir, f)), spec)
+            assert.ok(!resolved.includes(`${path.sep}test${path.sep}`), `${f} imports ${spec}`)
+            continue
+          }
+          const name = spec.startsWith('node:') ? 'node' : spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/')
+          assert.ok(allowed.has(name), `${f} imports ${spec}, not a dependency`)
+        }
+      }
     })
   })
 

@@ -33,7 +33,7 @@ export function pack (blocks) {
 
 /** @param {PackedBatch} p */
 export function transferList (p) {
-  return [p.data.buffer, p.ends.buffer, p.cids.buffer, p.cidEnds.buffer]
+  return /** @type {ArrayBuffer[]} */ ([p.data.buffer, p.ends.buffer, p.cids.buffer, p.cidEnds.buffer])
 }
 
 /**

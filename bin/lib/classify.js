@@ -1,9 +1,11 @@
 // Per-block work: verify the hash, and for DAG-CBOR blocks decode strictly, re-encode, compare, classify.
 // Pure functions of (codec, block): the same code runs inline and inside worker threads.
 import { CID } from 'multiformats/cid'
+import { RULES } from '../../lib/errors.js'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import { sameBytes, firstDifference } from './bytes.js'
 import { verifyBlock, digestOf } from './verify.js'
+import { walkCbor } from './cbor-walk.js'
 
 export const DAG_CBOR = 0x71
 
@@ -22,26 +24,12 @@ export const DAG_CBOR = 0x71
  * @property {Uint8Array} [out] canonical bytes to write instead of the input (only with canonicalize)
  * @property {string} [newCid] CID of `out`
  * @property {string} [keptReason] why a non-canonical block was copied unchanged despite canonicalize
+ * @property {number} [jsFloats] canonical block holding this many float64 integers that JavaScript re-encodes as integers
+ * @property {string[]} [jsFloatPaths] value paths of the first few of them
  */
 
-const phrases = {
-  'map-key-order': 'keys out of order',
-  'duplicate-key': 'duplicate map key',
-  'invalid-utf8': 'invalid UTF-8 in a text string',
-  'non-shortest': 'integer or length not in shortest form',
-  'float-size': 'float not encoded as 64-bit',
-  'integral-float': 'integral number encoded as a float',
-  undefined: 'undefined (0xf7) value',
-  truncated: 'truncated data',
-  'trailing-bytes': 'trailing bytes after the value',
-  tag: 'unsupported tag',
-  cid: 'malformed CID (tag 42)',
-  'indefinite-length': 'indefinite-length item',
-  'simple-value': 'unsupported simple value',
-  'non-finite-float': 'NaN or Infinity',
-  'map-key-type': 'non-string map key',
-  depth: 'nesting too deep'
-}
+/** How many value paths a block's jsFloatPaths keeps. */
+export const JS_FLOAT_PATHS = 5
 
 /**
  * "keys out of order at /Datetime (byte 412)"
@@ -50,7 +38,8 @@ const phrases = {
  */
 export function describeError (err) {
   const rule = typeof err?.rule === 'string' ? err.rule : undefined
-  const what = (rule && /** @type {Record<string,string>} */ (phrases)[rule]) || rule || String(err?.message ?? err)
+  // the codec's own table of rules names each one (lib/errors.js), as its errors and README do
+  const what = (rule && RULES[rule]?.phrase) || rule || String(err?.message ?? err)
   const where = typeof err?.path === 'string' ? ` at ${err.path || '/'}` : ''
   const at = Number.isInteger(err?.offset) ? ` (byte ${err.offset})` : ''
   return `${what}${where}${at}`
@@ -127,10 +116,54 @@ export function processBlock (codec, cid, bytes, options = {}) {
     return { hash, cls: 'invalid', rule: `encode:${e?.rule ?? 'error'}`, path: e?.path, reason: `strict decode accepted it but re-encoding threw: ${describeError(e)}` }
   }
   if (sameBytes(again, bytes)) return { hash, cls: 'canonical' }
+  const floats = integralFloats(codec, bytes, again)
+  if (floats) return { hash, cls: 'canonical', jsFloats: floats.count, jsFloatPaths: floats.paths }
   // The strict decoder let through something the encoder writes differently. Same hash function
   // over different bytes gives a different CID, so the CID does not round-trip either.
   const offset = firstDifference(again, bytes)
   return { hash, cls: 'nonCanonical', rule: 'round-trip', offset, reason: `strict decode accepted it but re-encoding differs from byte ${offset} (CID would change)` }
+}
+
+/**
+ * The strict decoder accepts a float64 holding an integer (Go and Rust write 1.0 that way): those
+ * bytes are canonical DAG-CBOR, but the decoded Number cannot say it was a float, so our encoder
+ * writes an integer and the bytes differ. Only for such a block (strict decode fine, re-encode
+ * different), walk its bytes for float64 items whose Number the encoder writes differently, splice
+ * in what the encoder writes for each, and check that this explains the whole difference.
+ *
+ * @param {Codec} codec
+ * @param {Uint8Array} bytes the block
+ * @param {Uint8Array} again our re-encoding of its strict decode
+ * @returns {{ count: number, paths: string[] } | null} null: the difference is not (only) such floats
+ */
+function integralFloats (codec, bytes, again) {
+  /** @type {{ at: number, encoded: Uint8Array, path: string }[]} */
+  const found = []
+  try {
+    walkCbor(bytes, {
+      float64: (at, value, path) => {
+        if (!Number.isInteger(value)) return
+        const encoded = codec.encode(value) // -0 and integers past 2^53 stay floats: no difference
+        if (!sameBytes(encoded, bytes.subarray(at, at + 9))) found.push({ at, encoded, path: path() })
+      }
+    })
+  } catch {
+    return null
+  }
+  if (found.length === 0) return null
+  const asJs = new Uint8Array(bytes.length - found.reduce((n, f) => n + 9 - f.encoded.length, 0))
+  let from = 0
+  let to = 0
+  for (const f of found) {
+    asJs.set(bytes.subarray(from, f.at), to)
+    to += f.at - from
+    asJs.set(f.encoded, to)
+    to += f.encoded.length
+    from = f.at + 9
+  }
+  asJs.set(bytes.subarray(from), to)
+  if (!sameBytes(asJs, again)) return null
+  return { count: found.length, paths: found.slice(0, JS_FLOAT_PATHS).map((f) => f.path) }
 }
 
 /**
@@ -156,6 +189,9 @@ function classifyRejected (codec, cid, bytes, hash, strictErr, options) {
   }
   /** @type {BlockResult} */
   const result = { hash, cls: 'nonCanonical', ...where, reason: describeError(strictErr) }
-  if (options.canonicalize) Object.assign(result, canonicalForm(codec, cid, relaxedValue))
+  if (options.canonicalize) {
+    // a new CID would vouch for bytes that are not what the old CID named
+    Object.assign(result, hash === 'mismatch' ? { keptReason: 'its bytes do not match its CID; copied unchanged, not canonicalized' } : canonicalForm(codec, cid, relaxedValue))
+  }
   return result
 }

@@ -1,7 +1,8 @@
-// Progress line on stderr (TTY only): blocks, MB, MB/s, ETA from the input size. Silent otherwise.
+// Progress line on stderr (TTY only): blocks, MB, MB/s, and, when the input's size is known, a bar,
+// a percentage and an ETA. From a pipe the size is unknown: no bar, no percentage, no ETA.
 
 /**
- * @param {{ total: number, stream?: NodeJS.WriteStream, intervalMs?: number }} options
+ * @param {{ total: number | undefined, stream?: NodeJS.WriteStream, intervalMs?: number }} options
  */
 export function createProgress ({ total, stream = process.stderr, intervalMs = 100 }) {
   const enabled = !!stream.isTTY
@@ -12,25 +13,37 @@ export function createProgress ({ total, stream = process.stderr, intervalMs = 1
     /**
      * @param {number} blocks
      * @param {number} bytes CAR bytes read so far
+     * @param {string} [label] what is happening, after the first pass
      */
-    update (blocks, bytes) {
+    update (blocks, bytes, label) {
       if (!enabled) return
       const now = performance.now()
       if (now - last < intervalMs) return
       last = now
-      const secs = (now - start) / 1000
-      const rate = secs > 0 ? bytes / 1e6 / secs : 0
-      const frac = total > 0 ? Math.min(1, bytes / total) : 0
-      const eta = rate > 0 && total > 0 ? Math.max(0, (total - bytes) / 1e6 / rate) : NaN
-      const width = 24
-      const filled = Math.round(frac * width)
-      const bar = '#'.repeat(filled) + '-'.repeat(width - filled)
-      const line = `[${bar}] ${(frac * 100).toFixed(0).padStart(3)}%  ${blocks} blocks  ${(bytes / 1e6).toFixed(1)}/${(total / 1e6).toFixed(1)} MB  ${rate.toFixed(1)} MB/s  ETA ${Number.isFinite(eta) ? `${eta.toFixed(0)} s` : '?'}`
+      const line = progressLine({ blocks, bytes, total, seconds: (now - start) / 1000, label })
       stream.write(`\r${line.slice(0, (stream.columns || 100) - 1)}\x1b[K`)
       shown = true
     },
     done () {
       if (enabled && shown) stream.write('\r\x1b[K')
+      shown = false
     }
   }
+}
+
+/**
+ * @param {{ blocks: number, bytes: number, total: number | undefined, seconds: number, label?: string }} p
+ * @returns {string}
+ */
+export function progressLine ({ blocks, bytes, total, seconds, label }) {
+  if (label) return `${label}  ${blocks} blocks`
+  const rate = seconds > 0 ? bytes / 1e6 / seconds : 0
+  const counts = `${blocks} blocks  ${(bytes / 1e6).toFixed(1)}${total ? `/${(total / 1e6).toFixed(1)}` : ''} MB  ${rate.toFixed(1)} MB/s`
+  if (!total) return counts // size unknown (a pipe): no percentage, no ETA
+  const frac = Math.min(1, bytes / total)
+  const eta = rate > 0 ? Math.max(0, (total - bytes) / 1e6 / rate) : NaN
+  const width = 24
+  const filled = Math.round(frac * width)
+  const bar = '#'.repeat(filled) + '-'.repeat(width - filled)
+  return `[${bar}] ${(frac * 100).toFixed(0).padStart(3)}%  ${counts}  ETA ${Number.isFinite(eta) ? `${eta.toFixed(0)} s` : '?'}`
 }

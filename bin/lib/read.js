@@ -1,12 +1,24 @@
-// Streaming CAR input: @ipld/car's decoder over a Node read stream (CARv1, and CARv2's inner v1 payload).
-// We build the decoder from its parts (asyncIterableReader + createDecoder, exactly what
-// CarBlockIterator.fromIterable does) only to keep a handle on the byte reader's position, so
-// progress and "truncated at byte N" reports are exact. Memory stays bounded by the stream's chunks.
-import fs from 'node:fs'
-import { asyncIterableReader, createDecoder } from '@ipld/car/decoder'
-import { ToolError, systemReason } from './errors.js'
+// Streaming CAR input (CARv1, and CARv2's inner v1 payload) with bounded memory.
+// Every length the file claims (header length, section length, CARv2 data offset and size) is checked
+// against what is left of the input (when its size is known) and against the maximum block size
+// BEFORE anything is read or allocated, so a hostile claim costs nothing. The v1 header is read
+// and validated by @ipld/car's readHeader; sections are split here (varint length, CID, block bytes)
+// because @ipld/car's block reader allocates whatever a section claims before it can be checked.
+import { readHeader } from '@ipld/car/decoder'
+import { CID } from 'multiformats/cid'
+import { ToolError } from './errors.js'
 
-/** A CAR that could not be read to the end: not a CAR, a bad header, or cut short. Exit code 2. */
+/** Largest block accepted by default (--max-block-size raises it). Real CARs stay well below 2 MiB. */
+export const DEFAULT_MAX_BLOCK_SIZE = 4 * 1024 * 1024
+/** Largest --max-block-size accepted. */
+export const MAX_MAX_BLOCK_SIZE = 1024 * 1024 * 1024
+/** Room for the CID in a section's length claim, on top of the block (identity CIDs inline data). */
+const CID_ROOM = 4096
+const V2_PRAGMA = Uint8Array.from([0x0a, 0xa1, 0x67, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x02])
+const V2_FIXED_HEADER = 40
+const V2_HEADER_END = V2_PRAGMA.length + V2_FIXED_HEADER
+
+/** A CAR that could not be read to the end: not a CAR, a bad header, a bad claim, or cut short. Exit code 2. */
 export class CarReadError extends ToolError {
   /**
    * @param {string} message
@@ -20,72 +32,341 @@ export class CarReadError extends ToolError {
   }
 }
 
-/**
- * Open a CAR file and check it is readable; fails with a clear message (CarReadError) otherwise.
- *
- * @param {string} path
- * @returns {Promise<{ name: string, size: number, chunks: AsyncIterable<Uint8Array> }>}
- */
-export async function openFile (path) {
-  let fd
-  try {
-    fd = await fs.promises.open(path, 'r')
-    const stat = await fd.stat()
-    if (!stat.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTFILE' })
-    if (stat.size === 0) throw Object.assign(new Error('the file is empty, not a CAR'), { code: 'EEMPTY' })
-    return { name: path, size: stat.size, chunks: fd.createReadStream({ highWaterMark: 1 << 20 }) }
-  } catch (err) {
-    await fd?.close()
-    throw new CarReadError(`cannot read ${path}: ${systemReason(err)}`, { blocks: 0, offset: 0 })
+/** Thrown by ByteReader when the input ends before the bytes asked for. */
+class EndOfInput extends Error {
+  /** @param {number} at */
+  constructor (at) {
+    super(`the input ends at byte ${at}`)
+    this.at = at
   }
 }
 
 /**
- * Cut a byte array into stream-like chunks (for in-memory CARs such as the embedded sample).
+ * A position-keeping byte reader over a stream of chunks, with the BytesReader interface @ipld/car's
+ * readHeader takes. Holds the current chunk and, while a request spans chunks, the request's bytes.
+ */
+class ByteReader {
+  /** @param {AsyncIterable<Uint8Array>} chunks */
+  constructor (chunks) {
+    this.iterator = chunks[Symbol.asyncIterator]()
+    /** @type {Uint8Array} */
+    this.buf = new Uint8Array(0)
+    this.off = 0
+    this.pos = 0
+    this.eof = false
+    /** @type {number | undefined} where the readable data ends, when known */
+    this.end = undefined
+  }
+
+  /** @param {number} n make at least n bytes available from pos, if the input has them */
+  async fill (n) {
+    let have = this.buf.length - this.off
+    if (have >= n || this.eof) return
+    const parts = have ? [this.buf.subarray(this.off)] : []
+    while (have < n) {
+      const next = await this.iterator.next()
+      if (next.done) { this.eof = true; break }
+      const chunk = next.value
+      if (chunk.length === 0) continue
+      parts.push(chunk)
+      have += chunk.length
+    }
+    if (parts.length === 1) this.buf = parts[0]
+    else {
+      this.buf = new Uint8Array(have)
+      let at = 0
+      for (const p of parts) { this.buf.set(p, at); at += p.length }
+    }
+    this.off = 0
+  }
+
+  /** bytes available now, not past `end` */
+  available () {
+    const inBuffer = this.buf.length - this.off
+    return this.end === undefined ? inBuffer : Math.min(inBuffer, this.end - this.pos)
+  }
+
+  /** @param {number} n */
+  async upTo (n) {
+    await this.fill(n)
+    return this.buf.subarray(this.off, this.off + Math.min(n, this.available()))
+  }
+
+  /** @param {number} n @param {boolean} [seek] */
+  async exactly (n, seek = false) {
+    await this.fill(n)
+    if (this.available() < n) throw new EndOfInput(this.pos + this.available())
+    const out = this.buf.subarray(this.off, this.off + n)
+    if (seek) this.seek(n)
+    return out
+  }
+
+  /**
+   * Peek the varint at pos, asking the stream for more only while it is incomplete (a pipe left
+   * open after a short claim must not make us wait for bytes the varint does not need).
+   *
+   * @returns {Promise<{ value: number, size: number } | 'end' | 'malformed'>}
+   */
+  async peekVarint () {
+    for (let want = 1; ; want++) {
+      await this.fill(want)
+      const have = this.available()
+      if (have === 0) return 'end'
+      const bytes = this.buf.subarray(this.off, this.off + Math.min(have, 9))
+      const varint = readVarint(bytes)
+      if (varint) return varint
+      if (have < want || bytes.length === 9 || bytes.some((b) => b < 0x80)) return 'malformed'
+      want = have
+    }
+  }
+
+  /** @param {number} n bytes already made available */
+  seek (n) {
+    this.off += n
+    this.pos += n
+  }
+
+  /** @param {number} n discard n bytes, reading through the stream */
+  async skip (n) {
+    while (n > 0) {
+      await this.fill(1)
+      const k = Math.min(this.buf.length - this.off, n)
+      if (k === 0) throw new EndOfInput(this.pos)
+      this.seek(k)
+      n -= k
+    }
+  }
+
+  /** Ends the underlying stream (a pipe we stop reading early, e.g. after a CARv2 payload). */
+  async stop () {
+    await this.iterator.return?.()
+  }
+}
+
+/**
+ * An unsigned LEB128 varint as CAR uses it (at most 9 bytes, a safe integer).
  *
  * @param {Uint8Array} bytes
- * @param {number} [size]
+ * @returns {{ value: number, size: number } | null} null when malformed or cut short
  */
-export async function * chunksOf (bytes, size = 1 << 20) {
-  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size)
+export function readVarint (bytes) {
+  let value = 0
+  for (let i = 0; i < bytes.length && i < 9; i++) {
+    value += (bytes[i] & 0x7f) * 2 ** (7 * i)
+    if (bytes[i] < 0x80) return Number.isSafeInteger(value) ? { value, size: i + 1 } : null
+  }
+  return null
 }
 
 /**
- * @typedef {{ cid: import('multiformats').CID, bytes: Uint8Array }} Block
+ * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block a block, and the byte offset of its section
+ * @typedef {{ dataOffset: number, dataSize: number, indexOffset: number }} V2Header
+ * @typedef {{ version: number, roots: CID[], v2: V2Header | null, blocks: () => AsyncGenerator<Block>, position: () => number, dataEnd: () => number, stop: () => Promise<void> }} Car
+ */
+
+/**
+ * Read a CAR's header from a stream of chunks, and return a generator of its blocks.
  *
  * @param {AsyncIterable<Uint8Array>} chunks
- * @returns {Promise<{ version: number, roots: import('multiformats').CID[], blocks: () => AsyncGenerator<Block>, position: () => number }>}
+ * @param {{ size?: number, maxBlockSize?: number }} [options] size: the input's size in bytes, when known
+ * @returns {Promise<Car>}
  */
-export async function openCar (chunks) {
-  const reader = asyncIterableReader(chunks)
-  const decoder = createDecoder(reader)
-  let header
-  try {
-    header = await decoder.header()
-  } catch (err) {
-    throw new CarReadError(`not a CAR file: bad header (${readFailure(err)})`, { blocks: 0, offset: 0 })
+export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_SIZE } = {}) {
+  const reader = new ByteReader(chunks)
+  reader.end = size
+  const maxSection = maxBlockSize + CID_ROOM
+  const where = size === undefined ? 'the input' : 'the file'
+  /** @param {string} what */
+  const badHeader = (what) => new CarReadError(`not a CAR file: bad header (${what})`, { blocks: 0, offset: 0 })
+
+  /** Check a header length claim before anything reads it (readHeader then reads and validates it). */
+  const checkHeaderClaim = async (/** @type {string} */ context) => {
+    const start = reader.pos
+    const varint = await reader.peekVarint()
+    if (varint === 'end') throw badHeader(start === 0 ? 'the input is empty' : `${context}: the input ends at byte ${start}`)
+    if (varint === 'malformed') throw badHeader(`${context}: malformed length varint at byte ${start}`)
+    const length = varint.value
+    if (length === 0) throw badHeader(`${context}: length 0 at byte ${start}`)
+    const left = reader.end === undefined ? Infinity : reader.end - start - varint.size
+    if (length > left) throw badHeader(`${context} at byte ${start} claims ${length} bytes, but only ${left} are left in ${where}`)
+    if (length > maxSection) throw badHeader(`${context} at byte ${start} claims ${length} bytes, more than the maximum block size (${bytesText(maxBlockSize)}, --max-block-size)`)
   }
+
+  /** @type {any} */
+  let header
+  /** @type {V2Header | null} */
+  let v2 = null
+  await checkHeaderClaim('header')
+  const pragma = await reader.upTo(V2_PRAGMA.length)
+  if (pragma.length === V2_PRAGMA.length && pragma.every((b, i) => b === V2_PRAGMA[i])) {
+    reader.seek(V2_PRAGMA.length)
+    let fixed
+    try {
+      fixed = await reader.exactly(V2_FIXED_HEADER, true)
+    } catch {
+      throw badHeader(`CARv2 header cut short: the input ends before byte ${V2_HEADER_END}`)
+    }
+    v2 = checkV2Header(fixed, size)
+    try {
+      await reader.skip(v2.dataOffset - V2_HEADER_END)
+    } catch (err) {
+      throw badHeader(`CARv2 data offset ${v2.dataOffset} is past the end of the input (${err instanceof EndOfInput ? err.at : '?'} bytes)`)
+    }
+    reader.end = v2.dataOffset + v2.dataSize
+    await checkHeaderClaim('CARv2 payload header')
+  }
+  try {
+    header = await readHeader(reader, 1)
+  } catch (err) {
+    if (err instanceof EndOfInput) throw badHeader(`cut short: ${err.message}`)
+    const message = String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]
+    const version = /Invalid CAR version: (\d+)/.exec(message)
+    throw badHeader(version ? `CAR version ${version[1]}; this tool reads versions 1 and 2` : message)
+  }
+  const dataEnd = reader.end // v2: the payload's end; v1: the file's size, if known
+  const container = v2 ? 'the CARv2 data payload' : where
 
   async function * blocks () {
     let count = 0
-    let end = reader.pos // where the next section starts
-    try {
-      for await (const block of decoder.blocks()) {
-        yield block
-        count++
-        end = reader.pos
+    for (;;) {
+      const start = reader.pos
+      /** @param {string} what */
+      const corrupt = (what) => new CarReadError(`CAR is truncated or corrupt after ${count} complete blocks: the section at byte offset ${start} ${what}`, { blocks: count, offset: start })
+      if (dataEnd !== undefined && start >= dataEnd) break
+      let varint
+      try {
+        varint = await reader.peekVarint()
+      } catch (err) {
+        throw corrupt(`could not be read (${describe(err)})`)
       }
-    } catch (err) {
-      throw new CarReadError(
-        `CAR is truncated or corrupt after ${count} complete blocks: the section at byte offset ${end} could not be read (${readFailure(err)})`,
-        { blocks: count, offset: end })
+      if (varint === 'end') {
+        if (v2) {
+          throw new CarReadError(`CARv2 payload is shorter than its stated size after ${count} complete blocks: the header says it ends at byte ${v2.dataOffset + v2.dataSize}, the input ends at byte ${start}`, { blocks: count, offset: start })
+        }
+        if (dataEnd !== undefined) throw corrupt(`is missing: the file shrank to ${start} bytes while it was read`)
+        break
+      }
+      if (varint === 'malformed') throw corrupt('has a malformed length varint')
+      const length = varint.value
+      if (length === 0) throw corrupt('has length 0')
+      const left = dataEnd === undefined ? Infinity : dataEnd - start - varint.size
+      if (length > left) throw corrupt(`claims ${length} bytes, but only ${left} are left in ${container}`)
+      if (length > maxSection) throw tooBig(start, count, length, maxBlockSize)
+      reader.seek(varint.size)
+      let section
+      try {
+        section = await reader.exactly(length, true)
+      } catch (err) {
+        throw corrupt(`claims ${length} bytes, but ${err instanceof EndOfInput ? err.message : `could not be read (${describe(err)})`}`)
+      }
+      let cid, bytes
+      try {
+        [cid, bytes] = CID.decodeFirst(section)
+      } catch (err) {
+        throw corrupt(`does not start with a valid CID (${describe(err)})`)
+      }
+      if (bytes.length > maxBlockSize) throw tooBig(start, count, bytes.length, maxBlockSize)
+      yield { cid, bytes, offset: start }
+      count++
     }
   }
-  return { version: header.version, roots: header.roots, blocks, position: () => reader.pos }
+  return { version: v2 ? 2 : 1, roots: header.roots, v2, blocks, position: () => reader.pos, dataEnd: () => dataEnd ?? reader.pos, stop: () => reader.stop() }
+}
+
+/**
+ * @param {number} start @param {number} count @param {number} length @param {number} maxBlockSize
+ */
+function tooBig (start, count, length, maxBlockSize) {
+  return new CarReadError(`after ${count} complete blocks, the section at byte offset ${start} claims ${length} bytes, more than the maximum block size (${bytesText(maxBlockSize)}); if the CAR really holds blocks that big, raise it with --max-block-size`, { blocks: count, offset: start })
+}
+
+/**
+ * The CARv2 fixed header (characteristics, data offset, data size, index offset; little-endian
+ * u64s), checked against the file before anything is skipped or read.
+ *
+ * @param {Uint8Array} fixed
+ * @param {number | undefined} size
+ * @returns {V2Header}
+ */
+function checkV2Header (fixed, size) {
+  const view = new DataView(fixed.buffer, fixed.byteOffset, fixed.byteLength)
+  /** @param {number} at @param {string} name */
+  const u64 = (at, name) => {
+    const v = view.getBigUint64(at, true)
+    if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw bad(`${name} ${v} is impossibly large`)
+    return Number(v)
+  }
+  /** @param {string} what */
+  const bad = (what) => new CarReadError(`not a CAR file: bad header (CARv2 ${what})`, { blocks: 0, offset: V2_PRAGMA.length })
+  const dataOffset = u64(16, 'data offset')
+  const dataSize = u64(24, 'data size')
+  const indexOffset = u64(32, 'index offset')
+  if (dataOffset < V2_HEADER_END) throw bad(`data offset ${dataOffset} points inside the ${V2_HEADER_END}-byte CARv2 header`)
+  if (dataSize === 0) throw bad('data size is 0: there is no CARv1 payload')
+  const dataEnd = dataOffset + dataSize
+  if (size !== undefined && dataEnd > size) throw bad(`data payload (bytes ${dataOffset} to ${dataEnd}) runs past the end of the file (${size} bytes)`)
+  if (indexOffset !== 0) {
+    if (indexOffset < dataEnd) throw bad(`index offset ${indexOffset} points inside the data payload (bytes ${dataOffset} to ${dataEnd})`)
+    if (size !== undefined && indexOffset >= size) throw bad(`index offset ${indexOffset} is past the end of the file (${size} bytes)`)
+  }
+  return { dataOffset, dataSize, indexOffset }
+}
+
+/**
+ * Walk the sections of a byte range read again from a file whose sections were checked in the first
+ * pass (for --canonicalize's later passes), making no objects: `visit` gets the CID's codec and
+ * offsets in `range`: where the CID starts, where the block's bytes start, where the section ends.
+ * `base` is the range's offset in the file (for messages).
+ *
+ * @param {Uint8Array} range
+ * @param {number} base
+ * @param {(codec: number, cidStart: number, bytesStart: number, end: number) => void} visit
+ */
+export function scanSections (range, base, visit) {
+  let at = 0
+  let p = 0
+  const changed = () => new CarReadError(`the input changed between passes: no valid section at byte offset ${base + at}`, { blocks: 0, offset: base + at })
+  /** the varint at p, which it moves past */
+  const next = () => {
+    let value = 0
+    for (let i = 0; i < 9 && p < range.length; i++) {
+      const b = range[p++]
+      value += (b & 0x7f) * 2 ** (7 * i)
+      if (b < 0x80) return value
+    }
+    throw changed()
+  }
+  while (at < range.length) {
+    p = at
+    const length = next()
+    const cidStart = p
+    const end = cidStart + length
+    if (end > range.length) throw changed()
+    let codec
+    if (range[p] === 0x12 && range[p + 1] === 0x20) { // CIDv0: a bare sha2-256 multihash, dag-pb
+      codec = 0x70
+      p += 34
+    } else {
+      next() // version
+      codec = next()
+      next() // multihash code
+      const digestLength = next()
+      p += digestLength
+    }
+    if (p > end) throw changed()
+    visit(codec, cidStart, p, end)
+    at = end
+  }
+}
+
+/** @param {number} n */
+export function bytesText (n) {
+  if (n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`
+  if (n % 1024 === 0) return `${n / 1024} KiB`
+  return `${n} bytes`
 }
 
 /** @param {any} err */
-function readFailure (err) {
-  if (err?.code && err.syscall) return `read error: ${systemReason(err)}`
+function describe (err) {
   return String(err?.message ?? err).split('\n')[0]
 }

@@ -1,15 +1,14 @@
 // The round-trip pipeline: stream blocks out of a CAR, process them in ordered batches (inline or on
-// worker threads), accumulate the summary in CAR order, and optionally stream a CAR back out.
-import fs from 'node:fs'
+// worker threads), accumulate the summary in CAR order, and optionally write a CAR back out
+// (atomically). With --canonicalize, rewritten blocks' parents are rewritten too (relink.js).
 import os from 'node:os'
-import { once } from 'node:events'
-import { finished } from 'node:stream/promises'
-import { CarWriter } from '@ipld/car/writer'
 import { CID } from 'multiformats/cid'
-import { openCar } from './read.js'
-import { ToolError, systemReason } from './errors.js'
+import { openCar, CarReadError } from './read.js'
 import { inlineProcessor, workerPool } from './workers.js'
-import { createSummary, addBlock, addMapping } from './summary.js'
+import { createSummary, addBlock, finishSummary } from './summary.js'
+import { openCarOutput, openAtomicFile } from './output.js'
+import { SEGMENT, cidKey, cidFor, detach, findAffected, relinked, resolve } from './relink.js'
+import { ToolError } from './errors.js'
 
 /** Our codec, imported by module URL so worker threads can load the same one (the bench swaps it). */
 export const defaultCodecUrl = new URL('../../index.js', import.meta.url).href
@@ -17,161 +16,253 @@ const SMALL_FILE = 8 * 1024 * 1024
 const BATCH_BLOCKS = 512
 const BATCH_BYTES = 1 << 20
 
+/** Most worker threads worth running here: one per available core. */
+export const maxWorkers = () => os.availableParallelism()
+
 /**
- * Worker count when the user gives none: 1 (inline) for small inputs, else cores - 1.
+ * Worker count when the user gives none: 1 (inline) for small or unknown-size inputs, else cores - 1.
  *
- * @param {number} size input size in bytes
+ * @param {number | undefined} size input size in bytes
  */
 export function defaultWorkers (size) {
-  return size < SMALL_FILE ? 1 : Math.max(1, os.availableParallelism() - 1)
+  return size === undefined || size < SMALL_FILE ? 1 : Math.max(1, maxWorkers() - 1)
 }
 
 /**
  * @typedef {object} RunOptions
- * @property {{ name: string, size: number, chunks: AsyncIterable<Uint8Array> }} source
+ * @property {import('./source.js').Source} source
  * @property {string} [out] path of the CAR to write
- * @property {boolean} [canonicalize] write canonical forms of non-canonical blocks
+ * @property {boolean} [canonicalize] write canonical forms of non-canonical blocks, and relink their parents
  * @property {number} [workers] 1 = inline; more = that many worker threads
+ * @property {number} [maxBlockSize] largest block (and section length claim) accepted
+ * @property {string} [mapFile] with canonicalize: also write every old -> new CID to this file
  * @property {string} [codecUrl] module URL of the codec (default: this repo's index.js)
- * @property {(blocks: number, bytes: number) => void} [onProgress]
+ * @property {(blocks: number, bytes: number, label?: string) => void} [onProgress]
  */
 
 /**
+ * Run the tool over one source. A CarReadError (or any other failure) carries the summary of what
+ * was read before it, as `err.summary`, so the caller can still print it.
+ *
  * @param {RunOptions} options
  * @returns {Promise<import('./summary.js').Summary>}
  */
 export async function roundTrip (options) {
-  const { source, out, canonicalize = false, codecUrl = defaultCodecUrl, onProgress } = options
+  const { source, out, canonicalize = false, codecUrl = defaultCodecUrl, onProgress, maxBlockSize, mapFile } = options
   const workers = options.workers ?? defaultWorkers(source.size)
   const start = performance.now()
-  const car = await openCar(source.chunks)
   const summary = createSummary()
   summary.input = source.name
-  summary.version = car.version
-  summary.roots = car.roots.map(String)
-
-  const processor = workers > 1
-    ? workerPool(workers, codecUrl, { canonicalize })
-    : inlineProcessor(await import(codecUrl), { canonicalize })
-  const maxInFlight = workers > 1 ? 2 * workers : 1
-  /** @type {Awaited<ReturnType<typeof openOutput>> | null} */
+  summary.workers = workers
+  /** @type {import('./read.js').Car | null} */
+  let car = null
+  /** @type {Awaited<ReturnType<typeof openCarOutput>> | null} */
   let output = null
-
-  /** @type {{ blocks: import('./batch.js').Block[], results: Promise<import('./classify.js').BlockResult[]> }[]} */
-  const inFlight = []
-  const drainOne = async () => {
-    const { blocks, results } = /** @type {typeof inFlight[0]} */ (inFlight.shift())
-    const rs = await results
-    for (let i = 0; i < blocks.length; i++) {
-      addBlock(summary, blocks[i], rs[i])
-      if (output) await output.write(summary, blocks[i], rs[i])
-    }
-    onProgress?.(summary.blocks, car.position())
-  }
-
+  /** @type {import('./workers.js').Processor | null} */
+  let processor = null
   try {
+    car = await openCar(source.stream(), { size: source.size, maxBlockSize })
+    summary.version = car.version
+    summary.roots = car.roots.map(String)
+    processor = workers > 1 ? workerPool(workers, codecUrl, { canonicalize }) : inlineProcessor(await import(codecUrl), { canonicalize })
     if (out) {
-      output = await openOutput(out, car.roots)
-      summary.output = { file: out, blocks: 0, reencoded: 0, copied: 0, canonicalized: 0, keptUnchanged: 0, mappings: [] }
+      output = await openCarOutput(out, car.roots)
+      summary.output = { file: out, blocks: 0, unchanged: 0, canonicalized: 0, relinked: 0, keptUnchanged: 0, rootsReplaced: 0, passes: 1, mappings: [], cannotRewrite: [] }
     }
-    /** @type {import('./batch.js').Block[]} */
-    let batch = []
-    let batchBytes = 0
-    const submit = async () => {
-      inFlight.push({ blocks: batch, results: processor.submit(batch) })
-      batch = []
-      batchBytes = 0
-      while (inFlight.length >= maxInFlight) await drainOne()
+    /** @type {Map<string, import('./relink.js').Affected>} the blocks canonicalized in this pass */
+    const seeds = new Map()
+    /** @type {number[]} section offsets where the file's SEGMENTs start, for relinking passes */
+    const segments = []
+    const o = summary.output
+    const currentCar = car
+
+    const maxInFlight = workers > 1 ? 2 * workers : 1
+    /** @type {{ blocks: import('./read.js').Block[], results: Promise<import('./classify.js').BlockResult[]> }[]} */
+    const inFlight = []
+    const drainOne = async () => {
+      const { blocks, results } = /** @type {typeof inFlight[0]} */ (inFlight.shift())
+      const rs = await results
+      for (let i = 0; i < blocks.length; i++) {
+        const block = blocks[i]
+        const r = rs[i]
+        addBlock(summary, block, r)
+        if (!output || !o) continue
+        o.blocks++
+        if (r.keptReason) o.keptUnchanged++
+        if (r.out && r.newCid) {
+          const newCid = CID.parse(r.newCid)
+          o.canonicalized++
+          o.mappings.push({ old: block.cid.toString(), new: r.newCid, why: 'canonicalized' })
+          seeds.set(cidKey(block.cid.bytes), { cid: detach(block.cid), canonical: r.out }) // its links are spliced in resolve()
+          await output.put(newCid, r.out)
+        } else {
+          // canonical blocks are written as read: processBlock proved our re-encoding identical
+          o.unchanged++
+          await output.put(block.cid, block.bytes)
+        }
+      }
+      onProgress?.(summary.blocks, currentCar.position())
     }
-    for await (const block of car.blocks()) {
-      batch.push(block)
-      batchBytes += block.bytes.length
-      if (batch.length >= BATCH_BLOCKS || batchBytes >= BATCH_BYTES) await submit()
+    try {
+      /** @type {import('./read.js').Block[]} */
+      let batch = []
+      let batchBytes = 0
+      let nextSegment = 0
+      const submit = async () => {
+        inFlight.push({ blocks: batch, results: /** @type {import('./workers.js').Processor} */ (processor).submit(batch) })
+        batch = []
+        batchBytes = 0
+        while (inFlight.length >= maxInFlight) await drainOne()
+      }
+      /** @type {CarReadError | null} */
+      let readError = null
+      try {
+        for await (const block of car.blocks()) {
+          if (block.offset >= nextSegment) {
+            segments.push(block.offset)
+            nextSegment = block.offset + SEGMENT
+          }
+          batch.push(block)
+          batchBytes += block.bytes.length
+          if (batch.length >= BATCH_BLOCKS || batchBytes >= BATCH_BYTES) await submit()
+        }
+      } catch (err) {
+        if (!(err instanceof CarReadError)) throw err
+        readError = err // the blocks read completely before it are still classified and counted
+      }
+      if (batch.length) await submit()
+      while (inFlight.length) await drainOne()
+      if (readError) throw readError
+    } catch (err) {
+      inFlight.forEach((f) => f.results.catch(() => {}))
+      throw err
     }
-    if (batch.length) await submit()
-    while (inFlight.length) await drainOne()
-    await output?.close()
+    summary.bytes = car.position()
+    if (output && o && seeds.size) {
+      await source.checkUnchanged()
+      output = await relinkAndRewrite({ source, out: /** @type {string} */ (out), car, seeds, segments, summary, output, maxBlockSize, onProgress })
+    }
+    if (output) {
+      await source.checkUnchanged()
+      // the map is written and flushed first, renamed right after the CAR: both or neither
+      const map = mapFile && o ? await writeMap(mapFile, o.mappings) : null
+      try {
+        await output.commit()
+      } catch (err) {
+        await map?.abort()
+        throw err
+      }
+      if (map && o) {
+        await map.commit()
+        o.mapFile = mapFile
+      }
+    }
+    await car.stop()
   } catch (err) {
-    inFlight.forEach((f) => f.results.catch(() => {}))
     await output?.abort()
+    const e = /** @type {any} */ (err)
+    if (e && typeof e === 'object') {
+      if (car) summary.bytes = car.position()
+      summary.error = { message: String(e.message ?? e), ...(e instanceof CarReadError ? { offset: e.offset, blocks: e.blocks } : {}) }
+      e.summary = finishSummary(summary, start)
+    }
     throw err
   } finally {
-    await processor.close()
+    await processor?.close()
   }
-  summary.bytes = car.position()
-  summary.seconds = (performance.now() - start) / 1000
-  summary.mbPerSec = summary.seconds > 0 ? summary.bytes / 1e6 / summary.seconds : 0
-  return summary
+  return finishSummary(summary, start)
 }
 
 /**
- * A streamed CarWriter into a file; `abort` removes the partial file (regular files only).
+ * Second half of --canonicalize: find the blocks that link to the canonicalized ones, compute the
+ * new CIDs up the DAG, and write the output again if anything beyond the first pass's output changed.
  *
- * @param {string} path
- * @param {CID[]} roots
+ * @param {object} a
+ * @param {import('./source.js').Source} a.source
+ * @param {string} a.out
+ * @param {import('./read.js').Car} a.car
+ * @param {Map<string, import('./relink.js').Affected>} a.seeds
+ * @param {number[]} a.segments
+ * @param {import('./summary.js').Summary} a.summary
+ * @param {NonNullable<Awaited<ReturnType<typeof openCarOutput>>>} a.output the first pass's output
+ * @param {number} [a.maxBlockSize]
+ * @param {RunOptions['onProgress']} [a.onProgress]
  */
-async function openOutput (path, roots) {
-  const cannotWrite = (/** @type {unknown} */ err) => new ToolError(`cannot write ${path}: ${systemReason(err)}`)
-  const handle = await fs.promises.open(path, 'w').catch((err) => { throw cannotWrite(err) })
-  const regularFile = (await handle.stat()).isFile() // never remove a device such as /dev/null on abort
-  const file = handle.createWriteStream({ highWaterMark: 1 << 20 })
-  const { writer, out } = CarWriter.create(roots)
-  const chunks = out[Symbol.asyncIterator]()
-  /** @type {unknown} */
-  let failure = null
-  // CarWriter.put() resolves once its chunks are taken from `chunks`; if the file fails, keep
-  // taking (and dropping) them so no put() waits forever, and let put() report the failure.
-  file.on('error', (err) => { failure ??= cannotWrite(err) })
-  const pump = (async () => {
-    try {
-      for (let c = await chunks.next(); !c.done; c = await chunks.next()) {
-        if (failure) throw failure
-        if (!file.write(c.value) && !failure) await once(file, 'drain')
-      }
-      file.end()
-      await finished(file)
-    } catch (err) {
-      failure ??= cannotWrite(err)
-      file.destroy()
-      while (!(await chunks.next()).done);
-    }
-  })()
-  const put = async (/** @type {import('./batch.js').Block} */ b) => {
-    await writer.put(b)
-    if (failure) throw failure
-  }
-  return {
-    /**
-     * Canonical blocks are written as our codec re-encoded them; processBlock proved those bytes
-     * identical to the input, so the input bytes are written (no copy back from workers).
-     *
-     * @param {import('./summary.js').Summary} s
-     * @param {import('./batch.js').Block} block
-     * @param {import('./classify.js').BlockResult} r
-     */
-    async write (s, block, r) {
-      const o = /** @type {NonNullable<typeof s.output>} */ (s.output)
+async function relinkAndRewrite ({ source, out, car, seeds, segments, summary, output, maxBlockSize, onProgress }) {
+  const o = /** @type {NonNullable<typeof summary.output>} */ (summary.output)
+  if (!source.seekable) throw new Error('--canonicalize needs an input it can read again')
+  const affected = new Map(seeds)
+  const found = await findAffected({
+    source,
+    segments,
+    dataEnd: car.position(),
+    affected,
+    onPass: (pass, added) => onProgress?.(summary.blocks, car.position(), `pass ${pass + 1}: ${added} more blocks link to rewritten blocks`)
+  })
+  o.passes = 1 + found.passes
+  o.cannotRewrite = found.cannotRewrite
+  await resolve(affected, source)
+  const rootsChange = car.roots.some((r) => affected.has(cidKey(r.bytes)))
+  const beyondFirstPass = [...affected.values()].some((e) => !e.canonical || e.linksChanged)
+  if (!rootsChange && !beyondFirstPass) return output // the first pass wrote exactly this
+
+  // write pass: the same blocks in the same order, affected ones replaced
+  await output.abort()
+  await source.checkUnchanged()
+  const roots = car.roots.map((r) => affected.get(cidKey(r.bytes))?.newCid ?? r)
+  const rewrite = await openCarOutput(out, roots)
+  try {
+    o.passes++
+    o.blocks = o.unchanged = o.canonicalized = o.relinked = 0
+    o.rootsReplaced = car.roots.filter((r) => affected.has(cidKey(r.bytes))).length
+    o.mappings = []
+    /** @type {Set<string>} */
+    const mapped = new Set()
+    const again = await openCar(source.stream(), { size: source.size, maxBlockSize })
+    let n = 0
+    for await (const block of again.blocks()) {
+      const key = cidKey(block.cid.bytes)
+      const entry = affected.get(key)
       o.blocks++
-      if (r.out && r.newCid) {
-        o.canonicalized++
-        addMapping(s, { old: block.cid.toString(), new: r.newCid })
-        await put({ cid: CID.parse(r.newCid), bytes: r.out })
-        return
+      if (!entry) {
+        o.unchanged++
+        await rewrite.put(block.cid, block.bytes)
+      } else {
+        const newCid = /** @type {CID} */ (entry.newCid)
+        const bytes = relinked(affected, entry.canonical ?? block.bytes)
+        // computed from the same bytes in resolve(); a difference means the file changed under us
+        if (!cidFor(entry.cid, bytes).equals(newCid)) throw new ToolError(`${source.name} changed during the run (block ${block.cid} at byte offset ${block.offset}); nothing was written`)
+        if (entry.canonical) o.canonicalized++
+        else o.relinked++
+        if (!mapped.has(key)) {
+          mapped.add(key)
+          o.mappings.push({ old: block.cid.toString(), new: newCid.toString(), why: entry.canonical ? 'canonicalized' : 'relinked' })
+        }
+        await rewrite.put(newCid, bytes)
       }
-      if (r.cls === 'canonical') o.reencoded++
-      else o.copied++
-      if (r.keptReason) o.keptUnchanged++
-      await put(block)
-    },
-    async close () {
-      await writer.close()
-      await pump
-      if (failure) throw failure
-    },
-    async abort () {
-      await writer.close().catch(() => {})
-      await pump
-      if (regularFile) await fs.promises.rm(path, { force: true })
+      if ((++n & 1023) === 0) onProgress?.(n, again.position(), 'writing')
     }
+    await again.stop()
+  } catch (err) {
+    await rewrite.abort()
+    throw err
   }
+  return rewrite
+}
+
+/**
+ * --map FILE: one line per rewritten block, "old new why", in a temporary file until commit().
+ *
+ * @param {string} file
+ * @param {{ old: string, new: string, why: string }[]} mappings
+ */
+async function writeMap (file, mappings) {
+  const out = await openAtomicFile(file)
+  try {
+    await out.handle.writeFile(mappings.map((m) => `${m.old} ${m.new} ${m.why}\n`).join(''))
+  } catch (err) {
+    await out.abort()
+    throw out.cannotWrite(err)
+  }
+  return out
 }

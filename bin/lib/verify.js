@@ -7,6 +7,7 @@ import { sameBytes } from './bytes.js'
 /** @typedef {import('multiformats').MultihashHasher<number>} Hasher */
 
 /** Hashers we verify with; any other multihash code is reported "unverified", never guessed. */
+/** @type {Map<number, { name: string, hasher: { digest: (bytes: Uint8Array) => any } }>} */
 export const hashers = new Map([
   [sha256.code, { name: 'sha2-256', hasher: sha256 }],
   [identity.code, { name: 'identity', hasher: identity }],
