@@ -29,7 +29,7 @@ describe('self-contained: nothing reads outside the repository', () => {
     assert.ok(!readsOutside('a shared prefix'))
   })
 
-  it('no tracked script, test, bench, tool or CI file names ../shared', () => {
+  it('no tracked script, test, bench, tool or CI file climbs out to the sibling shared folder', () => {
     const files = execFileSync('git', ['ls-files', '-z', 'lib', 'index.js', 'test', 'bench', 'bin', '.ci', 'package.json', 'examples'], { cwd: root, encoding: 'utf8' })
       .split('\0').filter((f) => /\.(m?js|cjs|ts|json|sh|html)$|^\.ci\//.test(f) && !f.startsWith('test/fixtures/'))
     assert.ok(files.length > 50, `only ${files.length} files listed`)
