@@ -11,7 +11,7 @@
 // under 3x, no encoder writing the same bytes with these primitives (an owned result,
 // Object.keys, our key sort, TextEncoder) reaches 3x on that corpus.
 import { writeUtf8 } from '../lib/utf8.js'
-import { canonicalOrder } from '../lib/encode.js'
+import { canonicalOrder } from '../lib/key-order.js'
 
 /** byte strings at least this long are referenced until the result is made (as lib/writer.js) */
 const LARGE_BYTES = 16 * 1024
@@ -146,7 +146,7 @@ function write (v) {
       }
       if (Object.getPrototypeOf(v) === Object.prototype) {
         let keys = Object.keys(v)
-        if (keys.length > 1) keys = canonicalOrder(keys)
+        if (keys.length > 1) keys = canonicalOrder(keys, false)
         head(0xa0, keys.length)
         for (let i = 0; i < keys.length; i++) {
           text(keys[i])

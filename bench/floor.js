@@ -2,14 +2,14 @@
 // checked. Each block is first read into a tape (a flat list of what to build and where its
 // bytes are); timing then only replays the tape, making what a copying DAG-CBOR decoder must
 // make: every map (properties stored one by one), array, byte-string copy, text string (by
-// lib/utf8.js, our decoder's own text path) and CID (by lib/cid.js, within the memory
+// lib/utf8.js, our decoder's own text path) and CID (by lib/cid-decode.js, within the memory
 // target). A map key is made from its bytes where the corpus holds it for the first time and
 // is ready-made after that, as from an unbounded key cache over one pass of the corpus.
 // Numbers, booleans and null are ready-made. So the floor is optimistic: where its ratio to
 // @ipld/dag-cbor is under 3x, no decoder giving the same output with these primitives
 // (owned byte copies, TextDecoder, lazy-multihash CIDs) reaches 3x on that corpus.
 import { readUtf8 } from '../lib/utf8.js'
-import { readCid } from '../lib/cid.js'
+import { readCid } from '../lib/cid-decode.js'
 import { toByteView } from '../lib/byte-view.js'
 // the decoder's own map constructor (see lib/decode.js for why not `{}`) and half-float reader
 import { PlainObject, readHalf } from '../lib/decode.js'

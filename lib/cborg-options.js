@@ -1,21 +1,41 @@
 // Options objects for code that calls cborg's own encode/decode/decodeFirst/encodedLength,
 // as @ipld/dag-cbor exports them. They make cborg write what our encoder writes; see the
 // README for what cborg's decoder checks less strictly than ours (key order, float width,
-// integral float64 values, UTF-8 validity). Imported only from index.js, so a bundle that
-// does not use them does not carry them (or cborg).
+// UTF-8 validity). Imported only from index.js, so a bundle that does not use them does not
+// carry them (or cborg). Both objects are frozen, down to their typeEncoders and tags: they are
+// shared by every caller, so one caller's change would silently change everyone's encoding.
+// Spread them to derive your own: `{ ...decodeOptions, tags: [...] }`.
 
 import { Token, Type } from 'cborg'
-import { cidBytes, CID_TAG } from './cid-tag.js'
-import { readCid } from './cid.js'
+import { cidBytes, CID_TAG } from './cid-encode.js'
+import { readCid } from './cid-decode.js'
 import { toByteView } from './byte-view.js'
 import { loneSurrogateIndex } from './utf8.js'
+import { DagCborEncodeError, DagCborDecodeError } from './errors.js'
 
 /**
- * @param {string} message
+ * Finish an error raised inside a cborg hook: cborg tells its hooks neither the value path nor
+ * the byte offset, so the message says so instead of pointing at the root.
+ *
+ * @template {DagCborEncodeError|DagCborDecodeError} E
+ * @param {E} error
+ * @returns {E}
+ */
+function unlocated (error) {
+  error.located = false
+  error.finish()
+  return error
+}
+
+/**
+ * The same error, with the same rule, as our own encoder throws.
+ *
+ * @param {string} rule
+ * @param {string} detail
  * @returns {never}
  */
-function reject (message) {
-  throw new Error(`DAG-CBOR encode: ${message}`)
+function reject (rule, detail) {
+  throw unlocated(new DagCborEncodeError(rule, detail))
 }
 
 /**
@@ -35,8 +55,8 @@ function objectEncoder (value) {
  * @returns {Token[]|null}
  */
 function numberEncoder (value) {
-  if (value !== value) reject('NaN is not in the IPLD data model') // eslint-disable-line no-self-compare
-  if (value === Infinity || value === -Infinity) reject(`${value} is not in the IPLD data model`)
+  if (value !== value) reject('non-finite-float', 'NaN is not in the IPLD data model') // eslint-disable-line no-self-compare
+  if (value === Infinity || value === -Infinity) reject('non-finite-float', `${value} is not in the IPLD data model`)
   // -0 is written as float64 -0.0, as our encoder does (cborg would write the integer 0)
   if (value === 0 && 1 / value < 0) return [new Token(Type.float, value)]
   return null
@@ -47,7 +67,8 @@ function numberEncoder (value) {
  * @returns {null}
  */
 function stringEncoder (value) {
-  if (loneSurrogateIndex(value) >= 0) reject('string has a lone surrogate; it has no UTF-8 form')
+  const at = loneSurrogateIndex(value)
+  if (at >= 0) reject('utf8', `lone surrogate at index ${at} has no UTF-8 form`)
   return null
 }
 
@@ -57,7 +78,7 @@ function stringEncoder (value) {
  */
 function mapEncoder (map) {
   for (const key of map.keys()) {
-    if (typeof key !== 'string') reject('Map keys must be strings')
+    if (typeof key !== 'string') reject('map-key-type', `Map key of type ${typeof key}; IPLD map keys are strings`)
   }
   return null
 }
@@ -68,7 +89,7 @@ function mapEncoder (map) {
  * @returns {never}
  */
 function typedArrayEncoder (_value, type) {
-  return reject(`${type} is not in the IPLD data model; bytes must be a Uint8Array`)
+  return reject('type', `${type} is not in the IPLD data model; bytes must be a Uint8Array`)
 }
 
 /** @type {Record<string, any>} */
@@ -77,18 +98,22 @@ const typeEncoders = {
   number: numberEncoder,
   string: stringEncoder,
   Map: mapEncoder,
-  undefined: () => reject('`undefined` is not in the IPLD data model'),
+  undefined: () => reject('undefined', 'undefined is not in the IPLD data model'),
   DataView: typedArrayEncoder
 }
 for (const type of 'Uint8Clamped Uint16 Uint32 Int8 Int16 Int32 BigUint64 BigInt64 Float32 Float64'.split(' ')) {
   typeEncoders[`${type}Array`] = typedArrayEncoder
 }
 
-/** Options for cborg's `encode` and `encodedLength` that produce our encoder's bytes. */
-export const encodeOptions = {
+/**
+ * Options for cborg's `encode` and `encodedLength` that produce our encoder's bytes. Typed as
+ * cborg's own EncodeOptions so that TypeScript callers can pass it to cborg (frozen all the same).
+ * @type {import('cborg').EncodeOptions}
+ */
+export const encodeOptions = Object.freeze({
   float64: true,
-  typeEncoders
-}
+  typeEncoders: Object.freeze(typeEncoders)
+})
 
 /**
  * @param {() => unknown} decodeContent
@@ -96,13 +121,25 @@ export const encodeOptions = {
  */
 function cidDecoder (decodeContent) {
   const bytes = decodeContent()
-  if (!(bytes instanceof Uint8Array)) throw new Error('DAG-CBOR decode: tag 42 (CID) must wrap a byte string')
+  if (!(bytes instanceof Uint8Array)) throw unlocated(new DagCborDecodeError('cid', 'tag 42 (CID) must hold a byte string', -1))
   const plain = toByteView(bytes) // readCid copies with slice(), a view on a subclass
-  return readCid(plain, 0, plain.length)
+  try {
+    return readCid(plain, 0, plain.length)
+  } catch (error) {
+    // its offset counts from the CID's own bytes, not from cborg's input
+    throw error instanceof DagCborDecodeError ? unlocated(new DagCborDecodeError(error.rule, error.detail, -1)) : error
+  }
 }
 
-/** Options for cborg's `decode` and `decodeFirst`, as strict as cborg can be made. */
-export const decodeOptions = {
+const tags = /** @type {any[]} */ ([])
+tags[CID_TAG] = cidDecoder
+
+/**
+ * Options for cborg's `decode` and `decodeFirst`, as strict as cborg can be made. Typed as cborg's
+ * own DecodeOptions (its `tags` is a mutable array type) so that TypeScript callers can pass it.
+ * @type {import('cborg').DecodeOptions}
+ */
+export const decodeOptions = /** @type {import('cborg').DecodeOptions} */ (Object.freeze({
   allowIndefinite: false,
   allowUndefined: false,
   coerceUndefinedToNull: false,
@@ -112,6 +149,5 @@ export const decodeOptions = {
   strict: true,
   useMaps: false,
   rejectDuplicateMapKeys: true,
-  tags: /** @type {any[]} */ ([])
-}
-decodeOptions.tags[CID_TAG] = cidDecoder
+  tags: Object.freeze(tags)
+}))

@@ -5,9 +5,9 @@
 // unwinds (try/catch costs nothing until something throws).
 
 import { readUtf8, invalidAt } from './utf8.js'
-import { readCid } from './cid.js'
+import { readCid } from './cid-decode.js'
 import { toByteView } from './byte-view.js'
-import { CID_TAG } from './cid-tag.js'
+import { CID_TAG } from './cid-encode.js'
 import { DagCborDecodeError } from './errors.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
 
@@ -15,8 +15,7 @@ import { DEFAULT_MAX_DEPTH } from './limits.js'
  * @typedef {object} DecodeOptions
  * @property {boolean} [relaxed] - also accept what the DAG-CBOR spec lets decoders relax for
  *   historical data: map keys out of order, 16- and 32-bit floats, integers and lengths not
- *   in shortest form, `undefined` (read as null), float64 holding an integer, and text that
- *   is not valid UTF-8 (each invalid byte b read as the lone surrogate U+DC00+b, so that
+ *   in shortest form, `undefined` (read as null), and text that is not valid UTF-8 (each invalid byte b read as the lone surrogate U+DC00+b, so that
  *   `encode(value, { escapedBytes: true })` writes the same bytes back)
  * @property {boolean} [viewBytes] - return byte strings as views into the input instead of
  *   copies: faster, but each one keeps the whole input alive
@@ -73,14 +72,13 @@ function readFloat32 (at) {
 }
 
 /**
- * @param {string} rule
+ * @param {string} rule - whether relaxed mode lifts it is in errors.js's RULES
  * @param {string} detail
  * @param {number} offset
- * @param {boolean} [relaxable]
  * @returns {DagCborDecodeError}
  */
-function fail (rule, detail, offset, relaxable = false) {
-  return new DagCborDecodeError(rule, detail, offset, relaxable)
+function fail (rule, detail, offset) {
+  return new DagCborDecodeError(rule, detail, offset)
 }
 
 /**
@@ -132,7 +130,7 @@ function readArg (info, at) {
   }
   pos += size
   if (!relaxed && value < least) {
-    throw fail('non-shortest', `${value} not in shortest form`, at, true)
+    throw fail('non-shortest', `${value} not in shortest form`, at)
   }
   return value
 }
@@ -232,7 +230,7 @@ function expectString (major, rule, detail) {
 function readText (start, stop) {
   const s = readUtf8(src, start, stop, relaxed)
   if (s === null) {
-    throw fail('invalid-utf8', 'text is not valid UTF-8', invalidAt, true)
+    throw fail('invalid-utf8', 'text is not valid UTF-8', invalidAt)
   }
   return s
 }
@@ -375,7 +373,7 @@ function readMap (n, at) {
         if (order >= 0) {
           if (order === 0) throw duplicateKey(key, keyAt)
           if (!relaxed) {
-            throw fail('map-key-order', `map key ${JSON.stringify(key)} out of order (length first, then bytewise)`, keyAt, true)
+            throw fail('map-key-order', `map key ${JSON.stringify(key)} out of order (length first, then bytewise)`, keyAt)
           }
           unordered = true
         }
@@ -432,7 +430,7 @@ function readSimple (info, at) {
     case 22: return null
     case 23:
       if (relaxed) return null
-      throw fail('undefined', 'undefined (0xf7)', at, true)
+      throw fail('undefined', 'undefined (0xf7)', at)
     case 25:
     case 26:
     case 27: {
@@ -441,12 +439,10 @@ function readSimple (info, at) {
       const value = size === 8 ? readFloat64(pos) : size === 4 ? readFloat32(pos) : readHalf((src[pos] << 8) | src[pos + 1])
       pos += size
       if (value - value !== 0) throw fail('non-finite-float', `${value}`, at)
-      if (relaxed) return value
-      if (size !== 8) throw fail('float-size', `${size * 8}-bit float`, at, true)
-      if (Number.isSafeInteger(value) && !(value === 0 && 1 / value < 0)) {
-        // JavaScript has one number type: this would re-encode as an integer
-        throw fail('integral-float', `float ${value} would re-encode as an integer`, at, true)
-      }
+      if (size !== 8 && !relaxed) throw fail('float-size', `${size * 8}-bit float`, at)
+      // A float64 holding an integer (Go and Rust write 1.0 this way) is valid DAG-CBOR and is
+      // accepted. It comes back as a Number, which our encoder writes as an integer: the spec's
+      // "JavaScript Numbers" limitation, documented in the README, not a reason to reject it.
       return value
     }
     case 31:
@@ -481,13 +477,18 @@ export function readHalf (half) {
  * @returns {unknown}
  */
 function run (input, options, whole) {
+  // options first, into locals: a getter may run anything, even another decode, which would
+  // overwrite the module state of this one had it already been set
+  const relaxedOption = options?.relaxed === true
+  const viewBytesOption = options?.viewBytes === true
+  const maxDepthOption = options?.maxDepth ?? DEFAULT_MAX_DEPTH
   src = input
   pos = 0
   end = input.length
   depth = 0
-  relaxed = options?.relaxed === true
-  viewBytes = options?.viewBytes === true
-  maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH
+  relaxed = relaxedOption
+  viewBytes = viewBytesOption
+  maxDepth = maxDepthOption
   try {
     const value = readItem()
     if (whole && pos !== end) {

@@ -3,6 +3,42 @@
 // and for decoding the byte offset. The path is collected while the error unwinds, then
 // `finish` writes the message.
 
+/**
+ * @typedef {object} Rule
+ * @property {'decode'|'encode'|'both'} side - which direction enforces it
+ * @property {string} phrase - a few words for reports (the CAR tool's summary)
+ * @property {boolean} relaxable - decode only: `{ relaxed: true }` accepts what this rule rejects
+ */
+
+/**
+ * Every rule an error can name: the one place that says which decode rules the relaxed mode
+ * lifts. test/errors.spec.js checks the README's strictness table against it.
+ * @type {Readonly<Record<string, Rule>>}
+ */
+export const RULES = {
+  truncated: { side: 'decode', phrase: 'truncated data', relaxable: false },
+  'trailing-bytes': { side: 'decode', phrase: 'trailing bytes after the value', relaxable: false },
+  malformed: { side: 'decode', phrase: 'malformed CBOR', relaxable: false },
+  'indefinite-length': { side: 'decode', phrase: 'indefinite-length item', relaxable: false },
+  'non-shortest': { side: 'decode', phrase: 'integer or length not in shortest form', relaxable: true },
+  tag: { side: 'decode', phrase: 'unsupported tag', relaxable: false },
+  cid: { side: 'decode', phrase: 'malformed CID (tag 42)', relaxable: false },
+  'simple-value': { side: 'decode', phrase: 'unsupported simple value', relaxable: false },
+  undefined: { side: 'both', phrase: 'undefined value', relaxable: true },
+  'float-size': { side: 'decode', phrase: 'float not encoded as 64-bit', relaxable: true },
+  'non-finite-float': { side: 'both', phrase: 'NaN or Infinity', relaxable: false },
+  'map-key-type': { side: 'both', phrase: 'non-string map key', relaxable: false },
+  'map-key-order': { side: 'decode', phrase: 'keys out of order', relaxable: true },
+  'duplicate-key': { side: 'decode', phrase: 'duplicate map key', relaxable: false },
+  'invalid-utf8': { side: 'decode', phrase: 'invalid UTF-8 in a text string', relaxable: true },
+  depth: { side: 'both', phrase: 'nesting too deep', relaxable: false },
+  utf8: { side: 'encode', phrase: 'string with a lone surrogate (no UTF-8 form)', relaxable: false },
+  circular: { side: 'encode', phrase: 'circular reference', relaxable: false },
+  type: { side: 'encode', phrase: 'value not in the IPLD data model', relaxable: false },
+  'integer-range': { side: 'encode', phrase: 'integer outside -2^64..2^64-1', relaxable: false },
+  'target-size': { side: 'encode', phrase: 'encodeInto target too small', relaxable: false }
+}
+
 class DagCborError extends Error {
   /**
    * @param {string} rule - short code of the rule broken, e.g. 'map-key-order'
@@ -15,6 +51,9 @@ class DagCborError extends Error {
     /** @type {Array<string|number>} innermost first, while the error unwinds */
     this.segments = []
     this.path = ''
+    /** false when raised inside cborg's encode/decode (encodeOptions/decodeOptions), which
+     * tell a hook neither the value path nor the byte offset */
+    this.located = true
   }
 
   /**
@@ -39,7 +78,7 @@ class DagCborError extends Error {
    * @returns {string}
    */
   where (path) {
-    return `DAG-CBOR encode at ${path || '/'}`
+    return this.located ? `DAG-CBOR encode at ${path || '/'}` : 'DAG-CBOR encode (in cborg, no value path)'
   }
 }
 
@@ -58,14 +97,14 @@ export class DagCborDecodeError extends DagCborError {
   /**
    * @param {string} rule - short code of the rule broken, e.g. 'map-key-order'
    * @param {string} detail - what was wrong
-   * @param {number} offset - byte offset in the input where it was found
-   * @param {boolean} relaxable - whether `{ relaxed: true }` accepts it
+   * @param {number} offset - byte offset in the input where it was found (-1: not known)
    */
-  constructor (rule, detail, offset, relaxable) {
+  constructor (rule, detail, offset) {
     super(rule, detail)
     this.name = 'DagCborDecodeError'
     this.offset = offset
-    this.relaxable = relaxable
+    /** whether `{ relaxed: true }` accepts it */
+    this.relaxable = RULES[rule]?.relaxable === true
   }
 
   /**
@@ -73,7 +112,8 @@ export class DagCborDecodeError extends DagCborError {
    * @returns {string}
    */
   where (path) {
-    return `DAG-CBOR decode at byte ${this.offset}${path ? ` (${path})` : ''}` +
+    const at = this.located ? `at byte ${this.offset}${path ? ` (${path})` : ''}` : '(in cborg, no byte offset)'
+    return `DAG-CBOR decode ${at}` +
       (this.relaxable ? ', not canonical (decode(bytes, { relaxed: true }) reads it)' : '')
   }
 }

@@ -8,7 +8,7 @@
 // `save`/`restore` cover an encode started from inside another, e.g. by a getter).
 
 import { writeUtf8 } from './utf8.js'
-import { CID_TAG } from './cid-tag.js'
+import { CID_TAG } from './cid-encode.js'
 
 const SCRATCH_SIZE = 64 * 1024
 /** A buffer grown for a large value is kept as the scratch buffer up to this size, so that

@@ -203,6 +203,12 @@ describe('encode', () => {
       rejects(new Map([[1, 2]]), 'map-key-type', '')
       rejects({ m: new Map([[Symbol('s'), 2]]) }, 'map-key-type', '/m')
     })
+    it('the empty string is a key like any other, in a Map as in an object (@ipld/dag-cbor 10 refuses it in a Map)', () => {
+      assert.equal(hex(encode(new Map([['', 1]]))), 'a16001')
+      assert.equal(hex(encode({ '': 1 })), 'a16001')
+      assert.equal(hex(encode(new Map([['a', 2], ['', 1]]))), 'a260016161' + '02')
+      assert.deepEqual(decode(encode(new Map([['', 1]]))), { '': 1 })
+    })
     it('objects with a null prototype and class instances are maps of own enumerable keys', () => {
       const bare = Object.create(null)
       bare.a = 1

@@ -1,6 +1,6 @@
 // CIDs in DAG-CBOR are tag 42 over a byte string: 0x00 (a historical multibase "identity"
 // prefix), then the binary CID. What the encoder needs of them lives here, apart from the
-// decoder's CID construction (cid.js), so that a bundle that only encodes carries no
+// decoder's CID construction (cid-decode.js), so that a bundle that only encodes carries no
 // multiformats code.
 
 export const CID_TAG = 42

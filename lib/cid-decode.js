@@ -1,5 +1,5 @@
 // Reading CIDs: tag 42 over a byte string holding 0x00 (a historical multibase "identity"
-// prefix) followed by the binary CID (writing them is in cid-tag.js, which keeps
+// prefix) followed by the binary CID (writing them is in cid-encode.js, which keeps
 // multiformats out of bundles that only encode). Decoding parses the CID itself instead of
 // calling CID.decode, for two reasons: strictness (CID.decode accepts non-shortest varints
 // and an explicit version-0 prefix, which would not re-encode to the same bytes) and
@@ -47,7 +47,7 @@ function readVarint (bytes, at) {
  * @returns {DagCborDecodeError}
  */
 function invalidCid (offset, why) {
-  return new DagCborDecodeError('cid', `tag 42 does not hold exactly one valid CID: ${why}`, offset, false)
+  return new DagCborDecodeError('cid', `tag 42 does not hold exactly one valid CID: ${why}`, offset)
 }
 
 /**
@@ -117,7 +117,7 @@ function makeCid (version, code, bytes) {
  */
 export function readCid (src, start, end) {
   if (start === end || src[start] !== 0) {
-    throw new DagCborDecodeError('cid', 'tag 42 (CID) bytes must start with the 0x00 prefix', start, false)
+    throw new DagCborDecodeError('cid', 'tag 42 (CID) bytes must start with the 0x00 prefix', start)
   }
   // a copy, since callers pass src through toByteView (a subclass's slice() may be a view)
   const bytes = src.slice(start + 1, end)

@@ -1,0 +1,206 @@
+// The published package is the product: `npm pack`, installed from the tarball into an empty project with
+// npm's local cache and no network (`--offline`), must work as an ESM import, as require() (Node >= 20.19),
+// for a strict TypeScript consumer (nodenext), and as the dag-cbor-car command on a real CAR.
+// Run by `npm run test:package` (part of `npm test`); it needs the dependencies in npm's cache, which
+// `npm install` in this repo puts there.
+import assert from 'node:assert/strict'
+import { execFileSync, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import * as oracle from '@ipld/dag-cbor'
+import { CID } from 'multiformats/cid'
+
+const repo = fileURLToPath(new URL('../../', import.meta.url))
+const tsc = path.join(repo, 'node_modules/typescript/bin/tsc')
+const sampleCar = path.join(repo, 'test/fixtures/cars/filecoin-sample-v1.car')
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+
+/** @type {string} */
+let dir
+/** @type {string} */
+let tarball
+
+/**
+ * @param {string} file
+ * @param {string[]} args
+ * @param {string} [cwd]
+ */
+function run (file, args, cwd = dir) {
+  return spawnSync(file, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 })
+}
+
+/**
+ * A lockfile for a project whose one dependency is the tarball, pinning the tarball's dependencies to the
+ * versions, addresses and integrity hashes in this repo's own lockfile. With it, `npm ci --offline` takes every
+ * package from npm's content-addressed cache by its hash; without it, npm would first ask the registry which
+ * versions match each range, which an offline install cannot do (the registry's answers are not cached by a
+ * lockfile install).
+ *
+ * @param {{ name: string, version: string, filename: string, integrity: string }} packed
+ * @param {Record<string, string>} dependencies
+ */
+function consumerLockfile (packed, dependencies) {
+  const ours = JSON.parse(fs.readFileSync(path.join(repo, 'package-lock.json'), 'utf8')).packages
+  const manifest = ours['']
+  /** @type {Record<string, any>} */
+  const packages = {
+    '': { name: 'consumer', dependencies },
+    [`node_modules/${packed.name}`]: {
+      version: packed.version,
+      resolved: dependencies[packed.name],
+      integrity: packed.integrity,
+      license: manifest.license,
+      dependencies: manifest.dependencies,
+      bin: manifest.bin
+    }
+  }
+  // npm's resolution: a package at node_modules/a/node_modules/b finds c in its own node_modules, then in
+  // each enclosing one, then at the top
+  const pending = Object.keys(manifest.dependencies ?? {}).map((name) => ['', name])
+  while (pending.length > 0) {
+    const [from, name] = /** @type {[string, string]} */ (pending.pop())
+    let at = from
+    let found = null
+    for (;;) {
+      const candidate = `${at ? at + '/' : ''}node_modules/${name}`
+      if (ours[candidate]) { found = candidate; break }
+      if (!at) break
+      at = at.replace(/\/?node_modules\/(@[^/]+\/)?[^/]+$/, '')
+    }
+    if (found === null) throw new Error(`package-lock.json has no entry for ${name} (needed from ${from || 'the package'})`)
+    if (packages[found]) continue
+    const { dev, devOptional, peer, ...entry } = ours[found]
+    packages[found] = entry
+    for (const dep of Object.keys(entry.dependencies ?? {})) pending.push([found, dep])
+  }
+  return { name: 'consumer', lockfileVersion: 3, requires: true, packages }
+}
+
+/**
+ * @param {string} at
+ * @returns {number} the bytes of the files under a directory
+ */
+function bytesUnder (at) {
+  return fs.readdirSync(at, { withFileTypes: true, recursive: true })
+    .filter((d) => d.isFile())
+    .reduce((sum, d) => sum + fs.statSync(path.join(d.parentPath, d.name)).size, 0)
+}
+
+describe('package: the npm pack tarball installed into an empty project', function () {
+  this.timeout(300_000)
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-fast-package-'))
+    const packed = JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', dir], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))
+    tarball = path.join(dir, packed[0].filename)
+    const dependencies = { 'dag-cbor-fast': `file:${packed[0].filename}` }
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies }))
+    fs.writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify(consumerLockfile(packed[0], dependencies)))
+    const install = run(npm, ['ci', '--offline', '--no-audit', '--no-fund'])
+    assert.equal(install.status, 0, `npm ci --offline of the tarball failed:\n${install.stdout}\n${install.stderr}`)
+  })
+
+  after(() => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('holds the code, types and licences, and no tests or benches', () => {
+    const listed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''))
+    for (const needed of ['index.js', 'lib/decode.js', 'lib/encode.js', 'types/index.d.ts', 'bin/dag-cbor-car.js', 'LICENSE-APACHE', 'LICENSE-MIT', 'README.md', 'package.json']) {
+      assert.ok(listed.includes(needed), `${needed} missing from the tarball`)
+    }
+    assert.deepEqual(listed.filter((f) => /^(test|bench|examples|\.ci)\//.test(f)), [])
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'node_modules/dag-cbor-fast/package.json'), 'utf8'))
+    assert.equal(manifest.license, 'Apache-2.0 OR MIT')
+    // for the README's install section: what an install puts on disk (file bytes), by package
+    const sizes = fs.readdirSync(path.join(dir, 'node_modules'), { withFileTypes: true })
+      .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+      .flatMap((d) => d.name.startsWith('@') ? fs.readdirSync(path.join(dir, 'node_modules', d.name)).map((n) => `${d.name}/${n}`) : [d.name])
+      .map((name) => [name, bytesUnder(path.join(dir, 'node_modules', name))])
+    const total = sizes.reduce((sum, [, size]) => sum + Number(size), 0)
+    console.log(`      tarball ${fs.statSync(tarball).size} B; installed ${total} B: ${sizes.map(([n, b]) => `${n} ${b}`).join(', ')}`)
+  })
+
+  it('ESM: import of the package encodes and decodes, CIDs included', () => {
+    fs.writeFileSync(path.join(dir, 'esm.mjs'), `
+      import * as dagCbor from 'dag-cbor-fast'
+      import { CID } from 'multiformats/cid'
+      const link = CID.parse('bafyreihdb57fdysx5h35urvxz64ros7zvywshber7id6t6c6fek37jgyfe')
+      const bytes = dagCbor.encode({ hello: 'world', link })
+      const back = dagCbor.decode(bytes)
+      console.log(JSON.stringify({ name: dagCbor.name, code: dagCbor.code, hex: Buffer.from(bytes).toString('hex'), same: back.link.equals(link) }))
+    `)
+    const result = run(process.execPath, ['esm.mjs'])
+    assert.equal(result.status, 0, result.stderr)
+    const out = JSON.parse(result.stdout)
+    const link = CID.parse('bafyreihdb57fdysx5h35urvxz64ros7zvywshber7id6t6c6fek37jgyfe')
+    const expected = Buffer.from(oracle.encode({ hello: 'world', link })).toString('hex')
+    assert.deepEqual(out, { name: 'dag-cbor', code: 0x71, hex: expected, same: true })
+  })
+
+  it('the README\'s quick start runs as pasted and prints what the README says', () => {
+    const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8')
+    const section = readme.slice(readme.indexOf('## Quick start'))
+    const code = /```js\n([\s\S]*?)```/.exec(section)?.[1]
+    const printed = /It prints `([^`]+)`/.exec(section)?.[1]
+    assert.ok(code && printed, 'the quick start section has a js block and says what it prints')
+    fs.writeFileSync(path.join(dir, 'quick-start.mjs'), code)
+    const result = run(process.execPath, ['quick-start.mjs'])
+    assert.equal(result.status, 0, result.stderr)
+    assert.equal(result.stdout.trim(), printed)
+  })
+
+  it('require(): CommonJS code loads the package (Node >= 20.19)', () => {
+    fs.writeFileSync(path.join(dir, 'cjs.cjs'), `
+      const dagCbor = require('dag-cbor-fast')
+      const bytes = dagCbor.encode([1, 'a', null])
+      console.log(Buffer.from(bytes).toString('hex'), JSON.stringify(dagCbor.decode(bytes)), dagCbor.code)
+    `)
+    const result = run(process.execPath, ['cjs.cjs'])
+    assert.equal(result.status, 0, result.stderr)
+    assert.equal(result.stdout.trim(), '83016161f6 [1,"a",null] 113')
+  })
+
+  it('TypeScript (nodenext, strict): a BlockCodec<0x71, T>, and the options with cborg', () => {
+    fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, types: [], lib: ['es2022'] },
+      files: ['consumer.ts']
+    }))
+    fs.writeFileSync(path.join(dir, 'consumer.ts'), `
+      import type { BlockCodec } from 'multiformats/codecs/interface'
+      import * as cborg from 'cborg'
+      import * as dagCbor from 'dag-cbor-fast'
+
+      interface Post { text: string, likes: number }
+      const codec: BlockCodec<0x71, Post> = dagCbor
+      const bytes: Uint8Array = codec.encode({ text: 'hi', likes: 1 })
+      const post: Post = codec.decode(bytes)
+      const viaCborg: Uint8Array = cborg.encode(post, dagCbor.encodeOptions)
+      const back: unknown = cborg.decode(viaCborg, dagCbor.decodeOptions)
+      const relaxed: unknown = dagCbor.decode(bytes, { relaxed: true })
+      const error: Error = new dagCbor.DagCborDecodeError('truncated', 'x', 0)
+      // @ts-expect-error the code is 0x71, not 0x70
+      const wrong: BlockCodec<0x70, Post> = dagCbor
+      export { back, relaxed, error, wrong }
+    `)
+    const result = run(process.execPath, [tsc, '-p', 'tsconfig.json'])
+    assert.equal(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`)
+  })
+
+  it('the dag-cbor-car command runs on a real CAR with only the package\'s dependencies', () => {
+    const bin = path.join(dir, 'node_modules/.bin/dag-cbor-car')
+    const result = run(bin, [sampleCar, '--json'])
+    // exit 1: this real CAR holds blocks that are not canonical (140 with non-UTF-8 map keys)
+    assert.equal(result.status, 1, result.stderr)
+    const summary = JSON.parse(result.stdout)
+    assert.equal(summary.blocks, 1049)
+  })
+
+  it('the dag-cbor-car command runs its embedded sample and exits 0', () => {
+    const result = run(path.join(dir, 'node_modules/.bin/dag-cbor-car'), [])
+    assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`)
+    assert.match(result.stdout, /non-canonical/)
+  })
+})
