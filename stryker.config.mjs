@@ -7,15 +7,21 @@ export default {
   plugins: ['@stryker-mutator/mocha-runner'],
   mutate: ['lib/**/*.js'],
   mochaOptions: {
-    // The specs that test lib/ through the public API. Left out: test/car-tool.spec.js (the
-    // CLI in bin/, through child processes: slow, and the CLI's own code is not mutated),
-    // test/browser-safe.spec.js (reads lib/'s source for Node-only globals and imports, which
-    // no mutant adds) and test/fuzz.spec.js (20,000 random inputs, ~20 s instrumented, run for
-    // every mutant that survives the rest: it is there to find new bugs, the specs here pin the
-    // rules). test/limits.spec.js skips its wall-clock tests under Stryker.
+    // The specs that test lib/, fast targeted ones first (a mutant's run stops at its first
+    // failing test). Left out: test/car-tool.spec.js (the CLI in bin/, through child processes:
+    // slow, and bin/ is not mutated), test/browser-safe.spec.js (reads lib/'s source for
+    // Node-only globals and imports, which no mutant adds), test/fuzz.spec.js (20,000 random
+    // inputs, ~20 s instrumented, run for every mutant that survives the rest: it is there to
+    // find new bugs, the specs here pin the rules) and test/package/ (the packed tarball).
+    // test/limits.spec.js skips its wall-clock tests under Stryker.
     spec: [
       'test/encode.spec.js',
       'test/decode.spec.js',
+      'test/key-order.spec.js',
+      'test/writer.spec.js',
+      'test/cid-decode.spec.js',
+      'test/errors.spec.js',
+      'test/cborg-options.spec.js',
       'test/safety.spec.js',
       'test/limits.spec.js',
       'test/conformance.spec.js',
