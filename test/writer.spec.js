@@ -157,6 +157,25 @@ describe('writer: writes larger than the next buffer', () => {
   })
 })
 
+describe('writer: byte strings written by reference (16 KiB and more) among other writes', () => {
+  // each one ends the bytes pending in the current buffer, which continue after it
+  const big = (/** @type {number} */ n, /** @type {number} */ seed) => new Uint8Array(n).map((_, i) => (i * seed + 3) & 0xff)
+  const rows = [
+    { label: 'two in a row', parts: [big(16384, 3), big(20000, 5)] },
+    { label: 'two with a small write between', parts: [big(16384, 3), 'x', big(20000, 5), 'y'] },
+    { label: 'small, large, small, large, small', parts: [1.5, big(17000, 7), 'ab', big(16384, 11), [null]] },
+    { label: 'five, each after a string', parts: Array.from({ length: 10 }, (_, i) => (i % 2 ? big(16384 + i, i) : 's'.repeat(i * 100))) },
+    { label: 'after a fresh buffer is full', parts: [new Uint8Array(1000).fill(1), 'z'.repeat(3000), big(40000, 13), 'tail'] }
+  ]
+  for (const { label, parts } of rows) {
+    it(label, () => {
+      const expected = concatAll([head(4, parts.length), ...parts.map((p) => p instanceof Uint8Array ? bytesItem(p) : typeof p === 'string' ? text(p) : typeof p === 'number' ? float(p) : Uint8Array.of(0x81, 0xf6))])
+      assertEncodes(parts, expected, label)
+      assertEncodes({ a: parts, b: parts }, concatAll([[0xa2], text('a'), expected, text('b'), expected]), `${label}, twice in a map`)
+    })
+  }
+})
+
 describe('writer: strings whose head grows once their UTF-8 length is known', () => {
   // the head is sized for one byte per UTF-16 unit and moved when the UTF-8 length needs a longer
   // one: sweep character counts around the head sizes' limits (24, 256, 65536 bytes) and the switch
