@@ -17,47 +17,49 @@ const contentAt = (content) => 2 + head(2, content.length / 2 + 1).length + 1
 
 /**
  * @typedef {{ content: string, label: string, version?: number, code?: number, rule?: undefined }} Accepted
- * @typedef {{ content: string, label: string, rule: string, offset?: number }} Rejected
+ * @typedef {{ content: string, label: string, rule: string, why: string }} Rejected
  */
 
 /** @type {Array<Accepted|Rejected>} */
 const ROWS = [
   // CIDv0: exactly a 34-byte sha2-256 multihash (0x12 0x20 and 32 bytes)
   { content: '1220' + DIGEST, label: 'CIDv0', version: 0, code: 0x70 },
-  { content: '1220' + digest(31), label: 'CIDv0 one byte short (33 bytes)', rule: 'cid' },
-  { content: '1220' + digest(33), label: 'CIDv0 with one byte over (35 bytes)', rule: 'cid' },
-  { content: '1220' + digest(30), label: 'CIDv0 two bytes short', rule: 'cid' },
-  { content: '1221' + digest(32), label: 'a 34-byte sha2-256 multihash whose length byte says 33', rule: 'cid' },
-  { content: '121f' + digest(32), label: 'a 34-byte sha2-256 multihash whose length byte says 31', rule: 'cid' },
-  { content: '1320' + digest(32), label: 'a 34-byte multihash of another hash (0x13, sha2-512)', rule: 'cid' },
-  { content: '1120' + digest(32), label: 'a 34-byte multihash of sha1 (0x11)', rule: 'cid' },
+  { content: '1220' + digest(31), label: 'CIDv0 one byte short (33 bytes)', rule: 'cid', why: 'a CIDv0 must be a 34-byte sha2-256 multihash' },
+  { content: '1220' + digest(33), label: 'CIDv0 with one byte over (35 bytes)', rule: 'cid', why: 'a CIDv0 must be a 34-byte sha2-256 multihash' },
+  { content: '1220' + digest(30), label: 'CIDv0 two bytes short', rule: 'cid', why: 'a CIDv0 must be a 34-byte sha2-256 multihash' },
+  { content: '1221' + digest(32), label: 'a 34-byte sha2-256 multihash whose length byte says 33', rule: 'cid', why: 'a CIDv0 must be a 34-byte sha2-256 multihash' },
+  { content: '121f' + digest(32), label: 'a 34-byte sha2-256 multihash whose length byte says 31', rule: 'cid', why: 'a CIDv0 must be a 34-byte sha2-256 multihash' },
+  { content: '1320' + digest(32), label: 'a 34-byte multihash of another hash (0x13, sha2-512)', rule: 'cid', why: 'version 19' },
+  { content: '1120' + digest(32), label: 'a 34-byte multihash of sha1 (0x11)', rule: 'cid', why: 'version 17' },
   // CIDv1: version, codec, multihash code, digest length, digest
   { content: '01711220' + DIGEST, label: 'CIDv1 dag-cbor sha2-256', version: 1, code: 0x71 },
   { content: '01551220' + DIGEST, label: 'CIDv1 raw sha2-256', version: 1, code: 0x55 },
   { content: '01550000', label: 'CIDv1 raw, identity multihash of 0 bytes', version: 1, code: 0x55 },
+  { content: '0120001e' + digest(30), label: 'a 34-byte CIDv1 whose second byte is 0x20 (codec 0x20)', version: 1, code: 0x20 },
+  { content: '1220001e' + digest(30), label: 'a 34-byte CIDv0 whose digest starts 0x00 0x1e', version: 0, code: 0x70 },
   { content: '01550005' + digest(5), label: 'CIDv1 raw, identity multihash of 5 bytes', version: 1, code: 0x55 },
   { content: '0100800100', label: 'codec 0, multihash code 128, empty digest', version: 1, code: 0 },
   { content: '01800100' + '00', label: 'a 2-byte codec varint (128)', version: 1, code: 128 },
   { content: '01ffffffffffff0f0000', label: 'a codec of 2^46-1 (7-byte varint)', version: 1, code: 2 ** 46 - 1 },
   { content: '01ffffffffffffff0f0000', label: 'a codec of 2^53-1 (8-byte varint, the most read)', version: 1, code: Number.MAX_SAFE_INTEGER },
-  { content: '0180808080808080100000', label: 'a codec of 2^53 (8-byte varint, beyond a safe Number)', rule: 'cid' },
-  { content: '01ffffffffffffffff010000', label: 'a 9-byte codec varint', rule: 'cid' },
-  { content: '01711220' + digest(31), label: 'CIDv1 digest one byte short', rule: 'cid' },
-  { content: '01711220' + digest(33), label: 'CIDv1 digest with one byte over', rule: 'cid' },
-  { content: '017112', label: 'CIDv1 without a digest length', rule: 'cid' },
-  { content: '0171', label: 'CIDv1 without a multihash', rule: 'cid' },
-  { content: '01', label: 'a version alone', rule: 'cid' },
-  { content: '01ff', label: 'a codec varint cut short', rule: 'cid' },
-  { content: '0171ff', label: 'a multihash code varint cut short', rule: 'cid' },
-  { content: '017112ff', label: 'a digest length varint cut short', rule: 'cid' },
-  { content: '01f1001220' + DIGEST, label: 'a codec varint with a trailing 0x00 (not shortest)', rule: 'cid' },
-  { content: '0171920020' + DIGEST, label: 'a multihash code varint with a trailing 0x00', rule: 'cid' },
-  { content: '01711280' + '00' + DIGEST, label: 'a digest length varint of 0x80 0x00', rule: 'cid' },
-  { content: '8100711220' + DIGEST, label: 'a version varint with a trailing 0x00', rule: 'cid' },
-  { content: '00711220' + DIGEST, label: 'an explicit version 0', rule: 'cid' },
-  { content: '02711220' + DIGEST, label: 'version 2', rule: 'cid' },
-  { content: '', label: 'nothing after the 0x00 prefix', rule: 'cid' },
-  { content: 'ff', label: 'a version varint cut short', rule: 'cid' }
+  { content: '0180808080808080100000', label: 'a codec of 2^53 (8-byte varint, beyond a safe Number)', rule: 'cid', why: 'bad codec varint' },
+  { content: '01ffffffffffffffff010000', label: 'a 9-byte codec varint', rule: 'cid', why: 'bad codec varint' },
+  { content: '01711220' + digest(31), label: 'CIDv1 digest one byte short', rule: 'cid', why: 'the multihash says 32 digest bytes, 31 follow' },
+  { content: '01711220' + digest(33), label: 'CIDv1 digest with one byte over', rule: 'cid', why: 'the multihash says 32 digest bytes, 33 follow' },
+  { content: '017112', label: 'CIDv1 without a digest length', rule: 'cid', why: 'bad multihash length varint' },
+  { content: '0171', label: 'CIDv1 without a multihash', rule: 'cid', why: 'bad multihash code varint' },
+  { content: '01', label: 'a version alone', rule: 'cid', why: 'bad codec varint' },
+  { content: '01ff', label: 'a codec varint cut short', rule: 'cid', why: 'bad codec varint' },
+  { content: '0171ff', label: 'a multihash code varint cut short', rule: 'cid', why: 'bad multihash code varint' },
+  { content: '017112ff', label: 'a digest length varint cut short', rule: 'cid', why: 'bad multihash length varint' },
+  { content: '01f1001220' + DIGEST, label: 'a codec varint with a trailing 0x00 (not shortest)', rule: 'cid', why: 'bad codec varint' },
+  { content: '0171920020' + DIGEST, label: 'a multihash code varint with a trailing 0x00', rule: 'cid', why: 'bad multihash code varint' },
+  { content: '01711280' + '00' + DIGEST, label: 'a digest length varint of 0x80 0x00', rule: 'cid', why: 'bad multihash length varint' },
+  { content: '8100711220' + DIGEST, label: 'a version varint with a trailing 0x00', rule: 'cid', why: 'missing or bad version varint' },
+  { content: '00711220' + DIGEST, label: 'an explicit version 0', rule: 'cid', why: 'an explicit version 0 (CIDv0 has no version prefix)' },
+  { content: '02711220' + DIGEST, label: 'version 2', rule: 'cid', why: 'version 2' },
+  { content: '', label: 'nothing after the 0x00 prefix', rule: 'cid', why: 'missing or bad version varint' },
+  { content: 'ff', label: 'a version varint cut short', rule: 'cid', why: 'missing or bad version varint' }
 ]
 
 describe('CIDs: tag 42 content, row by row', () => {
@@ -84,7 +86,7 @@ describe('CIDs: tag 42 content, row by row', () => {
         assert.equal(toHex(encode(decode(input))), toHex(input), 'the CID re-encodes to the same bytes')
       })
     } else {
-      const { content, label, rule } = /** @type {Rejected} */ (row)
+      const { content, label, rule, why } = /** @type {Rejected} */ (row)
       it(`${label} (${content.slice(0, 16)}${content.length > 16 ? '…' : ''}): rejected, rule '${rule}'`, () => {
         for (const opts of [undefined, { relaxed: true }]) {
           assert.throws(() => decode(input, opts), (/** @type {any} */ e) => {
@@ -93,6 +95,7 @@ describe('CIDs: tag 42 content, row by row', () => {
             assert.equal(e.relaxable, false)
             // a CID's own faults are reported where its bytes start (after the 0x00)
             assert.equal(e.offset, contentAt(content), e.message)
+            assert.equal(e.detail, `tag 42 does not hold exactly one valid CID: ${why}`)
             return true
           })
         }
@@ -104,19 +107,21 @@ describe('CIDs: tag 42 content, row by row', () => {
 describe('CIDs: the prefix and the byte string around them', () => {
   const v1 = '01711220' + DIGEST
   const rows = [
-    { hex: 'd82a5825' + '01' + v1, rule: 'cid', offset: 4, label: 'a 0x01 prefix instead of 0x00' },
-    { hex: 'd82a5825' + 'ff' + v1, rule: 'cid', offset: 4, label: 'a 0xff prefix' },
-    { hex: 'd82a40', rule: 'cid', offset: 3, label: 'an empty byte string' },
+    { hex: 'd82a5825' + '01' + v1, rule: 'cid', offset: 4, label: 'a 0x01 prefix instead of 0x00', detail: 'tag 42 (CID) bytes must start with the 0x00 prefix' },
+    { hex: 'd82a5825' + 'ff' + v1, rule: 'cid', offset: 4, label: 'a 0xff prefix', detail: 'tag 42 (CID) bytes must start with the 0x00 prefix' },
+    { hex: 'd82a40', rule: 'cid', offset: 3, label: 'an empty byte string', detail: 'tag 42 (CID) bytes must start with the 0x00 prefix' },
+    { hex: '82d82a4000', rule: 'cid', offset: 4, label: 'an empty byte string followed by a 0x00 item', detail: 'tag 42 (CID) bytes must start with the 0x00 prefix' },
     { hex: 'd82a6100', rule: 'cid', offset: 2, label: 'a text string' },
     { hex: 'd82a8100', rule: 'cid', offset: 2, label: 'an array' },
     { hex: 'd82a00', rule: 'cid', offset: 2, label: 'an integer' },
     { hex: 'd82a', rule: 'truncated', offset: 2, label: 'nothing after the tag' },
     { hex: 'd82a5825' + '00' + v1.slice(0, -2), rule: 'truncated', offset: 2, label: 'a byte string longer than the input' }
   ]
-  for (const { hex, rule, offset, label } of rows) {
+  for (const { hex, rule, offset, label, detail } of /** @type {Array<{ hex: string, rule: string, offset: number, label: string, detail?: string }>} */ (rows)) {
     it(`${label}: rule '${rule}' at byte ${offset}`, () => {
       for (const opts of [undefined, { relaxed: true }]) {
-        assert.throws(() => decode(fromHex(hex), opts), (/** @type {any} */ e) => e instanceof DagCborDecodeError && e.rule === rule && e.offset === offset)
+        assert.throws(() => decode(fromHex(hex), opts), (/** @type {any} */ e) => e instanceof DagCborDecodeError && e.rule === rule && e.offset === offset &&
+          (detail === undefined || e.detail === detail))
       }
     })
   }
@@ -125,8 +130,10 @@ describe('CIDs: the prefix and the byte string around them', () => {
 describe('CIDs: the multihash of a decoded CID', () => {
   for (const content of ['1220' + DIGEST, '01711220' + DIGEST, '01550005' + digest(5)]) {
     it(`${content.slice(0, 8)}…: built on first read, kept, settable, and right on a frozen CID`, () => {
-      const expected = CID.decode(fromHex(content)).multihash
+      const parsed = CID.decode(fromHex(content))
+      const expected = parsed.multihash
       const cid = decode(tagged(content))
+      assert.deepEqual(Object.keys(cid), Object.keys(parsed), 'the same own enumerable keys, in order, before multihash is read')
       const first = cid.multihash
       assert.equal(cid.multihash, first, 'the second read gives the same Digest')
       assert.deepEqual(first, expected)
@@ -139,6 +146,14 @@ describe('CIDs: the multihash of a decoded CID', () => {
       assert.deepEqual(frozen.multihash.digest, expected.digest)
     })
   }
+
+  it('a CIDv0 is its multihash: its bytes are the multihash bytes, as in multiformats', () => {
+    const content = '1220' + DIGEST
+    const parsed = CID.decode(fromHex(content))
+    assert.equal(parsed.multihash.bytes, parsed.bytes)
+    const cid = decode(tagged(content))
+    assert.equal(cid.multihash.bytes, cid.bytes)
+  })
 
   it('the digest is a view of the CID bytes, which own their memory', () => {
     const cid = decode(tagged('01711220' + DIGEST))
