@@ -3,7 +3,7 @@
 // decode gives (the same, or a value where the rule is one relaxed mode lifts). Accepted rows must
 // also re-encode to their own bytes (or, read relaxed, to `reencoded`).
 import assert from 'node:assert/strict'
-import { decode, decodeFirst, encode, DagCborDecodeError } from '../index.js'
+import { decode, decodeFirst, encode, toByteView, DagCborDecodeError, DagCborEncodeError } from '../index.js'
 import { fromHex, toHex } from './fuzz/cbor.js'
 
 /**
@@ -145,8 +145,11 @@ function assertRejects (fn, expected, label) {
     assert.equal(e.offset, expected.offset, `${label}: ${e.message}`)
     assert.ok(e.detail.includes(expected.detail), `${label}: detail ${JSON.stringify(e.detail)}`)
     assert.ok(e.message.includes(expected.detail), `${label}: message ${JSON.stringify(e.message)}`)
-    assert.ok(e.message.startsWith(`DAG-CBOR decode at byte ${expected.offset}`), e.message)
     if (expected.path !== undefined) assert.equal(e.path, expected.path, label)
+    const where = `DAG-CBOR decode at byte ${expected.offset}${e.path ? ` (${e.path})` : ''}`
+    const relaxable = e.relaxable ? ', not canonical (decode(bytes, { relaxed: true }) reads it)' : ''
+    assert.equal(e.message, `${where}${relaxable}: ${e.detail} [rule: ${expected.rule}]`, label)
+    assert.equal(e.name, 'DagCborDecodeError')
     return true
   })
 }
@@ -204,5 +207,61 @@ describe('decode: errors that are not DAG-CBOR rules pass through unchanged', ()
     input[1_000_000] = 0
     assert.throws(() => decode(input, { maxDepth: Infinity }), (/** @type {any} */ e) => e instanceof DagCborDecodeError && e.rule === 'depth' && e.message.includes('nesting too deep for the JavaScript stack'))
     assert.throws(() => decode(input), (/** @type {any} */ e) => e instanceof DagCborDecodeError && e.rule === 'depth' && e.offset === 1000 && e.message.includes('nesting deeper than maxDepth 1000'))
+  })
+})
+
+describe('decode: input that is not bytes', () => {
+  for (const [label, input] of /** @type {Array<[string, unknown]>} */ ([['an array of numbers', [1, 2]], ['a hex string', '8101'], ['a plain object', { buffer: new ArrayBuffer(1) }],
+    ['a number', 1], ['null', null], ['undefined', undefined]])) {
+    it(`${label}: a TypeError, from decode, decodeFirst and toByteView`, () => {
+      for (const fn of [() => decode(/** @type {any} */ (input)), () => decodeFirst(/** @type {any} */ (input)), () => toByteView(input)]) {
+        assert.throws(fn, (/** @type {any} */ e) => e instanceof TypeError && e.message === 'DAG-CBOR decode: expected bytes')
+      }
+    })
+  }
+  it('every kind of bytes: a Uint8Array, a Buffer, an ArrayBuffer, other views at an offset', () => {
+    const backing = new ArrayBuffer(8)
+    new Uint8Array(backing).set([0xff, 0x82, 0x01, 0x02, 0xff], 0)
+    for (const input of [Uint8Array.of(0x82, 1, 2), Buffer.from([0x82, 1, 2]), Uint8Array.of(0x82, 1, 2).buffer, new Uint8Array(backing, 1, 3),
+      new DataView(backing, 1, 3), new Int8Array(backing, 1, 3), new Uint8ClampedArray(backing, 1, 3)]) {
+      assert.deepEqual(decode(input), [1, 2])
+      const view = toByteView(input)
+      assert.equal(Object.getPrototypeOf(view), Uint8Array.prototype)
+      assert.deepEqual([...view], [0x82, 1, 2])
+    }
+  })
+})
+
+describe('errors: paths and messages', () => {
+  /** a value nested in maps whose keys make a path of `n` characters ending in a bad value */
+  const nestedPath = (/** @type {number} */ n) => {
+    // each level adds '/' and a 9-character key
+    const levels = Math.floor(n / 10)
+    let v = /** @type {any} */ (undefined)
+    for (let i = levels - 1; i >= 0; i--) v = { [`k${String(i).padStart(8, '0')}`]: v }
+    return { value: v, path: Array.from({ length: levels }, (_, i) => `/k${String(i).padStart(8, '0')}`).join('') }
+  }
+  for (const length of [150, 160, 170, 1000]) {
+    it(`a path of ${length} characters is kept whole in .path and ${length > 160 ? 'shortened to its ends' : 'shown whole'} in the message`, () => {
+      const { value, path } = nestedPath(length)
+      assert.equal(path.length, length)
+      assert.throws(() => encode(value), (/** @type {any} */ e) => {
+        assert.equal(e.path, path)
+        const shown = length > 160 ? `${path.slice(0, 60)}…${path.slice(-60)}` : path
+        assert.equal(e.message, `DAG-CBOR encode at ${shown}: undefined is not in the IPLD data model [rule: undefined]`)
+        assert.equal(e.name, 'DagCborEncodeError')
+        return true
+      })
+    })
+  }
+  it('a new error, before it is thrown: no path yet, no segments', () => {
+    for (const e of [new DagCborEncodeError('type', 'd'), new DagCborDecodeError('truncated', 'd', 3)]) {
+      assert.equal(e.path, '')
+      assert.deepEqual(e.segments, [])
+      assert.equal(e.detail, 'd')
+    }
+  })
+  it("path segments escape '~' and '/' (JSON pointer)", () => {
+    assert.throws(() => decode(Uint8Array.from([0xa1, 0x64, 0x61, 0x2f, 0x7e, 0x62, 0xf7])), (/** @type {any} */ e) => e.path === '/a~1~0b' && e.message.includes('(/a~1~0b)'))
   })
 })
