@@ -3,6 +3,8 @@
 // decode gives (the same, or a value where the rule is one relaxed mode lifts). Accepted rows must
 // also re-encode to their own bytes (or, read relaxed, to `reencoded`).
 import assert from 'node:assert/strict'
+import v8 from 'node:v8'
+import vm from 'node:vm'
 import { decode, decodeFirst, encode, toByteView, DagCborDecodeError, DagCborEncodeError } from '../index.js'
 import { fromHex, toHex } from './fuzz/cbor.js'
 
@@ -254,6 +256,10 @@ describe('errors: paths and messages', () => {
       })
     })
   }
+  it('a decode error with a rule the table does not know is not relaxable', () => {
+    assert.equal(new DagCborDecodeError('no-such-rule', 'd', 0).relaxable, false)
+    assert.equal(new DagCborDecodeError('map-key-order', 'd', 0).relaxable, true)
+  })
   it('a new error, before it is thrown: no path yet, no segments', () => {
     for (const e of [new DagCborEncodeError('type', 'd'), new DagCborDecodeError('truncated', 'd', 3)]) {
       assert.equal(e.path, '')
@@ -264,4 +270,25 @@ describe('errors: paths and messages', () => {
   it("path segments escape '~' and '/' (JSON pointer)", () => {
     assert.throws(() => decode(Uint8Array.from([0xa1, 0x64, 0x61, 0x2f, 0x7e, 0x62, 0xf7])), (/** @type {any} */ e) => e.path === '/a~1~0b' && e.message.includes('(/a~1~0b)'))
   })
+})
+
+// gc() at run time, as test/limits.spec.js does
+v8.setFlagsFromString('--expose-gc')
+const gc = /** @type {() => void} */ (vm.runInNewContext('gc'))
+
+describe('decode: the decoder keeps no reference to its input once it returns or throws', () => {
+  for (const [label, hex] of [['a valid block', 'a2616101616282f6f5'], ['an invalid block', 'a2616101616282f6ff']]) {
+    it(label, async () => {
+      const ref = (() => {
+        const input = fromHex(hex)
+        try { decode(input) } catch {}
+        return new WeakRef(input)
+      })()
+      for (let i = 0; i < 20 && ref.deref() !== undefined; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 0))
+        gc()
+      }
+      assert.equal(ref.deref(), undefined, 'the input is still referenced')
+    })
+  }
 })

@@ -2,6 +2,8 @@
 // out by hand) or the rule, value path and message detail of its rejection. Accepted rows also decode
 // back to the value (strictly), so a row checks encode and decode at once.
 import assert from 'node:assert/strict'
+import v8 from 'node:v8'
+import vm from 'node:vm'
 import { encode, encodedLength, encodeInto, decode, DagCborEncodeError } from '../index.js'
 import { toHex } from './fuzz/cbor.js'
 
@@ -57,6 +59,11 @@ const ROWS = [
   { label: 'a boxed Symbol', value: () => Object(Symbol('s')), reject: { rule: 'type', path: '', detail: 'a boxed Symbol is not in the IPLD data model; use the primitive' } },
   { label: 'a DataView', value: () => new DataView(new ArrayBuffer(1)), reject: { rule: 'type', path: '', detail: 'DataView is not in the IPLD data model; bytes must be a Uint8Array' } },
   { label: 'an ArrayBuffer', value: () => new ArrayBuffer(1), reject: { rule: 'type', path: '', detail: 'ArrayBuffer is not in the IPLD data model; bytes must be a Uint8Array' } },
+  // keys: when two keys have no UTF-8 form, the error names the first in key order
+  { label: 'two keys without a UTF-8 form', value: () => ({ '\ud800a': 1, '\udc80': 2 }), reject: { rule: 'utf8', path: '/\udc80', detail: 'lone surrogate at index 0 has no UTF-8 form' } },
+  { label: 'two keys without a UTF-8 form, the other way round', value: () => ({ '\udc80': 2, '\ud800a': 1 }), reject: { rule: 'utf8', path: '/\udc80', detail: 'lone surrogate at index 0 has no UTF-8 form' } },
+  // an object with a null prototype is a map, even when it looks like a CID
+  { label: 'a null-prototype object with CID-like fields', value: () => { const b = Uint8Array.of(1); return Object.assign(Object.create(null), { '/': b, bytes: b }) }, hex: 'a2612f4101656279746573' + '4101', decoded: { '/': Uint8Array.of(1), bytes: Uint8Array.of(1) } },
   // circular references and depth
   { label: 'a circular map', value: () => { const a = /** @type {any} */ ({ b: [] }); a.b.push(a); return a }, reject: { rule: 'circular', path: '/b/0', detail: 'circular reference' } },
   { label: 'a list that holds itself', value: () => { const a = /** @type {any[]} */ ([]); a.push(1, a); return a }, reject: { rule: 'circular', path: '/1', detail: 'circular reference' } },
@@ -156,5 +163,36 @@ describe('encode: an encode started inside another (from a getter)', () => {
       c: [1, 2, 3]
     }
     assert.equal(toHex(encode(value)), toHex(encode({ a: 'x'.repeat(100), b: 'undefined', c: [1, 2, 3] })))
+  })
+})
+
+// gc() at run time, as test/limits.spec.js does
+v8.setFlagsFromString('--expose-gc')
+const gc = /** @type {() => void} */ (vm.runInNewContext('gc'))
+
+/**
+ * Whether the object behind `ref` is collected once nothing but the codec could hold it.
+ * @param {WeakRef<object>} ref
+ */
+async function collected (ref) {
+  for (let i = 0; i < 20 && ref.deref() !== undefined; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    gc()
+  }
+  return ref.deref() === undefined
+}
+
+describe('encode: the encoder keeps no reference to a value once it returns or throws', () => {
+  it('a value that was encoded, and one whose encode failed deep inside', async () => {
+    const control = new WeakRef({ x: [1] })
+    assert.ok(await collected(control), 'the check itself works')
+    const ok = (() => { const v = { a: { b: [new Uint8Array(20000)] } }; encode(v); return new WeakRef(v) })()
+    assert.ok(await collected(ok))
+    const failed = (() => {
+      const v = { a: { b: { c: [undefined] } } }
+      assert.throws(() => encode(v), DagCborEncodeError)
+      return new WeakRef(v.a.b)
+    })()
+    assert.ok(await collected(failed), 'the failed value is still referenced')
   })
 })
