@@ -161,10 +161,31 @@ describe('key order: more than 64 ASCII keys (the numeric sort) with ties', () =
     }
   }
 
-  it('keys of 511, 512 and 513 characters among 100 short ones (the packed length has 9 bits)', () => {
-    const keys = Array.from({ length: 100 }, (_, i) => `k${i}`)
-    for (const length of [511, 512, 513]) keys.push('x'.repeat(length - 1) + 'b', 'x'.repeat(length - 1) + 'a')
-    assertOrdered(keys, 'long keys')
+  for (const longest of [511, 512, 513]) {
+    it(`100 short keys and two of ${longest} characters, the longest (the packed length has 9 bits)`, () => {
+      const keys = Array.from({ length: 100 }, (_, i) => `k${i}`)
+      keys.push('x'.repeat(longest - 1) + 'b', 'x'.repeat(longest - 1) + 'a', 'y'.repeat(longest - 2))
+      assertOrdered(keys, `longest ${longest}`)
+    })
+  }
+
+  it('keys whose shared prefix with the first key is longer than all keys share', () => {
+    // the packed characters start after the prefix every key shares (here none): keys that share a
+    // longer prefix with the first one must not move it
+    const keys = ['zzzzzz', 'ab1111', 'ba0000', 'ab0000', 'ba1111']
+    for (let i = 0; keys.length < 70; i++) keys.push(`m${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}q${i % 10}`)
+    keys.push('zzzzzy', 'zzzzzx', 'zzzzyz', 'zzzyzz', 'zzyzzz')
+    assertOrdered([...new Set(keys)], 'prefix of the first key')
+  })
+
+  it('more than 65,536 keys (more than the packed index holds)', function () {
+    this.timeout(20_000)
+    const keys = Array.from({ length: 65_600 }, (_, i) => 'k' + ((i * 7919) % 65_600).toString(36))
+    const expected = [...new Set(keys)].sort((a, b) => a.length - b.length || (a < b ? -1 : 1))
+    assert.equal(expected.length, 65_600)
+    const bytes = encode(asObject(keys))
+    // the written keys, in order: decode strictly (it checks the order) and list them
+    assert.deepEqual(Object.keys(decode(bytes)), expected)
   })
 
   it('the empty key and keys shorter than the four packed characters', () => {
@@ -185,6 +206,36 @@ describe('key order: the per-shape order cache', () => {
     for (let round = 0; round < 2; round++) {
       for (const keys of shapes) assertOrdered(keys, JSON.stringify(keys))
     }
+  })
+
+  it('a shape, then the same keys less the last, when both fall in one cache slot', () => {
+    // the slot of a key list (a copy of canonicalOrder's hash): its size, the first key's length, the
+    // last key's length and first character. Search for a last key that puts a list of n + 1 keys in
+    // the slot of its first n, so that only the cached list's length tells them apart.
+    const slotOf = (/** @type {string[]} */ keys) => {
+      const n = keys.length
+      const last = keys[n - 1]
+      return (Math.imul(n, 0x9e3779b1) ^ (keys[0].length << 10) ^ (last.length << 5) ^ (last.length > 0 ? last.charCodeAt(0) : 0)) & 1023
+    }
+    let checked = 0
+    for (const n of [2, 3, 5, 8]) {
+      // keys of 20 characters, so that the added key (shorter) sorts first
+      const shorter = Array.from({ length: n }, (_, i) => 'k' + String.fromCharCode(97 + i).repeat(19))
+      let longer = null
+      for (let length = 1; length < 20 && longer === null; length++) {
+        for (let c = 33; c < 127 && longer === null; c++) {
+          const candidate = [...shorter, String.fromCharCode(c).repeat(length)]
+          if (new Set(candidate).size === n + 1 && slotOf(candidate) === slotOf(shorter)) longer = candidate
+        }
+      }
+      if (longer === null) continue
+      checked++
+      for (let round = 0; round < 2; round++) {
+        assertOrdered(longer, `${n + 1} keys`)
+        assertOrdered(shorter, `the first ${n} of them`)
+      }
+    }
+    assert.ok(checked > 0, 'no colliding key lists found')
   })
 
   it('a shape seen already sorted, then the same keys unsorted', () => {
@@ -228,6 +279,15 @@ function escapedKeyBytes (key) {
 }
 
 describe('key order: escapedBytes keys sort by the bytes they stand for', () => {
+  it('two keys that stand for the same bytes are both written, in insertion order', () => {
+    // 'é' is c3 a9, and so are the escaped '\udcc3\udca9': not valid DAG-CBOR (escapedBytes output
+    // need not be), but written whole
+    for (const keys of [['é', '\udcc3\udca9'], ['\udcc3\udca9', 'é']]) {
+      const expected = concatAll([head(5, 2), ...keys.flatMap((k, i) => [[0x62, 0xc3, 0xa9], head(0, i)])])
+      assert.equal(toHex(encode(asObject(keys), { escapedBytes: true })), toHex(expected))
+    }
+  })
+
   it('mixed escaped and UTF-8 keys, small and large maps, in both insertion orders', () => {
     const pool = ['a', '\udc80', '\udcff', '\udcc3', 'é', 'ab', '\udcc3\udca8', 'a\udcff', '\udcff\udcff', '\u{10000}', 'abc', '\udce0\udc80', 'abcd', '\udc80\udc80\udc80\udc80\udc80']
     for (const size of [2, 5, pool.length]) {
