@@ -136,6 +136,66 @@ describe('key cache: keys of different lengths in one slot', () => {
   })
 })
 
+describe('key cache: what a key leaves in the cache is exactly its bytes', () => {
+  /** decode { key: value } where `value` is the bytes of one item, and return its key
+   * @param {Uint8Array} key @param {ArrayLike<number>} value */
+  const readKeyBefore = (key, value) => Object.keys(decode(concat([0xa1], head(3, key.length), key, value)))[0]
+
+  it("a 32-byte key does not write the byte after it into the next slot", () => {
+    // E = e y and F = f y share slot s, f a letter; a 32-byte key X in slot s - 1 read before a
+    // text of f - 0x60 characters (so the byte after X is f) would, written one byte too far,
+    // turn E's bytes into F's
+    const { a, b, slot } = pairInSlot(keysOf(2), (p, q) => p[1] === q[1] && ((p[0] > 0x60 && p[0] < 0x78) || (q[0] > 0x60 && q[0] < 0x78)))
+    const [e, f] = b[0] > 0x60 && b[0] < 0x78 ? [a, b] : [b, a]
+    const x = keyInSlot((slot + SLOTS - 1) % SLOTS, 32, [])
+    assert.equal(readKey(e), latin1(e))
+    assert.equal(readKeyBefore(x, concat(head(3, f[0] - 0x60), new Uint8Array(f[0] - 0x60).fill(0x78))), latin1(x))
+    assert.equal(readKey(f), latin1(f))
+  })
+
+  it('a key is kept in its own slot, in order, from its own bytes', () => {
+    // K and K2 (3 bytes, same first byte) share slot s; a 32-byte key G in slot s + 1 ends in K2's
+    // last two bytes reversed, and K is read after a text whose last byte is K2's third byte: a key
+    // kept backwards or from the bytes before it would leave K2's bytes in slot s
+    const { a, b, slot } = pairInSlot(keysOf(3), (p, q) => p[0] === q[0] && p[1] !== 0x63 && q[1] === 0x63)
+    const [k, k2] = b[1] === 0x63 ? [a, b] : [b, a]
+    const g = keyInSlot((slot + 1) % SLOTS, 32, Object.assign([], { 30: k2[2], 31: k2[1] }))
+    assert.equal(readKey(g), latin1(g))
+    // { '': the character k2[2], K: 0 }: the two bytes before K are k2[2] and K's head 0x63 ('c')
+    assert.deepEqual(Object.keys(decode(concat([0xa2, 0x60, 0x61, k2[2]], head(3, 3), k, [0x00]))), ['', latin1(k)])
+    assert.equal(readKey(k2), latin1(k2))
+  })
+
+  it('slots 32 apart do not share bytes', () => {
+    // K and K3 (3 bytes, same first byte) in a slot s that is a multiple of 32, and K2 in slot
+    // s + 32 starting with K3's last two bytes: slots placed 1 byte apart instead of 32 would let
+    // K2 overwrite K's last two bytes with K3's
+    /** @type {Map<number, Uint8Array[]>} */
+    const bySlot = new Map()
+    let found = null
+    for (const key of keysOf(3)) {
+      const slot = slotOf(key)
+      if (slot % 32 !== 0 || slot + 32 >= SLOTS) continue
+      const others = bySlot.get(slot) ?? []
+      for (const other of others) {
+        if (other[0] !== key[0] || found !== null) continue
+        for (let z = 0; z < 128 && found === null; z++) {
+          const k2 = Uint8Array.of(key[1], key[2], z)
+          if (slotOf(k2) === slot + 32) found = { k: other, k3: key, k2 }
+        }
+      }
+      if (found !== null) break
+      others.push(key)
+      bySlot.set(slot, others)
+    }
+    assert.ok(found, 'no keys found')
+    const { k, k2, k3 } = found
+    assert.equal(readKey(k), latin1(k))
+    assert.equal(readKey(k2), latin1(k2))
+    assert.equal(readKey(k3), latin1(k3))
+  })
+})
+
 describe('key cache: keys longer than 32 bytes are not cached', () => {
   it("a 40-byte key does not spill into the next slot's bytes", () => {
     // E and F (2 bytes) share slot t; a 40-byte key D in slot t - 1 whose bytes 32-33 are F's would,
