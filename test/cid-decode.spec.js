@@ -141,6 +141,8 @@ describe('CIDs: the multihash of a decoded CID', () => {
       const other = decode(tagged(content))
       other.multihash = expected
       assert.equal(other.multihash, expected, 'assigning replaces it')
+      // once read, a plain data property, as on a CID made by multiformats
+      assert.deepEqual(Object.getOwnPropertyDescriptor(cid, 'multihash'), { ...Object.getOwnPropertyDescriptor(parsed, 'multihash'), value: first })
       const frozen = Object.freeze(decode(tagged(content)))
       assert.deepEqual(frozen.multihash, expected)
       assert.deepEqual(frozen.multihash.digest, expected.digest)

@@ -7,6 +7,7 @@ import v8 from 'node:v8'
 import vm from 'node:vm'
 import { decode, decodeFirst, encode, toByteView, DagCborDecodeError, DagCborEncodeError } from '../index.js'
 import { fromHex, toHex } from './fuzz/cbor.js'
+import { RULES } from '../lib/errors.js'
 
 /**
  * @typedef {{ rule: string, offset: number, detail: string, path?: string }} Rejection
@@ -28,14 +29,14 @@ const ROWS = [
   { label: 'a map missing a value', data: 'a16161', strict: { rule: 'truncated', offset: 3, detail: 'unexpected end of input', path: '/a' } },
   { label: 'a map missing its key', data: 'a1', strict: { rule: 'truncated', offset: 0, detail: 'length 1 exceeds the 0 bytes left' } },
   { label: 'a map missing its last value', data: 'a26161016162', strict: { rule: 'truncated', offset: 6, detail: 'unexpected end of input', path: '/b' } },
-  { label: 'a map key cut short', data: 'a2616101636162', strict: { rule: 'truncated', offset: 4, detail: 'length 3 exceeds the 2 bytes left' } },
+  { label: 'a map key cut short', data: 'a2616101636162', strict: { rule: 'truncated', offset: 4, detail: 'length 3 exceeds the 2 bytes left' , path: ''} },
   { label: 'a 4 GiB byte string in 6 bytes', data: '5affffffff00', strict: { rule: 'truncated', offset: 0, detail: 'length 4294967295 exceeds the 1 bytes left' } },
   { label: 'a 2^64-1 text string', data: '7bffffffffffffffff', strict: { rule: 'truncated', offset: 0, detail: 'length 18446744073709551615 exceeds the 0 bytes left' } },
   { label: 'a 2^53 array', data: '9b002000000000000000', strict: { rule: 'truncated', offset: 0, detail: 'length 9007199254740992 exceeds the 1 bytes left' } },
   { label: 'a 2^53-1 array', data: '9b001fffffffffffff00', strict: { rule: 'truncated', offset: 0, detail: 'length 9007199254740991 exceeds the 1 bytes left' } },
   { label: 'a byte string one byte short', data: '43010203'.slice(0, 6), strict: { rule: 'truncated', offset: 0, detail: 'length 3 exceeds the 2 bytes left' } },
   { label: 'a byte string that just fits', data: '43010203', value: Uint8Array.of(1, 2, 3) },
-  { label: 'a map of 2 entries in 3 bytes', data: 'a2616101', strict: { rule: 'truncated', offset: 0, detail: 'length 2 exceeds the 3 bytes left' } },
+  { label: 'a map of 2 entries in 3 bytes', data: 'a2616101', strict: { rule: 'truncated', offset: 0, detail: 'length 2 exceeds the 3 bytes left' , path: ''} },
   { label: 'a map of 1 entry in exactly 2 bytes', data: 'a16000', value: { '': 0 } },
   { label: 'an array of 3 items in 2 bytes', data: '830102', strict: { rule: 'truncated', offset: 0, detail: 'length 3 exceeds the 2 bytes left' } },
   // trailing bytes
@@ -70,6 +71,8 @@ const ROWS = [
   { label: '-2^32-1', data: '3b0000000100000000', value: -(2 ** 32) - 1 },
   // tags
   { label: 'tag 0', data: 'c000', strict: { rule: 'tag', offset: 0, detail: 'tag 0; DAG-CBOR allows only tag 42 (CID)' } },
+  { label: 'tag 0 after a 64-bit integer', data: '821bffffffffffffffffc000', strict: { rule: 'tag', offset: 10, detail: 'tag 0; DAG-CBOR allows only tag 42 (CID)', path: '/1' } },
+  { label: 'a length after a 64-bit integer', data: '821bffffffffffffffff5a00010000', strict: { rule: 'truncated', offset: 10, detail: 'length 65536 exceeds the 0 bytes left', path: '/1' } },
   { label: 'tag 41', data: 'd82900', strict: { rule: 'tag', offset: 0, detail: 'tag 41;' } },
   { label: 'tag 43', data: 'd82b00', strict: { rule: 'tag', offset: 0, detail: 'tag 43;' } },
   { label: 'tag 2^64-1', data: 'dbffffffffffffffff00', strict: { rule: 'tag', offset: 0, detail: 'tag 18446744073709551615;' } },
@@ -116,10 +119,10 @@ const ROWS = [
   { label: 'a repeated key', data: 'a2616101616102', strict: { rule: 'duplicate-key', offset: 4, detail: 'duplicate map key "a"', path: '/a' }, relaxed: same },
   { label: 'a key repeated after another', data: 'a3616101616202616103', strict: { rule: 'map-key-order', offset: 7, detail: 'map key "a" out of order', path: '/a' }, relaxed: { rule: 'duplicate-key', offset: 7, detail: 'duplicate map key "a"', path: '/a' } },
   { label: 'an empty key then a repeated empty key', data: 'a260006000', strict: { rule: 'duplicate-key', offset: 3, detail: 'duplicate map key ""', path: '/' }, relaxed: same },
-  { label: 'an integer key', data: 'a10102', strict: { rule: 'map-key-type', offset: 1, detail: 'map key is not a string' } },
-  { label: 'a byte string key', data: 'a1410102', strict: { rule: 'map-key-type', offset: 1, detail: 'map key is not a string' } },
-  { label: 'a second key that is not a string', data: 'a261610101' + '02', strict: { rule: 'map-key-type', offset: 4, detail: 'map key is not a string' } },
-  { label: 'a key with invalid UTF-8', data: 'a161ff01', strict: { rule: 'invalid-utf8', offset: 2, detail: 'text is not valid UTF-8' }, relaxed: { '\udcff': 1 } },
+  { label: 'an integer key', data: 'a10102', strict: { rule: 'map-key-type', offset: 1, detail: 'map key is not a string' , path: ''} },
+  { label: 'a byte string key', data: 'a1410102', strict: { rule: 'map-key-type', offset: 1, detail: 'map key is not a string' , path: ''} },
+  { label: 'a second key that is not a string', data: 'a261610101' + '02', strict: { rule: 'map-key-type', offset: 4, detail: 'map key is not a string' , path: ''} },
+  { label: 'a key with invalid UTF-8', data: 'a161ff01', strict: { rule: 'invalid-utf8', offset: 2, detail: 'text is not valid UTF-8' , path: ''}, relaxed: { '\udcff': 1 } },
   { label: 'an error in a nested value names its path', data: 'a1616182' + '01' + 'a16162' + 'f7', strict: { rule: 'undefined', offset: 8, detail: 'undefined (0xf7)', path: '/a/1/b' }, relaxed: { a: [1, { b: null }] }, reencoded: 'a1616182' + '01' + 'a16162' + 'f6' },
   // CIDs are in test/cid-decode.spec.js; nesting depth in test/limits.spec.js
   { label: 'a tag 42 around an integer', data: 'd82a00', strict: { rule: 'cid', offset: 2, detail: 'tag 42 (CID) must hold a byte string' } }
@@ -256,6 +259,11 @@ describe('errors: paths and messages', () => {
       })
     })
   }
+  it('relaxed mode is a decode option: no rule enforced only by encode is relaxable', () => {
+    const encodeOnly = Object.keys(RULES).filter((rule) => RULES[rule].side === 'encode')
+    assert.deepEqual(encodeOnly, ['utf8', 'circular', 'type', 'integer-range', 'target-size'])
+    for (const rule of encodeOnly) assert.equal(RULES[rule].relaxable, false, rule)
+  })
   it('a decode error with a rule the table does not know is not relaxable', () => {
     assert.equal(new DagCborDecodeError('no-such-rule', 'd', 0).relaxable, false)
     assert.equal(new DagCborDecodeError('map-key-order', 'd', 0).relaxable, true)

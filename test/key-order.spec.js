@@ -178,6 +178,13 @@ describe('key order: more than 64 ASCII keys (the numeric sort) with ties', () =
     assertOrdered([...new Set(keys)], 'prefix of the first key')
   })
 
+  it('keys that all differ from the first key in their first character but share the second', () => {
+    // no prefix is shared, so the packed characters start at the first one
+    const keys = ['aXzz', 'bX11', 'cX00']
+    for (let i = 0; keys.length < 70; i++) keys.push(String.fromCharCode(100 + (i % 20)) + 'X' + String.fromCharCode(48 + Math.floor(i / 20)) + String.fromCharCode(57 - (i % 10)))
+    assertOrdered([...new Set(keys)], 'second character shared')
+  })
+
   it('more than 65,536 keys (more than the packed index holds)', function () {
     this.timeout(20_000)
     const keys = Array.from({ length: 65_600 }, (_, i) => 'k' + ((i * 7919) % 65_600).toString(36))

@@ -38,7 +38,7 @@ describe('utf8: lone surrogates have no UTF-8 form', () => {
     ['\ud800', 0], ['\udbff', 0], ['\udc00', 0], ['\udfff', 0], ['\udc80', 0], ['\udcff', 0], ['\udd00', 0],
     ['a\ud800', 1], ['\ud800a', 0], ['\ud800\ud800', 0], ['\ud800\ud800\udc00', 0], ['\udc00\ud800', 0],
     ['\u{10000}\ud800', 2], ['\u{10000}\udc00', 2], ['ab\u{1f600}c\udfff', 5], ['\ud83d\ude00\ude00', 2],
-    ['\ue000\ud800', 1], ['\ud7ff\udfff', 1]
+    ['\ue000\ud800', 1], ['\ud7ff\udfff', 1], ['\udc00\udc00', 0], ['\ude00\udfff', 0], ['\u{10ffff}\ud800', 2], ['\u{10fc00}\udbff', 2]
   ])
   for (const [s, index] of rows) {
     const label = JSON.stringify(s)
@@ -139,6 +139,20 @@ describe('utf8: decoding text, strict and relaxed', () => {
       }
     })
   }
+
+  it('text that ends inside a sequence is invalid even when the next item starts with a continuation byte', () => {
+    // the item after the text is an array or a map, whose initial byte (0x80..0xbf) would complete
+    // the sequence were it read past the text's end
+    for (const [lead, at] of /** @type {Array<[string, number]>} */ ([['c3', 2], ['e282', 2], ['f09f98', 2], ['61c3', 3], ['61e282', 3], ['61f09f98', 3]])) {
+      for (const next of ['80', '81a0', 'a0', '9800']) {
+        const n = lead.length / 2
+        const input = fromHex('82' + (0x60 + n).toString(16) + lead + next)
+        assert.throws(() => decode(input), (/** @type {any} */ e) => e instanceof DagCborDecodeError && e.rule === 'invalid-utf8' && e.offset === at, `${lead} then ${next}`)
+        const [value] = decode(input, { relaxed: true })
+        assert.equal(value.length, n, `${lead} then ${next}: every byte read on its own`)
+      }
+    }
+  })
 
   it('long text with invalid bytes throughout (past 4096 units): relaxed reads every byte', () => {
     for (const n of [4095, 4096, 4097, 10000, 1000000]) {
