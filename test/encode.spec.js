@@ -357,3 +357,45 @@ describe('encode', () => {
     })
   })
 })
+
+// Issue 17: typed arrays other than Uint8Array, one row each, rejected with rule 'type' wherever they
+// appear (1-byte ones too: Int8Array and Uint8ClampedArray are not byte strings), while Uint8Array
+// and its subclasses (Node's Buffer) are bytes.
+describe('encode: typed arrays and buffers, row by row', () => {
+  const rejected = [
+    ['Int8Array', new Int8Array([1, -1])], ['Uint8ClampedArray', new Uint8ClampedArray([1, 255])],
+    ['Int16Array', new Int16Array(2)], ['Uint16Array', new Uint16Array(2)], ['Int32Array', new Int32Array(1)],
+    ['Uint32Array', new Uint32Array(1)], ['Float32Array', new Float32Array(1)], ['Float64Array', new Float64Array(1)],
+    ['BigInt64Array', new BigInt64Array(1)], ['BigUint64Array', new BigUint64Array(1)],
+    ['DataView', new DataView(new ArrayBuffer(2))], ['ArrayBuffer', new ArrayBuffer(2)],
+    ['SharedArrayBuffer', new SharedArrayBuffer(2)], ['Int8Array (empty)', new Int8Array(0)],
+    ['Uint8ClampedArray (empty)', new Uint8ClampedArray(0)]
+  ]
+  for (const [label, value] of rejected) {
+    it(`${label}: rule 'type', alone, in a map and in a list; the message says to use a Uint8Array`, () => {
+      rejects(value, 'type', '')
+      rejects({ a: value }, 'type', '/a')
+      rejects([0, [value]], 'type', '/1/0')
+      assert.throws(() => encode(value), /is not in the IPLD data model; bytes must be a Uint8Array/)
+    })
+  }
+  const accepted = [
+    ['Uint8Array', new Uint8Array([1, 2, 255])], ['Buffer', Buffer.from([1, 2, 255])],
+    ['a Uint8Array subclass', new (class Bytes extends Uint8Array {})([1, 2, 255])],
+    ['a view into a larger buffer', new Uint8Array([9, 1, 2, 255, 9]).subarray(1, 4)]
+  ]
+  for (const [label, value] of accepted) {
+    it(`${label}: a byte string`, () => {
+      assert.equal(hex(encode(value)), '430102ff')
+      assert.equal(hex(encode({ b: value })), 'a16162430102ff')
+    })
+  }
+  it('boxed primitives and other objects name their kind', () => {
+    for (const [value, message] of [[Object(1), 'a boxed Number is not in the IPLD data model; use the primitive'],
+      [Object('s'), 'a boxed String is not in the IPLD data model; use the primitive'], [Object(true), 'a boxed Boolean'],
+      [Object(1n), 'a boxed BigInt'], [Object(Symbol('s')), 'a boxed Symbol'], [new Date(0), 'Date is not in the IPLD data model'],
+      [new Set(), 'Set is not in the IPLD data model'], [/x/, 'RegExp is not in the IPLD data model']]) {
+      assert.throws(() => encode(value), (/** @type {any} */ e) => e instanceof DagCborEncodeError && e.rule === 'type' && e.message.includes(message), String(message))
+    }
+  })
+})
