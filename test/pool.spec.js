@@ -48,6 +48,18 @@ describe('pool: encode results', () => {
     for (const r of results) assert.ok(r.buffer.byteLength <= POOL_SIZE)
   })
 
+  it('a pool is used up to its last byte before another is started', () => {
+    const value = bytesEncodingTo(POOLED_MAX)
+    // encode until a result starts a new pool: it then sits at the pool's start
+    let first = encode(value)
+    for (let i = 0; i < POOL_SIZE / POOLED_MAX + 1 && first.byteOffset !== 0; i++) first = encode(value)
+    assert.equal(first.byteOffset, 0, 'test setup: a fresh pool')
+    const rest = Array.from({ length: POOL_SIZE / POOLED_MAX - 1 }, () => encode(value))
+    assert.ok(rest.every((r) => r.buffer === first.buffer), 'the results that fill the pool exactly all share it')
+    assert.equal(rest[rest.length - 1].byteOffset + POOLED_MAX, POOL_SIZE)
+    assert.notEqual(encode(value).buffer, first.buffer, 'the next one starts another pool')
+  })
+
   it('encodeInto and a failing encode take nothing from the pool', () => {
     const before = encode(bytesEncodingTo(100))
     encodeInto(bytesEncodingTo(100), new Uint8Array(200))
