@@ -166,6 +166,20 @@ describe('key cache: what a key leaves in the cache is exactly its bytes', () =>
     assert.equal(readKey(k2), latin1(k2))
   })
 
+  it("a key's bytes are kept, not only its length: a key of zero bytes after another in its slot", () => {
+    // K and Z = 00 00 share a slot: a cache that kept K's length but not its bytes (a slab still
+    // all zeros) would take Z for K
+    const zero = Uint8Array.of(0, 0)
+    let k = null
+    for (const key of keysOf(2)) {
+      if ((key[0] !== 0 || key[1] !== 0) && slotOf(key) === slotOf(zero)) { k = key; break }
+    }
+    assert.ok(k, 'no key found in the slot of 00 00')
+    assert.equal(readKey(k), latin1(k))
+    assert.equal(readKey(zero), '\u0000\u0000')
+    assert.equal(readKey(k), latin1(k))
+  })
+
   it('slots 32 apart do not share bytes', () => {
     // K and K3 (3 bytes, same first byte) in a slot s that is a multiple of 32, and K2 in slot
     // s + 32 starting with K3's last two bytes: slots placed 1 byte apart instead of 32 would let
