@@ -12,29 +12,31 @@ const CID_HEX = '01711220' + '00'.repeat(32)
 
 describe('cborg-options: encodeOptions', () => {
   // [label, value, rule]: each must fail in cborg with encodeOptions and in our encode, with the same rule
-  /** @type {Array<[string, () => unknown, string]>} */
+  // and the detail in cborg's error says what the value was, as ours does
+  /** @type {Array<[string, () => unknown, string, string]>} */
   const refused = [
-    ['NaN', () => NaN, 'non-finite-float'],
-    ['Infinity', () => Infinity, 'non-finite-float'],
-    ['-Infinity', () => -Infinity, 'non-finite-float'],
-    ['-Infinity inside a list', () => [1, -Infinity], 'non-finite-float'],
-    ['a lone high surrogate', () => 'a\ud800', 'utf8'],
-    ['a lone low surrogate in a map key', () => ({ '\udc00': 1 }), 'utf8'],
-    ['a Map with a number key', () => new Map([[1, 'a']]), 'map-key-type'],
-    ['a Map with a string and an object key', () => new Map(/** @type {any} */ ([['a', 1], [{}, 2]])), 'map-key-type'],
-    ['undefined', () => undefined, 'undefined'],
-    ['undefined in a map', () => ({ a: undefined }), 'undefined'],
-    ['an Int8Array', () => new Int8Array(2), 'type'],
-    ['a Uint8ClampedArray', () => new Uint8ClampedArray(2), 'type'],
-    ['a Float64Array', () => new Float64Array(1), 'type'],
-    ['a DataView', () => new DataView(new ArrayBuffer(2)), 'type']
+    ['NaN', () => NaN, 'non-finite-float', 'NaN is not in the IPLD data model'],
+    ['Infinity', () => Infinity, 'non-finite-float', 'Infinity is not in the IPLD data model'],
+    ['-Infinity', () => -Infinity, 'non-finite-float', '-Infinity is not in the IPLD data model'],
+    ['-Infinity inside a list', () => [1, -Infinity], 'non-finite-float', '-Infinity is not'],
+    ['a lone high surrogate', () => 'a\ud800', 'utf8', 'lone surrogate at index 1'],
+    ['a lone low surrogate in a map key', () => ({ '\udc00': 1 }), 'utf8', 'lone surrogate at index 0'],
+    ['a Map with a number key', () => new Map([[1, 'a']]), 'map-key-type', 'Map key of type number'],
+    ['a Map with a string and an object key', () => new Map(/** @type {any} */ ([['a', 1], [{}, 2]])), 'map-key-type', 'Map key of type object'],
+    ['undefined', () => undefined, 'undefined', 'undefined is not in the IPLD data model'],
+    ['undefined in a map', () => ({ a: undefined }), 'undefined', 'undefined is not'],
+    ['an Int8Array', () => new Int8Array(2), 'type', 'Int8Array is not in the IPLD data model'],
+    ['a Uint8ClampedArray', () => new Uint8ClampedArray(2), 'type', 'Uint8ClampedArray is not'],
+    ['a Float64Array', () => new Float64Array(1), 'type', 'Float64Array is not'],
+    ['a DataView', () => new DataView(new ArrayBuffer(2)), 'type', 'DataView is not']
   ]
-  for (const [label, make, rule] of refused) {
+  for (const [label, make, rule, detail] of refused) {
     it(`refuses ${label} (rule ${rule}), as encode does`, () => {
       const ours = /** @type {DagCborEncodeError} */ (assertThrows(() => encode(make()), DagCborEncodeError))
       assert.equal(ours.rule, rule)
       const theirs = /** @type {DagCborEncodeError} */ (assertThrows(() => cborg.encode(make(), encodeOptions), DagCborEncodeError))
       assert.equal(theirs.rule, rule)
+      assert.ok(theirs.message.includes(detail), `${JSON.stringify(theirs.message)} lacks ${JSON.stringify(detail)}`)
       assert.match(theirs.message, new RegExp(`\\[rule: ${rule}\\]`))
       assert.match(theirs.message, /in cborg, no value path/)
     })
@@ -77,14 +79,15 @@ describe('cborg-options: decodeOptions', () => {
   }
 
   // [label, hex]: malformed CIDs are caught by our tag decoder: DagCborDecodeError, rule 'cid'
-  /** @type {Array<[string, string]>} */
+  // [label, hex, what the detail says]
+  /** @type {Array<[string, string, string]>} */
   const badCids = [
-    ['tag 42 over a text string', 'd82a 6161'],
-    ['tag 42 without the 0x00 prefix', 'd82a 5824' + CID_HEX],
-    ['tag 42 over a CIDv0 one byte short', 'd82a 5822 00 1220' + '00'.repeat(31)],
-    ['tag 42 over a CIDv0 one byte long', 'd82a 5824 00 1220' + '00'.repeat(33)]
+    ['tag 42 over a text string', 'd82a 6161', 'must hold a byte string'],
+    ['tag 42 without the 0x00 prefix', 'd82a 5824' + CID_HEX, 'must start with the 0x00 prefix'],
+    ['tag 42 over a CIDv0 one byte short', 'd82a 5822 00 1220' + '00'.repeat(31), 'a CIDv0 must be a 34-byte'],
+    ['tag 42 over a CIDv0 one byte long', 'd82a 5824 00 1220' + '00'.repeat(33), 'a CIDv0 must be a 34-byte']
   ]
-  for (const [label, input] of badCids) {
+  for (const [label, input, detail] of badCids) {
     it(`rejects ${label} with rule 'cid', as decode does`, () => {
       const ours = /** @type {DagCborDecodeError} */ (assertThrows(() => decode(bytes(input)), DagCborDecodeError))
       assert.equal(ours.rule, 'cid')
@@ -92,6 +95,7 @@ describe('cborg-options: decodeOptions', () => {
       assert.equal(theirs.rule, 'cid')
       assert.equal(theirs.offset, -1)
       assert.match(theirs.message, /in cborg, no byte offset/)
+      assert.ok(theirs.detail.includes(detail) && theirs.message.includes(theirs.detail), theirs.message)
     })
   }
 
