@@ -242,7 +242,9 @@ function readText (start, stop) {
 
 /** Map keys repeat across maps and blocks: a cache of recent keys of up to 32 bytes saves
  * building (and V8 internalizing) the same string again. A slot is chosen by a hash of the
- * key's bytes, which the cache keeps in one slab, and a hit is confirmed byte by byte.
+ * key's length and its first, middle and last bytes (hashing every byte cost more than the
+ * collisions it avoids); the cache keeps each key's bytes in one slab, and a hit is confirmed
+ * byte by byte.
  * Only keys read in strict mode enter it (a relaxed read may hold escaped invalid UTF-8). */
 const KEY_SLOTS = 4096
 const MAX_CACHED_KEY = 32
@@ -259,8 +261,7 @@ const keyStrings = new Array(KEY_SLOTS).fill('')
 function readKey (start, stop) {
   const length = stop - start
   if (length > MAX_CACHED_KEY) return readText(start, stop)
-  let hash = length
-  for (let i = start; i < stop; i++) hash = Math.imul(hash ^ src[i], 0x01000193)
+  const hash = length === 0 ? 0 : Math.imul(length ^ (src[start] << 8) ^ (src[stop - 1] << 16) ^ (src[start + (length >> 1)] << 24), 0x9e3779b1)
   const slot = (hash >>> 20) & (KEY_SLOTS - 1)
   const base = slot * MAX_CACHED_KEY
   if (keyLengths[slot] === length) {
@@ -333,6 +334,9 @@ for (let i = 0; i < 8; i++) {
   primer.a = primer.b = primer.c = primer.d = 0
 }
 
+/** maps with more keys than this are made with `{}` (see readMap) */
+const LARGE_MAP = 128
+
 /**
  * Compare two keys in the input the DAG-CBOR way: shorter first, then bytewise.
  *
@@ -359,7 +363,9 @@ function compareKeys (a, aLength, b, bLength) {
 function readMap (n, at) {
   enter(at)
   /** @type {Record<string, unknown>} */
-  const map = new PlainObject()
+  // Past about 128 keys V8 turns any object into a hash table (dictionary mode); for maps that
+  // large `{}` measured faster than PlainObject (see bench/README.md, map-10k-keys)
+  const map = n > LARGE_MAP ? {} : new PlainObject()
   let previous = -1
   let previousLength = 0
   let unordered = false
@@ -371,8 +377,8 @@ function readMap (n, at) {
       const start = expectString(3, 'map-key-type', 'map key is not a string')
       const keyAt = headAt
       const length = pos - start
-      // a huge map's keys would only churn the cache
-      key = n <= 256 ? readKey(start, pos) : readText(start, pos)
+      // a large map's keys would only churn the cache
+      key = n <= LARGE_MAP ? readKey(start, pos) : readText(start, pos)
       if (previous >= 0) {
         const order = compareKeys(previous, previousLength, start, length)
         if (order >= 0) {
