@@ -62,8 +62,10 @@ function fromAtcute (v) {
     for (let i = 0; i < v.length; i++) v[i] = fromAtcute(v[i])
     return v
   }
-  if (v instanceof CidLinkWrapper) return CID.decode(v.bytes)
-  if (v instanceof BytesWrapper) return v.buf
+  // as a BlockCodec: owned copies, since @atcute/cbor's byte strings and CID bytes are views of
+  // the input (which would keep every block alive as long as anything decoded from it)
+  if (v instanceof CidLinkWrapper) return CID.decode(v.bytes.slice())
+  if (v instanceof BytesWrapper) return v.buf.slice()
   for (const k in v) v[k] = fromAtcute(v[k])
   return v
 }
@@ -83,7 +85,7 @@ export function makePeers (ours) {
   return [
     { name: '@ipld/dag-cbor', encode: (v) => ipld.encode(v), decode: (b) => ipld.decode(b) },
     { name: 'cbor-x', encode: (v) => cborxEnc.encode(v), decode: (b) => cborxDec.decode(b), views: true },
-    { name: '@atcute/cbor', encode: (v) => atcute.encode(toAtcute(v)), decode: (b) => fromAtcute(atcute.decode(b)), views: true },
+    { name: '@atcute/cbor', encode: (v) => atcute.encode(toAtcute(v)), decode: (b) => fromAtcute(atcute.decode(b)) },
     // Ceiling: works on a different input (the DAG-JSON text / its parsed form), see run.js.
     { name: 'JSON (ceiling)', ceiling: true, encode: (plain) => JSON.stringify(plain), decode: (text) => JSON.parse(text) },
     { name: 'ours', ours: true, encode: (v) => ours.encode(v), decode: (b) => ours.decode(b) }
