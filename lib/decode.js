@@ -261,7 +261,12 @@ const keyStrings = new Array(KEY_SLOTS).fill('')
 function readKey (start, stop) {
   const length = stop - start
   if (length > MAX_CACHED_KEY) return readText(start, stop)
-  const hash = length === 0 ? 0 : Math.imul(length ^ (src[start] << 8) ^ (src[stop - 1] << 16) ^ (src[start + (length >> 1)] << 24), 0x9e3779b1)
+  let hash = length
+  if (length !== 0) {
+    hash = Math.imul(hash ^ src[start], 0x01000193)
+    hash = Math.imul(hash ^ src[start + (length >> 1)], 0x01000193)
+    hash = Math.imul(hash ^ src[stop - 1], 0x01000193)
+  }
   const slot = (hash >>> 20) & (KEY_SLOTS - 1)
   const base = slot * MAX_CACHED_KEY
   if (keyLengths[slot] === length) {

@@ -27,7 +27,7 @@ const short = (s) => {
  * @param {string} file
  * @param {string} what - "`code` → `replacement`; ..."
  */
-const keyOf = (file, what) => file + '|' + what.split('; ').map((item) => item.replace(/\s+/g, '').slice(0, 24)).join(';')
+const keyOf = (file, what) => file + '|' + what.split('; ').map((item) => item.replace(/\s+/g, '').slice(0, 24)).sort().join(';')
 
 /** @type {Map<string, Array<{ line: number, reason: string }>>} reasons of the current file, by keyOf */
 const reasons = new Map()
@@ -41,19 +41,25 @@ if (fs.existsSync(mdUrl)) {
   }
 }
 
+/** how many times each key has been looked up so far */
+const seen = new Map()
+
 /**
- * The reason given for the same mutants before, from the nearest line that had them (code
- * moves between runs; the same short mutant, say `false` → `true`, can sit on several lines).
+ * The reason given for the same mutants before. Code moves between runs, and the same short
+ * mutant (say `false` → `true`) can sit on several lines of a file: the n-th line with these
+ * mutants in a file gets the reason of the n-th such line before, or failing that the last.
  *
  * @param {string} file
- * @param {number} line
  * @param {string} what
  * @returns {string}
  */
-function reasonFor (file, line, what) {
-  const found = reasons.get(keyOf(file, what))
+function reasonFor (file, what) {
+  const key = keyOf(file, what)
+  const found = reasons.get(key)
   if (!found) return NEEDED
-  return found.reduce((a, b) => Math.abs(b.line - line) < Math.abs(a.line - line) ? b : a).reason
+  const n = seen.get(key) ?? 0
+  seen.set(key, n + 1)
+  return found[Math.min(n, found.length - 1)].reason
 }
 
 let detected = 0
@@ -77,7 +83,7 @@ for (const [file, { source, mutants }] of Object.entries(report.files).sort()) {
   }
   for (const [line, list] of [...byLine].sort((a, b) => a[0] - b[0])) {
     const what = list.join('; ')
-    out.push(`- ${file}:${line} (${list.length}): ${what}: ${reasonFor(file, line, what)}`)
+    out.push(`- ${file}:${line} (${list.length}): ${what}: ${reasonFor(file, what)}`)
   }
 }
 
