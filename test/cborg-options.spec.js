@@ -99,6 +99,13 @@ describe('cborg-options: decodeOptions', () => {
     })
   }
 
+  it('decodes integers beyond 2^53 - 1 to BigInt, as decode does', () => {
+    for (const input of ['1b 0020000000000000', '3b 0020000000000000']) {
+      assert.equal(cborg.decode(bytes(input), decodeOptions), decode(bytes(input)))
+      assert.equal(typeof decode(bytes(input)), 'bigint')
+    }
+  })
+
   it('decodes a CID to a multiformats CID', () => {
     const value = cborg.decode(bytes('d82a5825' + '00' + CID_HEX), decodeOptions)
     assert.ok(CID.asCID(value))
