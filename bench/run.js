@@ -22,6 +22,8 @@ const RESULT_MARK = '@@bench-result '
 const cfg = { ...(quick ? { rounds: 5, roundMs: 25, warmMs: 30 } : { rounds: 15, roundMs: 60, warmMs: 120 }), wall: args.includes('--wall') }
 const RELAXED = { relaxed: true }
 const ESCAPED = { escapedBytes: true }
+const VIEWS = { viewBytes: true }
+const RELAXED_VIEWS = { relaxed: true, viewBytes: true }
 
 const fmtRate = (x) => !Number.isFinite(x) ? '-' : x >= 1e6 ? (x / 1e6).toFixed(2) + 'M' : x >= 1e3 ? (x / 1e3).toFixed(1) + 'k' : x.toFixed(1)
 const fmtMB = (x) => !Number.isFinite(x) ? '-' : x >= 100 ? x.toFixed(0) : x.toFixed(1)
@@ -174,8 +176,7 @@ async function benchCorpus (c, peers, ours, ref) {
       // a peer whose decoded byte strings are views of the input (cbor-x) is matched against
       // ours with the same semantics, { viewBytes: true }; on corpora with no byte strings the
       // two rows differ only by noise
-      const viewOpts = { viewBytes: true }
-      const viewDecode = c.real ? (b) => ours.decode(b, relaxedSet.has(b) ? { relaxed: true, viewBytes: true } : viewOpts) : (b) => ours.decode(b, viewOpts)
+      const viewDecode = c.real ? (b) => ours.decode(b, relaxedSet.has(b) ? RELAXED_VIEWS : VIEWS) : (b) => ours.decode(b, VIEWS)
       const r = firstFailure(c.blocks, (b, i) => valueDiff(viewDecode(b), oursDecode(b)))
       if (r.fails) { checkProblems++; note(`ours { viewBytes: true } decode differs from ours on ${r.fails} items; first ${r.first}`) }
       cells.push({ name: VIEW_ROW, fn: viewDecode, items: c.blocks })
