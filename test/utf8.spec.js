@@ -38,7 +38,10 @@ describe('utf8: lone surrogates have no UTF-8 form', () => {
     ['\ud800', 0], ['\udbff', 0], ['\udc00', 0], ['\udfff', 0], ['\udc80', 0], ['\udcff', 0], ['\udd00', 0],
     ['a\ud800', 1], ['\ud800a', 0], ['\ud800\ud800', 0], ['\ud800\ud800\udc00', 0], ['\udc00\ud800', 0],
     ['\u{10000}\ud800', 2], ['\u{10000}\udc00', 2], ['ab\u{1f600}c\udfff', 5], ['\ud83d\ude00\ude00', 2],
-    ['\ue000\ud800', 1], ['\ud7ff\udfff', 1], ['\udc00\udc00', 0], ['\ude00\udfff', 0], ['\u{10ffff}\ud800', 2], ['\u{10fc00}\udbff', 2]
+    ['\ue000\ud800', 1], ['\ud7ff\udfff', 1], ['\udc00\udc00', 0], ['\ude00\udfff', 0], ['\u{10ffff}\ud800', 2], ['\u{10fc00}\udbff', 2],
+    // after characters whose UTF-8 starts with EF, as a lone surrogate's replacement would:
+    // EF BF BF, EF BE BD, EF 80 80, and U+FFFD's own EF BF BD
+    ['\uffff\ud800', 1], ['\uffbd\udbff', 1], ['\uf000\ufffe\udfff', 2], ['\ufffd\udc00', 1], ['\ufffd\ufffd\ud800\ufffd', 2]
   ])
   for (const [s, index] of rows) {
     const label = JSON.stringify(s)
