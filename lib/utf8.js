@@ -11,7 +11,7 @@ const textEncoder = new TextEncoder()
 const hasIsWellFormed = typeof ''.isWellFormed === 'function'
 
 /** Text at most this long is decoded in JS, longer by TextDecoder, whose fixed cost per call
- * (~130-190 ns in Node 20) beats a JS loop from about here on. */
+ * a JS loop beats up to about here. shortAscii has a case for every length up to it. */
 const SHORT_TEXT = 24
 /** Strings at most this long are encoded in JS, longer by TextEncoder.encodeInto (~90 ns per
  * call with isWellFormed; the JS loop measured 75 ns at 30 chars, 134 ns at 60). */
@@ -105,17 +105,14 @@ export function readUtf8 (src, start, end, escaped) {
 
 const fromCharCode = String.fromCharCode
 
-/** arrays reused to pass the characters of ASCII text longer than the switch below covers */
-const asciiCodes = Array.from({ length: SHORT_TEXT + 1 }, (_, n) => new Array(n).fill(0))
-
 /**
- * A short ASCII string: one fromCharCode call with exactly its characters as arguments
- * (measured 15-30 ns for 4-12 characters, against 39-118 ns building it by concatenation;
- * 27-31 ns for 9-16 characters against 85-117 ns through apply() with a new array).
+ * A short ASCII string: one fromCharCode call with exactly its characters as arguments,
+ * which V8 turns into one flat string with no array to fill first (as apply() needs) and no
+ * intermediate strings (as concatenation makes); bench/README.md has the measurements.
  *
  * @param {Uint8Array} src
  * @param {number} s - start
- * @param {number} n - length, at most SHORT_TEXT
+ * @param {number} n - length, 0 to SHORT_TEXT (the default case is SHORT_TEXT, 24)
  * @returns {string}
  */
 function shortAscii (src, s, n) {
@@ -137,11 +134,15 @@ function shortAscii (src, s, n) {
     case 14: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13])
     case 15: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14])
     case 16: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14], src[s + 15])
+    case 17: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14], src[s + 15], src[s + 16])
+    case 18: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14], src[s + 15], src[s + 16], src[s + 17])
+    case 19: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14], src[s + 15], src[s + 16], src[s + 17], src[s + 18])
+    case 20: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14], src[s + 15], src[s + 16], src[s + 17], src[s + 18], src[s + 19])
+    case 21: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14], src[s + 15], src[s + 16], src[s + 17], src[s + 18], src[s + 19], src[s + 20])
+    case 22: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14], src[s + 15], src[s + 16], src[s + 17], src[s + 18], src[s + 19], src[s + 20], src[s + 21])
+    case 23: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14], src[s + 15], src[s + 16], src[s + 17], src[s + 18], src[s + 19], src[s + 20], src[s + 21], src[s + 22])
+    default: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14], src[s + 15], src[s + 16], src[s + 17], src[s + 18], src[s + 19], src[s + 20], src[s + 21], src[s + 22], src[s + 23])
   }
-  // apply() reads the arguments when called, so a reused array is safe (51-108 ns vs 85-162)
-  const codes = asciiCodes[n]
-  for (let i = 0; i < n; i++) codes[i] = src[s + i]
-  return fromCharCode.apply(null, codes)
 }
 
 /** @type {number[]} */

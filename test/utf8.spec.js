@@ -171,6 +171,18 @@ describe('utf8: decoding text, strict and relaxed', () => {
     }
   })
 
+  it('ASCII text of every length from 0 to 40 (each short length has a path of its own), every character in its place', () => {
+    for (let n = 0; n <= 40; n++) {
+      for (const first of [0x00, 0x21, 0x7f - n]) {
+        // n different characters, so that a character read from the wrong place shows
+        const s = String.fromCharCode(...Array.from({ length: n }, (_, i) => (first + i) & 0x7f))
+        assert.equal(decode(text(s)), s, `${n} characters from ${first}`)
+        assert.equal(decode(text(s), { relaxed: true }), s, `${n} characters from ${first}, relaxed`)
+        assert.equal(toHex(encode(s)), toHex(text(s)))
+      }
+    }
+  })
+
   it('long valid text of every byte length, with U+FFFD and a leading BOM kept', () => {
     for (const s of ['\ufeff' + 'x'.repeat(30) + '\ufffd', '\ufeff\ufffd'.repeat(20), 'é☺\u{1f600}\ufffd'.repeat(1000), '\ufeff'.repeat(30)]) {
       const input = text(s)
