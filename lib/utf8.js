@@ -89,18 +89,21 @@ export function writeUtf8 (s, buf, pos, escaped) {
  * @returns {string|null}
  */
 export function readUtf8 (src, start, end, escaped) {
-  if (end - start > SHORT_TEXT) {
-    // the replacing decoder is much faster than the fatal one on non-ASCII text (Node 20),
-    // and it can only have replaced something if its output holds U+FFFD
-    const s = looseDecoder.decode(src.subarray(start, end))
-    if (s.indexOf('\ufffd') < 0) return s
-    try {
-      return textDecoder.decode(src.subarray(start, end))
-    } catch {
-      return readUtf8JS(src, start, end, escaped) // null, noting where
-    }
+  const n = end - start
+  if (n <= SHORT_TEXT) {
+    let i = start
+    while (i < end && src[i] < 0x80) i++
+    return i === end ? shortAscii(src, start, n) : readUtf8JS(src, start, end, escaped)
   }
-  return readUtf8JS(src, start, end, escaped)
+  // the replacing decoder is much faster than the fatal one on non-ASCII text (Node 20),
+  // and it can only have replaced something if its output holds U+FFFD
+  const s = looseDecoder.decode(src.subarray(start, end))
+  if (s.indexOf('\ufffd') < 0) return s
+  try {
+    return textDecoder.decode(src.subarray(start, end))
+  } catch {
+    return readUtf8JS(src, start, end, escaped) // null, noting where
+  }
 }
 
 const fromCharCode = String.fromCharCode
@@ -159,11 +162,6 @@ export let invalidAt = 0
  */
 function readUtf8JS (src, start, end, escaped) {
   let i = start
-  if (end - start <= SHORT_TEXT) {
-    while (i < end && src[i] < 0x80) i++
-    if (i === end) return shortAscii(src, start, end - start)
-    i = start
-  }
   units.length = 0
   let out = ''
   while (i < end) {
