@@ -4,11 +4,12 @@
 // copying a few hundred bytes. Arrays of POOLED_MIN..POOLED_MAX bytes are views of a pool of
 // POOL_SIZE bytes instead: a kept one keeps at most that one pool alive (never the input, never
 // a larger buffer). Smaller arrays stay on the JS heap, owning their memory; larger ones get
-// their own buffer, whose cost is then small beside the copy.
+// their own buffer, whose cost is then small beside the copy. Up to half the pool, as Node's
+// Buffer pool serves: a larger limit would start a new pool for nearly every array.
 
 export const POOL_SIZE = 8 * 1024
 export const POOLED_MIN = 65
-export const POOLED_MAX = 1024
+export const POOLED_MAX = 4096
 
 let pool = new Uint8Array(POOL_SIZE)
 let used = 0

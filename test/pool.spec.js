@@ -28,7 +28,7 @@ function overlaps (x, y) {
 describe('pool: encode results', () => {
   // [encoded length, pooled?]: the boundaries of the pooled range
   /** @type {Array<[number, boolean]>} */
-  const rows = [[1, false], [64, false], [POOLED_MIN, true], [66, true], [300, true], [POOLED_MAX - 1, true], [POOLED_MAX, true], [POOLED_MAX + 1, false], [4096, false]]
+  const rows = [[1, false], [64, false], [POOLED_MIN, true], [66, true], [300, true], [POOLED_MAX - 1, true], [POOLED_MAX, true], [POOLED_MAX + 1, false], [2 * POOLED_MAX, false]]
   for (const [total, pooled] of rows) {
     it(`a ${total}-byte result ${pooled ? 'is a view of the pool' : 'owns its memory'}`, () => {
       const value = bytesEncodingTo(total)

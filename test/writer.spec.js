@@ -207,7 +207,7 @@ describe('writer: results', () => {
     encode(new Uint8Array(3 << 20))
     results.forEach((r, i) => {
       assert.equal(toHex(r), copies[i])
-      // 65-1024 bytes: a view of the shared pool (test/pool.spec.js); otherwise its own buffer
+      // POOLED_MIN..POOLED_MAX bytes: a view of the shared pool (test/pool.spec.js); otherwise its own buffer
       const pooled = r.length >= POOLED_MIN && r.length <= POOLED_MAX
       assert.equal(r.buffer.byteLength, pooled ? POOL_SIZE : r.length)
       if (!pooled) assert.equal(r.byteOffset, 0)
