@@ -13,7 +13,7 @@ import { readCid } from '../lib/cid-decode.js'
 import { toByteView } from '../lib/byte-view.js'
 import { fromPool, POOLED_MIN, POOLED_MAX } from '../lib/pool.js'
 // the decoder's own map constructor (see lib/decode.js for why not `{}`) and half-float reader
-import { PlainObject, readHalf } from '../lib/decode.js'
+import { PlainObject, LARGE_MAP, readHalf } from '../lib/decode.js'
 
 const MAP = 0
 const ARRAY = 1
@@ -137,7 +137,8 @@ function build () {
   k += 3
   switch (op) {
     case MAP: {
-      const map = new PlainObject()
+      // as decode makes them: a large map starts as `{}`
+      const map = a > LARGE_MAP ? {} : new PlainObject()
       for (let i = 0; i < a; i++) {
         const key = ops[k] === KEY ? keys[kk] : /** @type {string} */ (readUtf8(src, ops[k + 1], ops[k + 2], true))
         kk++

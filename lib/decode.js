@@ -340,7 +340,7 @@ for (let i = 0; i < 8; i++) {
 }
 
 /** maps with more keys than this are made with `{}` (see readMap) */
-const LARGE_MAP = 128
+export const LARGE_MAP = 128
 
 /**
  * Compare two keys in the input the DAG-CBOR way: shorter first, then bytewise.
