@@ -12,7 +12,8 @@ import { readUtf8 } from '../lib/utf8.js'
 import { readCid } from '../lib/cid-decode.js'
 import { toByteView } from '../lib/byte-view.js'
 import { fromPool, POOLED_MIN, POOLED_MAX } from '../lib/pool.js'
-// the decoder's own map constructor (see lib/decode.js for why not `{}`) and half-float reader
+// the decoder's own map constructor (see lib/decode.js for why not `{}`), the size above which
+// it uses `{}` after all, and its half-float reader
 import { PlainObject, LARGE_MAP, readHalf } from '../lib/decode.js'
 
 const MAP = 0

@@ -95,8 +95,8 @@ export function readUtf8 (src, start, end, escaped) {
     while (i < end && src[i] < 0x80) i++
     return i === end ? shortAscii(src, start, n) : readUtf8JS(src, start, end, escaped)
   }
-  // the replacing decoder is much faster than the fatal one on non-ASCII text (Node 20),
-  // and it can only have replaced something if its output holds U+FFFD
+  // the replacing decoder, then a U+FFFD scan (it can only have replaced something if its
+  // output holds one); the fatal decoder alone measured no better here (bench/README.md)
   const s = looseDecoder.decode(src.subarray(start, end))
   if (s.indexOf('\ufffd') < 0) return s
   try {
