@@ -450,8 +450,8 @@ async function main () {
   for (const [text, ok] of T) console.log(`  [${mark(ok)}] ${text}`)
   if (!args.includes('--no-car-tool')) {
     // the main job (bin/dag-cbor-car.js) on the real CARs, next to the same pipeline with @ipld/dag-cbor
-    console.log('\n== CAR tool throughput (bench/car-tool.js)')
-    await import('./car-tool.js')
+    console.log('\n== CAR tool throughput (car/bench/car-tool.js)')
+    await import('../car/bench/car-tool.js')
   }
   console.log(`\n(done in ${((Date.now() - t0) / 1000).toFixed(1)} s)`)
 }

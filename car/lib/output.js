@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import crypto from 'node:crypto'
-import { encode } from '../../index.js'
+import { encode } from 'dag-cbor-fast'
 import { ToolError, systemReason } from './errors.js'
 
 const STAGING = 1 << 20

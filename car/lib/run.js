@@ -11,7 +11,7 @@ import { SEGMENT, cidKey, cidFor, detach, findAffected, relinked, resolve } from
 import { ToolError } from './errors.js'
 
 /** Our codec, imported by module URL so worker threads can load the same one (the bench swaps it). */
-export const defaultCodecUrl = new URL('../../index.js', import.meta.url).href
+export const defaultCodecUrl = import.meta.resolve('dag-cbor-fast')
 const SMALL_FILE = 8 * 1024 * 1024
 const BATCH_BLOCKS = 512
 const BATCH_BYTES = 1 << 20

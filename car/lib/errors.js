@@ -20,3 +20,16 @@ export function systemReason (err) {
   })
   return known[err?.code] ?? String(err?.message ?? err).split('\n')[0]
 }
+
+/** Bad usage: printed with the command's usage text, exit status 2. */
+export class UsageError extends Error {
+  /**
+   * @param {string} message
+   * @param {string} [usage] the command's usage text, printed after the message
+   */
+  constructor (message, usage = '') {
+    super(message)
+    this.name = 'UsageError'
+    this.usage = usage
+  }
+}

@@ -13,10 +13,10 @@ import { CarIndexer } from '@ipld/car'
 import * as dagCbor from '@ipld/dag-cbor'
 import { CID } from 'multiformats/cid'
 import { identity } from 'multiformats/hashes/identity'
-import { fixturePath } from './helpers/fixtures.js'
+import { fixturePath } from '../../test/helpers/fixtures.js'
 import { assertNoNewDanglingLinks, carV1, carV2, cidOf, linkReport, readAll, section, varint } from './helpers/car-oracle.js'
-import { openCar } from '../bin/lib/read.js'
-import { progressLine } from '../bin/lib/progress.js'
+import { openCar } from '../lib/read.js'
+import { progressLine } from '../lib/progress.js'
 
 const TOOL = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))
 const GENESIS = fileURLToPath(fixturePath('cars/filecoin-calibnet-genesis.car'))

@@ -1,18 +1,17 @@
-#!/usr/bin/env node
-// dag-cbor-car: stream a CAR, verify every block's hash, round-trip every DAG-CBOR block through this
-// repo's codec, classify it (canonical / non-canonical / invalid), optionally write a CAR back out.
-// Exit: 0 all verified and canonical, 1 problems found in the data, 2 bad usage or unreadable input.
-// See bin/README.md for the options, the JSON fields and the memory bounds.
+// dag-cbor-car verify (also a bare `dag-cbor-car [file]`): stream a CAR, verify every block's hash,
+// round-trip every DAG-CBOR block through the codec, classify it (canonical / non-canonical / invalid),
+// optionally write a CAR back out. Exit: 0 all verified and canonical, 1 problems found in the data,
+// 2 bad usage or unreadable input. See the tool's README.md for the options, the JSON fields and the
+// memory bounds.
 import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { ToolError } from './lib/errors.js'
-import { openInput, bytesSource } from './lib/source.js'
-import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from './lib/read.js'
-import { roundTrip, defaultWorkers, maxWorkers } from './lib/run.js'
-import { formatSummary, exitCode } from './lib/summary.js'
-import { createProgress } from './lib/progress.js'
-import { removeTemporaryFiles, pendingTemporaryFiles } from './lib/output.js'
+import { ToolError, UsageError } from '../errors.js'
+import { openInput, bytesSource } from '../source.js'
+import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from '../read.js'
+import { roundTrip, defaultWorkers, maxWorkers } from '../run.js'
+import { formatSummary, exitCode } from '../summary.js'
+import { createProgress } from '../progress.js'
 
 const USAGE = `usage: dag-cbor-car [in.car | -] [--out out.car [--canonicalize [--map map.txt]]] [--json]
                     [--workers N] [--max-block-size SIZE]
@@ -33,7 +32,6 @@ const USAGE = `usage: dag-cbor-car [in.car | -] [--out out.car [--canonicalize [
 exit status: 0 all blocks verified and canonical, 1 problems found in the data,
              2 bad usage, or input that is unreadable or malformed (no output file is left)`
 
-class UsageError extends Error {}
 
 /** @param {string} text */
 function parseSize (text) {
@@ -96,38 +94,34 @@ function sameFile (a, b) {
 /** @type {ReturnType<typeof createProgress> | null} */
 let progress = null
 
-// On SIGINT, SIGTERM or SIGHUP: remove any temporary output file (the target stays as it was), say
-// so, then die of the same signal, so the shell sees the usual status (130 for Ctrl-C, 143 for TERM).
-for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
-  process.on(signal, () => {
-    const hadOutput = pendingTemporaryFiles().length > 0
-    removeTemporaryFiles()
-    progress?.done()
-    process.stderr.write(`dag-cbor-car: stopped by ${signal}${hadOutput ? '; the partial output was removed, the target is untouched' : ''}\n`)
-    process.removeAllListeners(signal)
-    process.kill(process.pid, signal)
-  })
-}
-process.on('exit', removeTemporaryFiles)
-
-async function main () {
-  const args = parse(process.argv.slice(2))
+/**
+ * @param {string[]} argv the arguments after the command name
+ * @returns {Promise<number>} the exit status
+ */
+export async function run (argv) {
+  let args
+  try {
+    args = parse(argv)
+  } catch (err) {
+    if (err instanceof UsageError) err.usage = USAGE
+    throw err
+  }
   if (args.help) {
     process.stdout.write(USAGE + '\n')
     return 0
   }
-  /** @type {import('./lib/source.js').Source} */
+  /** @type {import('../source.js').Source} */
   let source
-  /** @type {import('./lib/sample.js').SampleExpectation | null} */
+  /** @type {import('../sample.js').SampleExpectation | null} */
   let expected = null
   if (args.input !== undefined) {
     if (args.out && args.input !== '-' && sameFile(args.input, args.out)) throw new UsageError('--out must not be the input file')
     source = await openInput(args.input)
   } else {
-    const { sampleCar } = await import('./lib/sample.js')
+    const { sampleCar } = await import('../sample.js')
     const sample = await sampleCar()
     expected = sample.expected
-    source = bytesSource('embedded sample CAR (built in memory by bin/lib/sample.js)', sample.bytes)
+    source = bytesSource('embedded sample CAR (built in memory by lib/sample.js)', sample.bytes)
   }
   try {
     if (args.canonicalize && !source.seekable) {
@@ -158,9 +152,9 @@ async function main () {
 }
 
 /**
- * @param {import('./lib/summary.js').Summary} summary
+ * @param {import('../summary.js').Summary} summary
  * @param {boolean} json
- * @param {import('./lib/sample.js').SampleExpectation | null} expected
+ * @param {import('../sample.js').SampleExpectation | null} expected
  */
 function render (summary, json, expected) {
   if (expected) {
@@ -176,8 +170,8 @@ function render (summary, json, expected) {
  * those, and fails (exit 1) if it misses one or finds another: the newcomer's first command checks
  * the tool, and a real file with the same problems still exits 1.
  *
- * @param {import('./lib/summary.js').Summary} s
- * @param {import('./lib/sample.js').SampleExpectation} expected
+ * @param {import('../summary.js').Summary} s
+ * @param {import('../sample.js').SampleExpectation} expected
  */
 function sampleCheck (s, expected) {
   const found = s.problems.map((p) => `${p.cid} ${p.kind}`).sort()
@@ -194,25 +188,15 @@ function sampleCheck (s, expected) {
 }
 
 /**
- * @param {import('./lib/summary.js').Summary} s
- * @param {import('./lib/sample.js').SampleExpectation} expected
+ * @param {import('../summary.js').Summary} s
+ * @param {import('../sample.js').SampleExpectation} expected
  */
 function sampleExitCode (s, expected) {
   if (s.error) return 2
   return sampleCheck(s, expected).ok ? 0 : 1
 }
 
-main().then((code) => {
-  process.exitCode = code
-}, (err) => {
-  if (err instanceof UsageError) {
-    process.stderr.write(`dag-cbor-car: ${err.message}\n${USAGE}\n`)
-  } else if (err instanceof ToolError) {
-    process.stderr.write(`dag-cbor-car: ${err.message}\n`)
-  } else if (err?.syscall) {
-    process.stderr.write(`dag-cbor-car: ${err.syscall} ${err.path ?? ''} failed: ${err.code ?? err.message}\n`)
-  } else {
-    process.stderr.write(`dag-cbor-car: internal error: ${err?.message ?? err}\n`)
-  }
-  process.exitCode = 2
-})
+/** for the signal handler in bin/: stop drawing the progress line */
+export function stopProgress () {
+  progress?.done()
+}

@@ -1,4 +1,4 @@
-// The CAR round-trip tool (bin/dag-cbor-car.js): run as a child process for CLI behaviour (exit codes,
+// The CAR round-trip tool (car/bin/dag-cbor-car.js): run as a child process for CLI behaviour (exit codes,
 // messages, files written), and through its modules where that is cheaper. Expected counts come from
 // test/fixtures/README.md and independent oracles (@ipld/car, @ipld/dag-cbor, the hashers), never from the tool.
 import assert from 'node:assert/strict'
@@ -12,11 +12,13 @@ import * as dagCbor from '@ipld/dag-cbor'
 import { blake2b256 } from '@multiformats/blake2/blake2b'
 import { CID } from 'multiformats/cid'
 import { sha256, sha512 } from 'multiformats/hashes/sha2'
-import { fixturePath } from './helpers/fixtures.js'
+import { fixturePath } from '../../test/helpers/fixtures.js'
 import { assertNoNewDanglingLinks } from './helpers/car-oracle.js'
-import * as codec from '../index.js'
-import { processBlock } from '../bin/lib/classify.js'
-import { sampleCar } from '../bin/lib/sample.js'
+import * as codec from 'dag-cbor-fast'
+import { processBlock } from '../lib/classify.js'
+import { PHRASES } from '../lib/phrases.js'
+import { RULES } from '../../lib/errors.js'
+import { sampleCar } from '../lib/sample.js'
 
 const TOOL = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))
 const GENESIS = fileURLToPath(fixturePath('cars/filecoin-calibnet-genesis.car'))
@@ -396,11 +398,17 @@ describe('dag-cbor-car (CAR round-trip tool)', () => {
       assert.deepEqual(numeric(hashes), [0x00, 0x12, 0xb220])
     })
 
-    it('bin/ imports nothing from test/ or from dev dependencies (it ships in the package)', () => {
+    it('every rule the codec can name has a phrase in the tool, and every phrase names a rule', () => {
+      const rules = Object.keys(RULES).sort()
+      assert.deepEqual(Object.keys(PHRASES).sort(), rules)
+      for (const rule of rules) assert.ok(PHRASES[rule].length > 3, rule)
+    })
+
+    it('bin/ and lib/ import nothing from test/ or from dev dependencies (they ship in the package)', () => {
       const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
       const allowed = new Set(['node', ...Object.keys(pkg.dependencies)])
-      const binDir = fileURLToPath(new URL('../bin/', import.meta.url))
-      const files = fs.readdirSync(binDir, { recursive: true }).map(String).filter((f) => f.endsWith('.js'))
+      const binDir = fileURLToPath(new URL('../', import.meta.url))
+      const files = ['bin', 'lib'].flatMap((d) => fs.readdirSync(path.join(binDir, d), { recursive: true }).map((f) => path.join(d, String(f)))).filter((f) => f.endsWith('.js'))
       assert.ok(files.length > 5)
       for (const f of files) {
         const source = fs.readFileSync(path.join(binDir, f), 'utf8')

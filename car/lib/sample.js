@@ -10,7 +10,7 @@ import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { identity } from 'multiformats/hashes/identity'
 import { blake2b256 } from '@multiformats/blake2/blake2b'
-import { encode } from '../../index.js'
+import { encode } from 'dag-cbor-fast'
 
 const DAG_CBOR = 0x71
 const RAW = 0x55

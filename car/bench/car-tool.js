@@ -15,9 +15,9 @@ import { CarReader } from '@ipld/car'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { blake2b256 } from '@multiformats/blake2/blake2b'
-import * as ours from '../index.js'
-import { roundTrip, defaultCodecUrl } from '../bin/lib/run.js'
-import { openInput } from '../bin/lib/source.js'
+import * as ours from 'dag-cbor-fast'
+import { roundTrip, defaultCodecUrl } from '../lib/run.js'
+import { openInput } from '../lib/source.js'
 
 /** @param {number} n */
 const varint = (n) => {
@@ -103,7 +103,7 @@ if (args['make-car']) {
   process.exit(0)
 }
 
-const carDir = new URL('../test/fixtures/cars/', import.meta.url)
+const carDir = new URL('../../test/fixtures/cars/', import.meta.url)
 const cars = ['filecoin-calibnet-genesis.car', 'filecoin-sample-v1.car'].map((name) => {
   const file = fileURLToPath(new URL(name, carDir))
   if (!fs.existsSync(file)) throw new Error(`missing test data: ${file} (see test/fixtures/README.md)`)

@@ -1,7 +1,7 @@
 // Per-block work: verify the hash, and for DAG-CBOR blocks decode strictly, re-encode, compare, classify.
 // Pure functions of (codec, block): the same code runs inline and inside worker threads.
 import { CID } from 'multiformats/cid'
-import { RULES } from '../../lib/errors.js'
+import { PHRASES } from './phrases.js'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import { sameBytes, firstDifference } from './bytes.js'
 import { verifyBlock, digestOf } from './verify.js'
@@ -38,8 +38,8 @@ export const JS_FLOAT_PATHS = 5
  */
 export function describeError (err) {
   const rule = typeof err?.rule === 'string' ? err.rule : undefined
-  // the codec's own table of rules names each one (lib/errors.js), as its errors and README do
-  const what = (rule && RULES[rule]?.phrase) || rule || String(err?.message ?? err)
+  // the tool's phrase for each of the codec's rules (phrases.js)
+  const what = (rule && PHRASES[rule]) || rule || String(err?.message ?? err)
   const where = typeof err?.path === 'string' ? ` at ${err.path || '/'}` : ''
   const at = Number.isInteger(err?.offset) ? ` (byte ${err.offset})` : ''
   return `${what}${where}${at}`

@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// dag-cbor-car <command> [args]: the command dispatcher. A bare `dag-cbor-car file.car` means
+// `dag-cbor-car verify file.car`. Every command exits 0 (checked and good), 1 (problems found in the
+// data) or 2 (bad usage, unreadable or malformed input), with one-line errors on stderr.
+import { COMMANDS, DEFAULT_COMMAND } from '../lib/commands/index.js'
+import { ToolError, UsageError } from '../lib/errors.js'
+import { removeTemporaryFiles, pendingTemporaryFiles } from '../lib/output.js'
+
+/** @type {Array<() => void>} */
+const onSignal = []
+
+// On SIGINT, SIGTERM or SIGHUP: remove any temporary output file (the target stays as it was), say
+// so, then die of the same signal, so the shell sees the usual status (130 for Ctrl-C, 143 for TERM).
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
+  process.on(signal, () => {
+    const hadOutput = pendingTemporaryFiles().length > 0
+    removeTemporaryFiles()
+    for (const f of onSignal) f()
+    process.stderr.write(`dag-cbor-car: stopped by ${signal}${hadOutput ? '; the partial output was removed, the target is untouched' : ''}\n`)
+    process.removeAllListeners(signal)
+    process.kill(process.pid, signal)
+  })
+}
+process.on('exit', removeTemporaryFiles)
+
+async function main () {
+  const argv = process.argv.slice(2)
+  const name = argv.length > 0 && Object.hasOwn(COMMANDS, argv[0]) ? /** @type {string} */ (argv.shift()) : DEFAULT_COMMAND
+  const command = await COMMANDS[name]()
+  if ('stopProgress' in command && typeof command.stopProgress === 'function') onSignal.push(/** @type {() => void} */ (command.stopProgress))
+  return command.run(argv)
+}
+
+main().then((code) => {
+  process.exitCode = code
+}, (err) => {
+  if (err instanceof UsageError) {
+    process.stderr.write(`dag-cbor-car: ${err.message}\n${err.usage ? err.usage + '\n' : ''}`)
+  } else if (err instanceof ToolError) {
+    process.stderr.write(`dag-cbor-car: ${err.message}\n`)
+  } else if (err?.syscall) {
+    process.stderr.write(`dag-cbor-car: ${err.syscall} ${err.path ?? ''} failed: ${err.code ?? err.message}\n`)
+  } else {
+    process.stderr.write(`dag-cbor-car: internal error: ${err?.message ?? err}\n`)
+  }
+  process.exitCode = 2
+})
