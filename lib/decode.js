@@ -528,25 +528,29 @@ function run (input, options, whole) {
 }
 
 /**
- * Decode one DAG-CBOR block; bytes after the first item are an error.
+ * Decode one DAG-CBOR block; bytes after the first item are an error. Typed as
+ * the decode of `@ipld/dag-cbor`: bytes tagged with the type they encode (ByteView<T>) decode
+ * to T; any other view of bytes (a DataView, say) is read too.
  *
- * @param {Uint8Array|ArrayBuffer|ArrayBufferView} data
+ * @template T
+ * @param {import('multiformats/codecs/interface').ByteView<T> | import('multiformats/codecs/interface').ArrayBufferView<T> | ArrayBufferView} data
  * @param {DecodeOptions} [options]
- * @returns {any}
+ * @returns {T}
  */
 export function decode (data, options) {
-  return run(toByteView(data), options, true)
+  return /** @type {T} */ (run(toByteView(data), options, true))
 }
 
 /**
  * Decode the first item and return it with the rest of the input (a view of it).
  *
- * @param {Uint8Array|ArrayBuffer|ArrayBufferView} data
+ * @template T
+ * @param {import('multiformats/codecs/interface').ByteView<T> | import('multiformats/codecs/interface').ArrayBufferView<T> | ArrayBufferView} data
  * @param {DecodeOptions} [options]
- * @returns {[any, Uint8Array]}
+ * @returns {[T, Uint8Array]}
  */
 export function decodeFirst (data, options) {
   const input = toByteView(data)
-  const value = run(input, options, false)
+  const value = /** @type {T} */ (run(input, options, false))
   return [value, input.subarray(pos)]
 }

@@ -239,9 +239,10 @@ function run (value, options, finish) {
 /**
  * Encode a value of the IPLD data model as canonical DAG-CBOR.
  *
- * @param {unknown} value
+ * @template T
+ * @param {T} value
  * @param {EncodeOptions} [options]
- * @returns {Uint8Array}
+ * @returns {import('multiformats/codecs/interface').ByteView<T>}
  */
 export function encode (value, options) {
   return run(value, options, out.finish)
@@ -250,7 +251,8 @@ export function encode (value, options) {
 /**
  * The length of `encode(value)`, without building the result.
  *
- * @param {unknown} value
+ * @template T
+ * @param {T} value
  * @param {EncodeOptions} [options]
  * @returns {number}
  */
@@ -263,7 +265,8 @@ export function encodedLength (value, options) {
  * from the encoder's reusable scratch space (values over 64 KiB also pass through
  * temporary chunks). Throws (rule 'target-size') when they do not fit.
  *
- * @param {unknown} value
+ * @template T
+ * @param {T} value
  * @param {Uint8Array} target
  * @param {EncodeOptions} [options]
  * @returns {{ written: number }}

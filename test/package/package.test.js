@@ -163,11 +163,13 @@ describe('package: the npm pack tarball installed into an empty project', functi
     assert.equal(result.stdout.trim(), '83016161f6 [1,"a",null] 113')
   })
 
-  it('TypeScript (nodenext, strict): a BlockCodec<0x71, T>, and the options with cborg', () => {
+  it('TypeScript (nodenext, strict): a BlockCodec<0x71, T>, the options with cborg, and code written for @ipld/dag-cbor', () => {
     fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
       compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, types: [], lib: ['es2022'] },
-      files: ['consumer.ts']
+      files: ['consumer.ts', 'drop-in.ts']
     }))
+    // written for @ipld/dag-cbor with only the import changed (test:types compiles it against both)
+    fs.copyFileSync(path.join(repo, 'test/types/drop-in.test-d.ts'), path.join(dir, 'drop-in.ts'))
     fs.writeFileSync(path.join(dir, 'consumer.ts'), `
       import type { BlockCodec } from 'multiformats/codecs/interface'
       import * as cborg from 'cborg'

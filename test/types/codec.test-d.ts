@@ -30,6 +30,19 @@ export const length: number = codec.encodedLength([1, 2, 3])
 export const written: number = codec.encodeInto({ a: 1 }, new Uint8Array(16)).written
 export const view: Uint8Array = codec.toByteView(new ArrayBuffer(4))
 
+// generic as @ipld/dag-cbor's encode and decode: ByteView<T> in, T out (drop-in.test-d.ts has more)
+interface Post { text: string, likes: number }
+const postBytes = codec.encode<Post>({ text: 'hi', likes: 1 })
+export const firstPost: [Post, Uint8Array] = codec.decodeFirst(postBytes)
+export const firstText: string = codec.decodeFirst<Post>(new Uint8Array(postBytes))[0].text
+// @ts-expect-error the first item of bytes of a Post is a Post, which has no txet
+export const firstTypo = codec.decodeFirst(postBytes)[0].txet
+export const fromDataView: Post = codec.decode<Post>(new DataView(postBytes.buffer))
+// @ts-expect-error likes is a number in a Post
+codec.encodedLength<Post>({ text: 'hi', likes: '1' })
+// @ts-expect-error a Post has likes
+codec.encodeInto<Post>({ text: 'hi' }, new Uint8Array(16))
+
 // the error classes carry their rule and location
 export function describeError (err: unknown): string {
   if (err instanceof codec.DagCborDecodeError) {
