@@ -3,6 +3,7 @@
 
 export { encode, encodedLength, encodeInto } from './lib/encode.js'
 export { decode, decodeFirst } from './lib/decode.js'
+export { validate } from './lib/validate.js'
 export { toByteView } from './lib/byte-view.js'
 export { encodeOptions, decodeOptions } from './lib/cborg-options.js'
 export { DagCborDecodeError, DagCborEncodeError } from './lib/errors.js'

@@ -17,16 +17,18 @@ const SHA2_256 = 0x12
 let varintEnd = 0
 
 /**
- * Read a shortest-form unsigned varint (at most 2^53-1) at bytes[at]; -1 when malformed.
+ * Read a shortest-form unsigned varint (at most 2^53-1) at bytes[at], before bytes[end]; -1
+ * when malformed.
  *
  * @param {Uint8Array} bytes
  * @param {number} at
+ * @param {number} end
  * @returns {number}
  */
-function readVarint (bytes, at) {
+function readVarint (bytes, at, end) {
   let value = 0
   let scale = 1
-  const stop = Math.min(bytes.length, at + 8) // a varint here takes at most 8 bytes
+  const stop = Math.min(end, at + 8) // a varint here takes at most 8 bytes
   for (let i = at; i < stop; i++) {
     const b = bytes[i]
     value += (b & 0x7f) * scale
@@ -61,12 +63,12 @@ function lazyMultihash () {
   const bytes = this.bytes
   let start = 0
   if (this.version === 1) {
-    readVarint(bytes, 0) // version
-    readVarint(bytes, varintEnd) // codec
+    readVarint(bytes, 0, bytes.length) // version
+    readVarint(bytes, varintEnd, bytes.length) // codec
     start = varintEnd
   }
-  const code = readVarint(bytes, start)
-  const size = readVarint(bytes, varintEnd)
+  const code = readVarint(bytes, start, bytes.length)
+  const size = readVarint(bytes, varintEnd, bytes.length)
   const digest = new Digest(code, size, bytes.subarray(varintEnd), start === 0 ? bytes : bytes.subarray(start))
   setMultihash.call(this, digest)
   return digest
@@ -107,6 +109,42 @@ function makeCid (version, code, bytes) {
   return cid
 }
 
+/** the codec of the CIDv1 that checkCid last accepted */
+let checkedCode = 0
+
+/**
+ * Check the content of a tag 42 byte string, src[start, end): the 0x00 prefix, then exactly one
+ * CID in the only form that re-encodes to the same bytes. Builds nothing (validate.js calls it
+ * for every link); returns the CID's version, 0 or 1, leaving a CIDv1's codec in checkedCode.
+ *
+ * @param {Uint8Array} src
+ * @param {number} start - offset of the 0x00 prefix byte
+ * @param {number} end
+ * @returns {number}
+ */
+export function checkCid (src, start, end) {
+  if (start === end || src[start] !== 0) {
+    throw new DagCborDecodeError('cid', 'tag 42 (CID) bytes must start with the 0x00 prefix', start)
+  }
+  const from = start + 1
+  // CIDv0: a bare sha2-256 multihash
+  if (end - from === 34 && src[from] === SHA2_256 && src[from + 1] === 32) return 0
+  const version = readVarint(src, from, end)
+  if (version !== 1) {
+    throw invalidCid(from, version === 0 ? 'an explicit version 0 (CIDv0 has no version prefix)' : version === SHA2_256 ? 'a CIDv0 must be a 34-byte sha2-256 multihash' : version < 0 ? 'missing or bad version varint' : `version ${version}`)
+  }
+  const code = readVarint(src, varintEnd, end)
+  if (code < 0) throw invalidCid(from, 'bad codec varint')
+  if (readVarint(src, varintEnd, end) < 0) throw invalidCid(from, 'bad multihash code varint')
+  const size = readVarint(src, varintEnd, end)
+  if (size < 0) throw invalidCid(from, 'bad multihash length varint')
+  if (varintEnd + size !== end) {
+    throw invalidCid(from, `the multihash says ${size} digest bytes, ${end - varintEnd} follow`)
+  }
+  checkedCode = code
+  return 1
+}
+
 /**
  * Decode the content of a tag 42 byte string, src[start, end), as a CID.
  *
@@ -116,24 +154,9 @@ function makeCid (version, code, bytes) {
  * @returns {CID}
  */
 export function readCid (src, start, end) {
-  if (start === end || src[start] !== 0) {
-    throw new DagCborDecodeError('cid', 'tag 42 (CID) bytes must start with the 0x00 prefix', start)
-  }
-  // a copy, since callers pass src through toByteView (a subclass's slice() may be a view)
+  const version = checkCid(src, start, end)
+  // a copy, since callers pass src through toByteView (a subclass's slice() may be a view);
+  // a CIDv0's bytes are its multihash
   const bytes = src.slice(start + 1, end)
-  // CIDv0: a bare sha2-256 multihash, whose bytes are the CID's
-  if (bytes.length === 34 && bytes[0] === SHA2_256 && bytes[1] === 32) return makeCid(0, DAG_PB, bytes)
-  const version = readVarint(bytes, 0)
-  if (version !== 1) {
-    throw invalidCid(start + 1, version === 0 ? 'an explicit version 0 (CIDv0 has no version prefix)' : version === SHA2_256 ? 'a CIDv0 must be a 34-byte sha2-256 multihash' : version < 0 ? 'missing or bad version varint' : `version ${version}`)
-  }
-  const code = readVarint(bytes, varintEnd)
-  if (code < 0) throw invalidCid(start + 1, 'bad codec varint')
-  if (readVarint(bytes, varintEnd) < 0) throw invalidCid(start + 1, 'bad multihash code varint')
-  const size = readVarint(bytes, varintEnd)
-  if (size < 0) throw invalidCid(start + 1, 'bad multihash length varint')
-  if (varintEnd + size !== bytes.length) {
-    throw invalidCid(start + 1, `the multihash says ${size} digest bytes, ${bytes.length - varintEnd} follow`)
-  }
-  return makeCid(1, code, bytes)
+  return version === 0 ? makeCid(0, DAG_PB, bytes) : makeCid(1, checkedCode, bytes)
 }

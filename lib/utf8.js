@@ -231,3 +231,27 @@ function codePointAt (src, i, end) {
   }
   return -1
 }
+
+/**
+ * Where src[start, end) stops being valid UTF-8: the offset of the first byte of the first
+ * invalid sequence (the offset readUtf8 reports in `invalidAt`), or -1 when it is all valid.
+ * Builds no string (validate.js checks text with it).
+ *
+ * @param {Uint8Array} src
+ * @param {number} start
+ * @param {number} end
+ * @returns {number}
+ */
+export function invalidUtf8At (src, start, end) {
+  let i = start
+  while (i < end) {
+    if (src[i] < 0x80) {
+      i++
+      continue
+    }
+    const cp = codePointAt(src, i, end)
+    if (cp < 0) return i
+    i += cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4
+  }
+  return -1
+}
