@@ -4,7 +4,8 @@
 
 /** @type {Readonly<Record<string, () => Promise<{ run: (argv: string[]) => Promise<number> }>>>} */
 export const COMMANDS = {
-  verify: () => import('./verify.js')
+  verify: () => import('./verify.js'),
+  repo: () => import('./repo.js')
 }
 
 export const DEFAULT_COMMAND = 'verify'

@@ -1,0 +1,61 @@
+// How `repo verify` and `repo export` print: one line per fault as it is found, then a summary.
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g
+
+/** One line, whatever a crafted CAR put in its keys or values. @param {string} s */
+export function oneLine (s) {
+  return s.replace(CONTROL, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'))
+}
+
+/** @param {import('./mst-walk.js').Fault} f */
+export function faultLine (f) {
+  const where = [f.node && `node ${f.node}`, f.key !== null && `key ${f.key}`].filter(Boolean).join(', ')
+  return oneLine(`FAULT ${f.rule}${where ? ` (${where})` : ''}: ${f.message}`)
+}
+
+/**
+ * @param {import('./check-repo.js').RepoSummary} s
+ * @param {string[]} [extra] more lines before the result (export's)
+ */
+export function formatSummary (s, extra = []) {
+  const lines = [`repo        ${oneLine(s.input)} (CARv${s.car.version}, ${s.car.blocks} blocks, ${s.car.distinct} distinct)`]
+  const c = s.commit
+  if (c) {
+    const version = c.version === 2
+      ? 'version 2 (the legacy commit format; version 3 is current)'
+      : c.version === 3 ? 'version 3' : 'version unknown'
+    lines.push(`commit      ${c.cid} ${version}`)
+    lines.push(`did         ${c.did ?? '(invalid)'}${c.rev ? `, rev ${c.rev}` : ', no rev'}${c.prev ? `, prev ${c.prev}` : ''}`)
+  } else if (s.missing.commit) {
+    lines.push(`commit      ${s.missing.commit} is not in the CAR`)
+  }
+  const sig = s.signature
+  lines.push(`signature   ${sig.checked ? `${sig.valid ? 'valid' : 'INVALID'} (key ${sig.key})` : 'not checked (give --key did:key:... or a DID document file)'}`)
+  if (c?.data) {
+    const m = s.mst
+    lines.push(`mst         ${m.empty ? 'empty (an empty repo)' : `${m.nodes} nodes, root height ${m.height ?? '?'}`}${s.missing.nodes.length ? `, ${s.missing.nodes.length} missing` : ''}`)
+    const counts = Object.entries(s.records.byCollection).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([k, n]) => `${k} ${n}`)
+    if (s.records.invalidPaths) counts.push(`invalid paths ${s.records.invalidPaths}`)
+    lines.push(`records     ${s.records.count}${s.records.checked ? '' : ' (listed, not read)'}${s.missing.records.length ? `, ${s.missing.records.length} missing` : ''}${counts.length ? `: ${counts.join(', ')}` : ''}`)
+  }
+  if (s.unreached !== null) lines.push(`unreached   ${s.unreached} blocks in the CAR are not reached from the commit`)
+  lines.push(...extra)
+  lines.push(`result      ${resultText(s)}`)
+  return lines.join('\n')
+}
+
+/** @param {import('./check-repo.js').RepoSummary} s */
+function resultText (s) {
+  if (s.result === 'ok') {
+    return s.signature.checked
+      ? 'OK: commit, signature, MST and every record checked'
+      : 'OK: commit, MST and every record checked; the signature was not checked'
+  }
+  const missing = []
+  if (s.missing.commit) missing.push('the commit')
+  if (s.missing.nodes.length) missing.push(`${s.missing.nodes.length} MST node${s.missing.nodes.length === 1 ? '' : 's'}`)
+  if (s.missing.records.length) missing.push(`${s.missing.records.length} record${s.missing.records.length === 1 ? '' : 's'}`)
+  const rules = Object.entries(s.faultsByRule).map(([r, n]) => `${r} ${n}`).join(', ')
+  if (s.result === 'incomplete') return `INCOMPLETE: the CAR lacks ${missing.join(' and ')} (each named above); the repo cannot be fully verified (${rules})`
+  return `FAIL: ${s.faultCount} fault${s.faultCount === 1 ? '' : 's'} (${rules})${missing.length ? `; the CAR also lacks ${missing.join(' and ')}` : ''}`
+}

@@ -1,0 +1,143 @@
+// dag-cbor-car repo verify | ls | export: AT Protocol repository CARs (a signed commit, a Merkle
+// Search Tree of record paths, the records). The checks live in ../atproto/; this file reads the
+// arguments, the input and the key, and prints. Exit: 0 checked and good, 1 faults found (or
+// blocks missing), 2 bad usage or unreadable input.
+import fs from 'node:fs'
+import { parseArgs } from 'node:util'
+import { ToolError, UsageError, systemReason } from '../errors.js'
+import { openInput } from '../source.js'
+import { readBlocks } from '../atproto/blocks.js'
+import { checkRepo } from '../atproto/check-repo.js'
+import { parseDidKey, keyFromDidDocument, KeyError } from '../atproto/did-key.js'
+import { faultLine, formatSummary, oneLine } from '../atproto/report.js'
+import { createExporter } from '../atproto/export-dir.js'
+
+const USAGE = `usage: dag-cbor-car repo verify FILE|- [--key KEY] [--json]
+       dag-cbor-car repo ls FILE|- [--json]
+       dag-cbor-car repo export FILE|- --out DIR [--key KEY] [--json]
+
+  verify    check the commit, the MST (structure, key order and heights, repo paths) and every
+            record (present, strict DAG-CBOR, inside the atproto data model); one line per fault
+  ls        print "collection/rkey CID" for every record, in MST order (checks the MST, not the records)
+  export    verify, and write every good record as DAG-JSON to DIR/<collection>/<rkey>.json
+  --key KEY did:key:z... or a DID document (JSON file) holding the account's #atproto key:
+            the commit signature is checked; without it, it is not
+  --out DIR a new or empty directory
+  --json    verify, export: the summary as one JSON object; ls: one JSON object per record
+
+exit status: 0 checked and good, 1 faults found or blocks missing, 2 bad usage or unreadable input`
+
+const SUBCOMMANDS = ['verify', 'ls', 'export']
+
+/** @param {string[]} argv */
+function parse (argv) {
+  const [sub, ...rest] = argv
+  if (sub === '-h' || sub === '--help') return null
+  if (!SUBCOMMANDS.includes(sub)) throw new UsageError(sub === undefined ? 'repo needs a subcommand: verify, ls or export' : `unknown repo subcommand "${sub}"; expected verify, ls or export`)
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: {
+        key: { type: 'string' },
+        out: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' }
+      }
+    })
+  } catch (err) {
+    throw new UsageError(/** @type {Error} */ (err).message)
+  }
+  const { values, positionals } = parsed
+  if (values.help) return null
+  if (positionals.length !== 1) throw new UsageError(`repo ${sub} needs exactly one input (a CAR file, or - for standard input), got ${positionals.length}`)
+  if (sub === 'export' && !values.out) throw new UsageError('repo export needs --out DIR')
+  if (sub !== 'export' && values.out !== undefined) throw new UsageError('--out is for repo export')
+  if (sub === 'ls' && values.key !== undefined) throw new UsageError('--key is for repo verify and repo export (ls reads no signature)')
+  return { sub, input: positionals[0], key: values.key, out: values.out, json: !!values.json }
+}
+
+/**
+ * @param {string} spec did:key:..., or a DID document file
+ * @returns {{ key: import('../atproto/did-key.js').PublicKey, did: string | null }}
+ */
+function loadKey (spec) {
+  try {
+    if (spec.startsWith('did:key:')) return { key: parseDidKey(spec), did: null }
+    if (spec.startsWith('did:')) throw new KeyError(`--key ${spec}: this tool does not resolve DIDs (no network); give the account's did:key or its DID document as a file`)
+    let text
+    try {
+      text = fs.readFileSync(spec, 'utf8')
+    } catch (err) {
+      throw new KeyError(`cannot read --key ${spec}: ${systemReason(err)}`)
+    }
+    let doc
+    try {
+      doc = JSON.parse(text)
+    } catch {
+      throw new KeyError(`--key ${spec} is neither a did:key nor a JSON DID document`)
+    }
+    return keyFromDidDocument(doc, spec)
+  } catch (err) {
+    if (err instanceof KeyError) throw new UsageError(err.message)
+    throw err
+  }
+}
+
+/**
+ * @param {string[]} argv the arguments after `repo`
+ * @returns {Promise<number>} the exit status
+ */
+export async function run (argv) {
+  let args
+  try {
+    args = parse(argv)
+  } catch (err) {
+    if (err instanceof UsageError) err.usage = USAGE
+    throw err
+  }
+  if (!args) {
+    process.stdout.write(USAGE + '\n')
+    return 0
+  }
+  const key = args.key === undefined ? null : loadKey(args.key)
+  const source = await openInput(args.input)
+  try {
+    const store = await readBlocks(source)
+    const exporter = args.out ? createExporter(args.out) : null
+    const out = (/** @type {string} */ line) => process.stdout.write(line + '\n')
+    /** @type {string[]} */
+    const refused = []
+    const summary = await checkRepo(store, {
+      input: source.name,
+      records: args.sub !== 'ls',
+      key,
+      // ls keeps stdout for the listing; verify and export print faults where the summary goes
+      onFault: args.json ? undefined : (f) => (args.sub === 'ls' ? process.stderr : process.stdout).write(faultLine(f) + '\n'),
+      onRecord: (entry, record) => {
+        if (args.sub === 'ls') {
+          out(args.json ? JSON.stringify({ path: entry.path, collection: entry.collection, rkey: entry.rkey, cid: entry.value.toString() }) : oneLine(`${entry.path} ${entry.value}`))
+        } else if (exporter) {
+          const why = record?.ok ? exporter.write(entry.collection, entry.rkey, record.value) : 'the record has faults (above) or is missing'
+          if (why) {
+            refused.push(`${entry.path}: ${why}`)
+            if (!args.json) out(oneLine(`REFUSED ${entry.path}: ${why}`))
+          }
+        }
+      }
+    })
+    await source.checkUnchanged()
+    if (args.sub === 'ls') {
+      if (args.json && summary.faultCount > 0) for (const f of summary.faults) process.stderr.write(faultLine(f) + '\n')
+    } else if (args.json) {
+      out(JSON.stringify(exporter ? { ...summary, export: { dir: exporter.root, written: exporter.written(), refused } } : summary))
+    } else {
+      const extra = exporter ? [`export      ${exporter.written()} records written to ${oneLine(exporter.root)}${refused.length ? `, ${refused.length} refused (above)` : ''}`] : []
+      out(formatSummary(summary, extra))
+    }
+    return summary.faultCount > 0 || refused.length > 0 ? 1 : 0
+  } finally {
+    await source.close()
+  }
+}
