@@ -5,6 +5,7 @@
 import { COMMANDS, DEFAULT_COMMAND } from '../lib/commands/index.js'
 import { ToolError, UsageError } from '../lib/errors.js'
 import { removeTemporaryFiles, pendingTemporaryFiles } from '../lib/output.js'
+import { readFileSync } from 'node:fs'
 
 /** @type {Array<() => void>} */
 const onSignal = []
@@ -25,6 +26,11 @@ process.on('exit', removeTemporaryFiles)
 
 async function main () {
   const argv = process.argv.slice(2)
+  if (argv[0] === '--version' || argv[0] === '-V') {
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+    process.stdout.write(`${manifest.name} ${manifest.version}\n`)
+    return 0
+  }
   const name = argv.length > 0 && Object.hasOwn(COMMANDS, argv[0]) ? /** @type {string} */ (argv.shift()) : DEFAULT_COMMAND
   const command = await COMMANDS[name]()
   if ('stopProgress' in command && typeof command.stopProgress === 'function') onSignal.push(/** @type {() => void} */ (command.stopProgress))

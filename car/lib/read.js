@@ -161,7 +161,8 @@ export function readVarint (bytes) {
 /**
  * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block a block, and the byte offset of its section
  * @typedef {{ dataOffset: number, dataSize: number, indexOffset: number }} V2Header
- * @typedef {{ version: number, roots: CID[], v2: V2Header | null, blocks: () => AsyncGenerator<Block>, position: () => number, dataEnd: () => number, stop: () => Promise<void> }} Car
+ * @typedef {{ version: number, roots: CID[], v2: V2Header | null, blocks: () => AsyncGenerator<Block>, position: () => number, dataEnd: () => number, stop: () => Promise<void>, readIndex: () => Promise<Uint8Array>, trailingBytes: () => Promise<number> }} Car
+ *   readIndex and trailingBytes: CARv2 only, after the last block (they read on past the payload)
  */
 
 /**
@@ -270,7 +271,49 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
       count++
     }
   }
-  return { version: v2 ? 2 : 1, roots: header.roots, v2, blocks, position: () => reader.pos, dataEnd: () => dataEnd ?? reader.pos, stop: () => reader.stop() }
+  /** The CARv2 index: from the index offset to the end of the input, read on after the payload. */
+  async function readIndex () {
+    if (!v2 || v2.indexOffset === 0) return new Uint8Array(0)
+    reader.end = size
+    try {
+      await reader.skip(v2.indexOffset - reader.pos)
+    } catch (err) {
+      throw new CarReadError(`CARv2 index offset ${v2.indexOffset} is past the end of the input (${err instanceof EndOfInput ? err.at : '?'} bytes)`, { blocks: 0, offset: V2_PRAGMA.length })
+    }
+    const parts = []
+    let length = 0
+    for (;;) {
+      await reader.fill(1)
+      const chunk = reader.buf.subarray(reader.off)
+      if (chunk.length === 0) break
+      length += chunk.length
+      if (length > MAX_MAX_BLOCK_SIZE) throw new CarReadError(`CARv2 index at byte offset ${v2.indexOffset} is over ${bytesText(MAX_MAX_BLOCK_SIZE)}, more than this tool reads`, { blocks: 0, offset: v2.indexOffset })
+      parts.push(chunk.slice())
+      reader.seek(chunk.length)
+    }
+    const index = new Uint8Array(length)
+    let at = 0
+    for (const p of parts) { index.set(p, at); at += p.length }
+    return index
+  }
+
+  /** How many bytes follow the CARv2 payload (reading a stream to its end to count them). */
+  async function trailingBytes () {
+    if (!v2) return 0
+    const payloadEnd = v2.dataOffset + v2.dataSize
+    if (size !== undefined) return size - payloadEnd
+    reader.end = undefined
+    let count = 0
+    for (;;) {
+      await reader.fill(1)
+      const n = reader.buf.length - reader.off
+      if (n === 0) return count
+      count += n
+      reader.seek(n)
+    }
+  }
+
+  return { version: v2 ? 2 : 1, roots: header.roots, v2, blocks, position: () => reader.pos, dataEnd: () => dataEnd ?? reader.pos, stop: () => reader.stop(), readIndex, trailingBytes }
 }
 
 /**

@@ -9,6 +9,8 @@ import { createSummary, addBlock, finishSummary } from './summary.js'
 import { openCarOutput, openAtomicFile } from './output.js'
 import { SEGMENT, cidKey, cidFor, detach, findAffected, relinked, resolve } from './relink.js'
 import { ToolError } from './errors.js'
+import { createChecks } from './checks.js'
+import { openInput } from './source.js'
 
 /** Our codec, imported by module URL so worker threads can load the same one (the bench swaps it). */
 export const defaultCodecUrl = import.meta.resolve('dag-cbor-fast')
@@ -37,6 +39,7 @@ export function defaultWorkers (size) {
  * @property {number} [maxBlockSize] largest block (and section length claim) accepted
  * @property {string} [mapFile] with canonicalize: also write every old -> new CID to this file
  * @property {string} [codecUrl] module URL of the codec (default: this repo's index.js)
+ * @property {boolean} [partial] the CAR is part of a larger DAG: roots may be absent from its blocks, and the header may list none
  * @property {(blocks: number, bytes: number, label?: string) => void} [onProgress]
  */
 
@@ -48,7 +51,7 @@ export function defaultWorkers (size) {
  * @returns {Promise<import('./summary.js').Summary>}
  */
 export async function roundTrip (options) {
-  const { source, out, canonicalize = false, codecUrl = defaultCodecUrl, onProgress, maxBlockSize, mapFile } = options
+  const { source, out, canonicalize = false, codecUrl = defaultCodecUrl, onProgress, maxBlockSize, mapFile, partial = false } = options
   const workers = options.workers ?? defaultWorkers(source.size)
   const start = performance.now()
   const summary = createSummary()
@@ -64,6 +67,7 @@ export async function roundTrip (options) {
     car = await openCar(source.stream(), { size: source.size, maxBlockSize })
     summary.version = car.version
     summary.roots = car.roots.map(String)
+    const checks = createChecks(car, { partial })
     processor = workers > 1 ? workerPool(workers, codecUrl, { canonicalize }) : inlineProcessor(await import(codecUrl), { canonicalize })
     if (out) {
       output = await openCarOutput(out, car.roots)
@@ -86,6 +90,7 @@ export async function roundTrip (options) {
         const block = blocks[i]
         const r = rs[i]
         addBlock(summary, block, r)
+        checks.block(block)
         if (!output || !o) continue
         o.blocks++
         if (r.keptReason) o.keptUnchanged++
@@ -133,6 +138,7 @@ export async function roundTrip (options) {
       if (batch.length) await submit()
       while (inFlight.length) await drainOne()
       if (readError) throw readError
+      await checks.finish(summary)
     } catch (err) {
       inFlight.forEach((f) => f.results.catch(() => {}))
       throw err
@@ -156,6 +162,7 @@ export async function roundTrip (options) {
         await map.commit()
         o.mapFile = mapFile
       }
+      if (o && canonicalize && summary.dagCbor.nonCanonical > 0) o.check = await readBack(/** @type {string} */ (out), { ...options, partial })
     }
     await car.stop()
   } catch (err) {
@@ -265,4 +272,30 @@ async function writeMap (file, mappings) {
     throw out.cannotWrite(err)
   }
   return out
+}
+
+/**
+ * With --canonicalize: read the written CAR back and run every check on it, so that "fixed" (exit 0)
+ * rests on the file as written, not on what the rewrite meant to write.
+ *
+ * @param {string} file
+ * @param {RunOptions} options
+ * @returns {Promise<{ result: string, problems: number }>}
+ */
+async function readBack (file, options) {
+  let source
+  try {
+    source = await openInput(file)
+  } catch {
+    return { result: 'unreadable', problems: 0 }
+  }
+  try {
+    if (!source.seekable) return { result: 'unreadable', problems: 0 }
+    const again = await roundTrip({ source, workers: options.workers, maxBlockSize: options.maxBlockSize, codecUrl: options.codecUrl, partial: options.partial })
+    return { result: again.result, problems: again.problemCount }
+  } catch (err) {
+    return { result: 'incomplete', problems: 0 }
+  } finally {
+    await source.close()
+  }
 }

@@ -1,5 +1,6 @@
 // The run's summary: counts accumulated block by block (in CAR order), then printed for humans or as JSON.
 import { hashName } from './verify.js'
+import { humanBytes, humanRate, humanSeconds } from './units.js'
 
 const MAX_PROBLEMS = 10
 const SHOWN_MAPPINGS = 20 // printed in the human summary (the JSON has them all)
@@ -13,10 +14,11 @@ export const codecName = (code) => codecNames.get(code) ?? `0x${code.toString(16
 /**
  * @typedef {object} Problem
  * @property {string} cid
- * @property {string} kind 'hash-mismatch' | 'non-canonical' | 'invalid'
+ * @property {string} kind 'hash-mismatch' | 'unverified' | 'non-canonical' | 'invalid' | 'missing-root' | 'no-roots' | 'index' | 'car-v2'
+ * @property {number} at byte offset in the CAR the problem is about (a block's section, the header, an index entry)
  * @property {string} [rule]
  * @property {string} [path]
- * @property {number} [offset]
+ * @property {number} [offset] byte offset within the block (from the decoder)
  * @property {string} message
  */
 
@@ -34,6 +36,16 @@ export function createSummary () {
     hashMismatches: 0,
     unverified: 0,
     dagCbor: { canonical: 0, nonCanonical: 0, invalid: 0, rules: /** @type {Record<string, number>} */ ({}) },
+    /** roots listed in the header and not present as blocks (a problem unless partial) */
+    /** @type {string[]} */ missingRoots: [],
+    /** --partial: missing roots and an empty root list are accepted */
+    partial: false,
+    /** blocks whose CID appeared earlier in the CAR (reported, not a problem) */
+    duplicates: 0,
+    /** @type {null | import('./car-index.js').IndexCheck} the CARv2 index, when the file has one */
+    index: null,
+    /** problems with the CAR as a whole (roots, index), counted in problemCount too */
+    carProblems: 0,
     problemCount: 0,
     /** @type {Problem[]} first few problems, in CAR order */ problems: [],
     /** canonical blocks holding float64 integers, which JavaScript re-encodes as integers */
@@ -45,7 +57,9 @@ export function createSummary () {
     /** @type {null | { message: string, offset?: number, blocks?: number }} set when the run stopped on an error */
     error: null,
     seconds: 0,
-    mbPerSec: 0
+    mbPerSec: 0,
+    /** @type {'ok' | 'fixed' | 'fail' | 'incomplete'} what the run concluded (resultOf); the exit status follows from it */
+    result: /** @type {'ok' | 'fixed' | 'fail' | 'incomplete'} */ ('incomplete')
   }
 }
 
@@ -62,17 +76,19 @@ export function createSummary () {
  * @property {{ old: string, new: string, why: 'canonicalized' | 'relinked' }[]} mappings every old -> new CID, in CAR order
  * @property {{ cid: string, reason: string }[]} cannotRewrite blocks linking to rewritten blocks that could not be rewritten (their links dangle)
  * @property {string} [mapFile] where the mappings were also written (--map)
+ * @property {{ result: string, problems: number }} [check] with --canonicalize: the written CAR read back and checked
  */
 
 /** @typedef {ReturnType<typeof createSummary>} Summary */
 
 /**
  * @param {Summary} s
- * @param {import('./batch.js').Block} block
+ * @param {import('./batch.js').Block & { offset?: number }} block
  * @param {import('./classify.js').BlockResult} r
  */
 export function addBlock (s, block, r) {
   const { cid, bytes } = block
+  const at = block.offset ?? 0
   s.blocks++
   s.blockBytes += bytes.length
   const codec = codecName(cid.code)
@@ -83,8 +99,9 @@ export function addBlock (s, block, r) {
   else if (r.hash === 'unverified') s.unverified++
   else {
     s.hashMismatches++
-    problem(s, { cid: cid.toString(), kind: 'hash-mismatch', message: `bytes do not hash to the CID (${hash})` })
+    problem(s, { cid: cid.toString(), kind: 'hash-mismatch', at, message: `block at byte offset ${at}: its bytes do not hash to its CID (${hash})` })
   }
+  if (r.hash === 'unverified') problem(s, { cid: cid.toString(), kind: 'unverified', at, message: `block at byte offset ${at}: hash function ${hash} is not one this tool computes, so its bytes were not checked` })
   if (!r.cls) return
   s.dagCbor[r.cls]++
   if (r.jsFloats) {
@@ -98,10 +115,11 @@ export function addBlock (s, block, r) {
   problem(s, {
     cid: cid.toString(),
     kind: r.cls === 'invalid' ? 'invalid' : 'non-canonical',
+    at,
     rule: r.rule,
     path: r.path,
     offset: r.offset,
-    message: (r.reason ?? '') + (r.keptReason ? `; ${r.keptReason}` : '')
+    message: `block at byte offset ${at}: ${r.reason ?? ''}${r.keptReason ? `; ${r.keptReason}` : ''}`
   })
 }
 
@@ -119,27 +137,57 @@ function problem (s, p) {
  * @param {number} start performance.now() at the start of the run
  */
 export function finishSummary (s, start) {
-  s.seconds = (performance.now() - start) / 1000
-  s.mbPerSec = s.seconds > 0 ? s.bytes / 1e6 / s.seconds : 0
+  const seconds = (performance.now() - start) / 1000
+  // rounded: a script reads 0.232, not 0.23176159999999998
+  s.seconds = Math.round(seconds * 1000) / 1000
+  s.mbPerSec = seconds > 0 ? Math.round(s.bytes / 1e6 / seconds * 10) / 10 : 0
+  s.result = resultOf(s)
   return s
 }
 
 /** @param {Summary} s */
 export function problemsFound (s) {
-  return s.hashMismatches + s.unverified + s.dagCbor.nonCanonical + s.dagCbor.invalid
+  return s.hashMismatches + s.unverified + s.dagCbor.nonCanonical + s.dagCbor.invalid + s.carProblems
 }
 
 /**
- * 2: the run stopped on an error; 1: problems found in the data; 0: all verified and canonical.
+ * What a run concluded: 'ok' (every check passed), 'fixed' (the only problems were non-canonical
+ * blocks, --canonicalize rewrote every one, and the written CAR was read back and passed every check),
+ * 'fail' (problems found in the data), 'incomplete' (the run stopped on an error).
+ *
+ * @param {Summary} s
+ * @returns {'ok' | 'fixed' | 'fail' | 'incomplete'}
+ */
+export function resultOf (s) {
+  if (s.error) return 'incomplete'
+  const found = problemsFound(s)
+  if (found === 0) return 'ok'
+  const o = s.output
+  const onlyNonCanonical = found === s.dagCbor.nonCanonical
+  if (o && onlyNonCanonical && o.keptUnchanged === 0 && o.cannotRewrite.length === 0 && o.check?.result === 'ok') return 'fixed'
+  return 'fail'
+}
+
+/**
+ * 2: the run stopped on an error; 1: problems found in the data (and not all fixed); 0: all verified
+ * and canonical, or every problem fixed in the written CAR (see resultOf).
  *
  * @param {Summary} s
  */
 export function exitCode (s) {
-  if (s.error) return 2
-  return problemsFound(s) === 0 ? 0 : 1
+  const result = resultOf(s)
+  return result === 'incomplete' ? 2 : result === 'fail' ? 1 : 0
 }
 
-const mb = (/** @type {number} */ n) => `${(n / 1e6).toFixed(2)} MB`
+/** @param {Summary} s */
+function rootsLine (s) {
+  if (s.roots.length === 0) return s.partial ? 'none listed (accepted: --partial)' : 'none listed in the header'
+  const present = s.roots.length - s.missingRoots.length
+  if (s.missingRoots.length === 0) return `${s.roots.length === 1 ? 'the root is present as a block' : `all ${s.roots.length} are present as blocks`}`
+  return `${present} of ${s.roots.length} present as blocks; missing: ${s.missingRoots.slice(0, 3).join(', ')}${s.missingRoots.length > 3 ? ` and ${s.missingRoots.length - 3} more` : ''}` +
+    (s.partial ? ' (accepted: --partial)' : '')
+}
+
 const counts = (/** @type {Record<string, number>} */ o) => Object.entries(o).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'
 
 /**
@@ -151,13 +199,16 @@ export function formatSummary (s, options = {}) {
   const d = s.dagCbor
   const lines = [
     `${s.input} (CARv${s.version}, ${s.roots.length} root${s.roots.length === 1 ? '' : 's'})`,
-    `  blocks      ${s.blocks} (${mb(s.blockBytes)} of block data, ${mb(s.bytes)} read)`,
+    `  blocks      ${s.blocks} (${humanBytes(s.blockBytes)} of block data, ${humanBytes(s.bytes)} read)` +
+      (s.duplicates ? `; ${s.duplicates} duplicate${s.duplicates === 1 ? '' : 's'} (a CID seen earlier in the CAR)` : ''),
+    `  roots       ${rootsLine(s)}`,
     `  codecs      ${counts(s.codecs)}`,
     `  hashes      ${counts(s.hashes)}: ${s.verified} verified, ${s.hashMismatches} mismatched, ${s.unverified} unverified`,
     `  dag-cbor    ${d.canonical} canonical, ${d.nonCanonical} non-canonical, ${d.invalid} invalid` +
       (Object.keys(d.rules).length ? ` (${counts(d.rules)})` : ''),
-    `  time        ${s.seconds.toFixed(2)} s, ${s.mbPerSec.toFixed(1)} MB/s, ${s.workers} worker${s.workers === 1 ? '' : 's'}`
+    `  time        ${humanSeconds(s.seconds)}, ${humanRate(s.bytes, s.seconds)}, ${s.workers} worker${s.workers === 1 ? '' : 's'}`
   ]
+  if (s.index) lines.splice(lines.length - 1, 0, `  index       CARv2 ${s.index.format}, ${s.index.entries} entries: ${s.index.problems ? `${s.index.problems} mismatch${s.index.problems === 1 ? '' : 'es'} with the blocks` : 'matches the blocks'}`)
   const f = s.integralFloats
   if (f.blocks) {
     lines.push(`  floats      ${f.blocks} canonical block${f.blocks === 1 ? ' holds' : 's hold'} ${f.values} float64 integer${f.values === 1 ? '' : 's'} (valid DAG-CBOR, as Go and Rust write 1.0); JavaScript decodes them to Numbers and would re-encode them as integers, so they are copied byte for byte:`)
@@ -188,16 +239,28 @@ export function formatSummary (s, options = {}) {
     }
   }
   if (options.result) return [...lines, ...options.result].join('\n')
-  const code = exitCode(s)
-  lines.push(s.error
-    ? `  result      INCOMPLETE: the run stopped after ${s.blocks} blocks${s.error.offset !== undefined ? `, at byte offset ${s.error.offset}` : ''} (the error is on stderr)${o ? '; no output was written' : ''}`
-    : code === 0
-      ? '  result      OK: every block verified, every DAG-CBOR block canonical'
-      : `  result      FAIL: ${[
-        s.hashMismatches && `${s.hashMismatches} hash mismatches`,
-        s.unverified && `${s.unverified} blocks with unverifiable hashes`,
-        d.nonCanonical && `${d.nonCanonical} non-canonical`,
-        d.invalid && `${d.invalid} invalid`
-      ].filter(Boolean).join(', ')}`)
+  const result = resultOf(s)
+  if (result === 'incomplete') {
+    lines.push(`  result      INCOMPLETE: the run stopped after ${s.blocks} blocks${s.error?.offset !== undefined ? `, at byte offset ${s.error.offset}` : ''} (the error is on stderr)${o ? '; no output was written' : ''}`)
+  } else if (result === 'ok') {
+    lines.push(`  result      OK: every block verified, every DAG-CBOR block canonical, ${s.roots.length ? 'every root present' : 'no roots (--partial)'}${s.missingRoots.length ? ' except those missing (--partial)' : ''}${s.index ? ', the index matches' : ''}`)
+  } else if (result === 'fixed' && o) {
+    lines.push(`  result      FIXED: ${d.nonCanonical} non-canonical block${d.nonCanonical === 1 ? '' : 's'} canonicalized` +
+      `${o.relinked ? `, ${o.relinked} rewritten for their links` : ''}${o.rootsReplaced ? `, ${o.rootsReplaced} root${o.rootsReplaced === 1 ? '' : 's'} replaced` : ''}; ` +
+      `${o.file} was read back: every block verified and canonical, every root present`)
+  } else {
+    const missingRoots = s.partial ? 0 : s.missingRoots.length
+    const other = s.carProblems - missingRoots
+    lines.push(`  result      FAIL: ${[
+      s.hashMismatches && `${s.hashMismatches} hash mismatch${s.hashMismatches === 1 ? '' : 'es'}`,
+      s.unverified && `${s.unverified} block${s.unverified === 1 ? '' : 's'} with unverifiable hashes`,
+      d.nonCanonical && `${d.nonCanonical} non-canonical`,
+      d.invalid && `${d.invalid} invalid`,
+      missingRoots && `${missingRoots} root${missingRoots === 1 ? '' : 's'} not present as a block`,
+      other && `${other} other problem${other === 1 ? '' : 's'} with the CAR (see problems)`,
+      o?.check && o.check.result !== 'ok' && !o.keptUnchanged && !o.cannotRewrite.length && `the written CAR did not pass when read back (${o.check.result})`
+    ].filter(Boolean).join(', ')}` +
+      (d.nonCanonical && !o ? '; --out FILE --canonicalize writes a copy with them in canonical form' : ''))
+  }
   return lines.join('\n')
 }

@@ -5,7 +5,7 @@
 // memory bounds.
 import fs from 'node:fs'
 import path from 'node:path'
-import { parseArgs } from 'node:util'
+import { parseOptions } from '../args.js'
 import { ToolError, UsageError } from '../errors.js'
 import { openInput, bytesSource } from '../source.js'
 import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from '../read.js'
@@ -13,8 +13,9 @@ import { roundTrip, defaultWorkers, maxWorkers } from '../run.js'
 import { formatSummary, exitCode } from '../summary.js'
 import { createProgress } from '../progress.js'
 
-const USAGE = `usage: dag-cbor-car [in.car | -] [--out out.car [--canonicalize [--map map.txt]]] [--json]
-                    [--workers N] [--max-block-size SIZE]
+const USAGE = `usage: dag-cbor-car [verify] [in.car | -] [--out out.car [--canonicalize [--map map.txt]]] [--json]
+                    [--partial] [--workers N] [--max-block-size SIZE]
+       dag-cbor-car --version
 
   in.car               CARv1 or CARv2 file, FIFO or device; - reads standard input;
                        without it, an embedded sample CAR is checked
@@ -24,12 +25,16 @@ const USAGE = `usage: dag-cbor-car [in.car | -] [--out out.car [--canonicalize [
                        them (and the roots) are rewritten too, up the DAG (needs a file, not a pipe)
   --map FILE           with --canonicalize: also write every old -> new CID to FILE
   --json               print the summary as one JSON object
+  --partial            the CAR is part of a larger DAG: accept roots that are not among its
+                       blocks, and a header that lists no roots
   --workers N          worker threads (default: 1 below 8 MB or from a pipe, else cores - 1;
                        at most the machine's available parallelism, ${maxWorkers()} here)
   --max-block-size S   largest block accepted, in bytes or with K/M/G (KiB/MiB/GiB); default ${bytesText(DEFAULT_MAX_BLOCK_SIZE)}
   -h, --help           this help
 
-exit status: 0 all blocks verified and canonical, 1 problems found in the data,
+exit status: 0 every check passed (or, with --canonicalize, every problem was a non-canonical
+               block, all were rewritten, and the written CAR passed every check when read back)
+             1 problems found in the data (hashes, DAG-CBOR, roots, CARv2 index)
              2 bad usage, or input that is unreadable or malformed (no output file is left)`
 
 
@@ -43,25 +48,17 @@ function parseSize (text) {
 
 /** @param {string[]} argv */
 function parse (argv) {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        out: { type: 'string' },
-        canonicalize: { type: 'boolean' },
-        map: { type: 'string' },
-        json: { type: 'boolean' },
-        workers: { type: 'string' },
-        'max-block-size': { type: 'string' },
-        help: { type: 'boolean', short: 'h' }
-      }
-    })
-  } catch (err) {
-    throw new UsageError(/** @type {Error} */ (err).message)
-  }
-  const { values, positionals } = parsed
+  const { values: v, positionals } = parseOptions(argv, {
+    out: { type: 'string' },
+    canonicalize: { type: 'boolean' },
+    map: { type: 'string' },
+    json: { type: 'boolean' },
+    partial: { type: 'boolean' },
+    workers: { type: 'string' },
+    'max-block-size': { type: 'string' },
+    help: { type: 'boolean', short: 'h' }
+  })
+  const values = /** @type {{ out?: string, canonicalize?: boolean, map?: string, json?: boolean, partial?: boolean, workers?: string, 'max-block-size'?: string, help?: boolean }} */ (v)
   if (positionals.length > 1) throw new UsageError(`expected at most one input file, got ${positionals.length}`)
   let workers
   if (values.workers !== undefined) {
@@ -77,7 +74,7 @@ function parse (argv) {
   if (values.canonicalize && !values.out) throw new UsageError('--canonicalize needs --out FILE')
   if (values.map !== undefined && !values.canonicalize) throw new UsageError('--map needs --canonicalize')
   if (values.map === '') throw new UsageError('--map needs a file name')
-  return { input: positionals[0], out: values.out, canonicalize: !!values.canonicalize, map: values.map, json: !!values.json, workers, maxBlockSize, help: !!values.help }
+  return { input: positionals[0], out: values.out, canonicalize: !!values.canonicalize, map: values.map, json: !!values.json, partial: !!values.partial, workers, maxBlockSize, help: !!values.help }
 }
 
 /** @param {string} a @param {string} b */
@@ -135,12 +132,13 @@ export async function run (argv) {
     progress = createProgress({ total: source.size })
     let summary
     try {
-      summary = await roundTrip({ source, out: args.out, canonicalize: args.canonicalize, mapFile: args.map, workers, maxBlockSize: args.maxBlockSize, onProgress: progress.update })
+      summary = await roundTrip({ source, out: args.out, canonicalize: args.canonicalize, mapFile: args.map, partial: args.partial, workers, maxBlockSize: args.maxBlockSize, onProgress: progress.update })
     } catch (err) {
       progress.done()
       const partial = /** @type {any} */ (err)?.summary
-      // what was read before the failure: always in JSON; as text once the header was read
-      if (partial && err instanceof ToolError && (args.json || partial.version)) process.stdout.write(render(partial, args.json, null) + '\n')
+      // what was read before the failure: always in JSON; as text once blocks were read (an output
+      // file that cannot be opened stops the run before any: its one-line error says it all)
+      if (partial && err instanceof ToolError && (args.json || partial.blocks > 0)) process.stdout.write(render(partial, args.json, null) + '\n')
       throw err
     }
     progress.done()

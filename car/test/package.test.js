@@ -1,0 +1,150 @@
+// The tool as published: `npm pack` of the codec (repo root) and of this workspace package, both tarballs
+// installed into an empty project in the OS temp dir with npm's local cache and no network
+// (`npm ci --offline`), then the installed `npx dag-cbor-car` run on a real CAR. The codec's own
+// package test is test/package/package.test.js; this one is run by `npm test` here (npm run test:car).
+import assert from 'node:assert/strict'
+import { execFileSync, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const repo = fileURLToPath(new URL('../../', import.meta.url))
+const GENESIS = path.join(repo, 'test/fixtures/cars/filecoin-calibnet-genesis.car')
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
+
+/** @type {string} */
+let dir
+
+/**
+ * @param {string} file
+ * @param {string[]} args
+ */
+function run (file, args) {
+  return spawnSync(file, args, { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 })
+}
+
+/**
+ * @param {string[]} args npm pack arguments
+ * @returns {{ name: string, version: string, filename: string, integrity: string, files: { path: string }[] }}
+ */
+function pack (args) {
+  return JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', dir, ...args], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))[0]
+}
+
+/**
+ * A lockfile for a project whose dependencies are the two tarballs, pinning everything else to the
+ * versions, addresses and integrity hashes in this repo's lockfile, so `npm ci --offline` takes every
+ * package from npm's cache by its hash and never asks the registry (as test/package/package.test.js
+ * does for the codec alone).
+ *
+ * @param {{ packed: ReturnType<typeof pack>, manifest: any }[]} tarballs
+ * @param {Record<string, string>} dependencies
+ */
+function consumerLockfile (tarballs, dependencies) {
+  const ours = JSON.parse(fs.readFileSync(path.join(repo, 'package-lock.json'), 'utf8')).packages
+  /** @type {Record<string, any>} */
+  const packages = { '': { name: 'consumer', dependencies } }
+  /** @type {[string, string][]} */
+  const pending = []
+  for (const { packed, manifest } of tarballs) {
+    packages[`node_modules/${packed.name}`] = {
+      version: packed.version,
+      resolved: dependencies[packed.name],
+      integrity: packed.integrity,
+      license: manifest.license,
+      dependencies: manifest.dependencies,
+      bin: manifest.bin
+    }
+    for (const name of Object.keys(manifest.dependencies ?? {})) pending.push(['', name])
+  }
+  // npm's resolution: node_modules/a/node_modules/b finds c in its own node_modules, then in each enclosing one
+  while (pending.length > 0) {
+    const [from, name] = /** @type {[string, string]} */ (pending.pop())
+    if (packages[`node_modules/${name}`] && from === '') continue
+    let at = from
+    let found = null
+    for (;;) {
+      const candidate = `${at ? at + '/' : ''}node_modules/${name}`
+      if (packages[candidate] || ours[candidate]) { found = candidate; break }
+      if (!at) break
+      at = at.replace(/\/?node_modules\/(@[^/]+\/)?[^/]+$/, '')
+    }
+    if (found === null) throw new Error(`package-lock.json has no entry for ${name} (needed from ${from || 'a tarball'})`)
+    if (packages[found]) continue
+    const { dev, devOptional, peer, ...entry } = ours[found]
+    packages[found] = entry
+    for (const dep of Object.keys(entry.dependencies ?? {})) pending.push([found, dep])
+  }
+  return { name: 'consumer', lockfileVersion: 3, requires: true, packages }
+}
+
+describe('package: the dag-cbor-car tarball (with the codec\'s) installed into an empty project', function () {
+  this.timeout(300_000)
+
+  /** @type {ReturnType<typeof pack>} */
+  let tool
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-car-package-'))
+    const codec = pack([])
+    tool = pack(['-w', 'dag-cbor-car'])
+    const lock = JSON.parse(fs.readFileSync(path.join(repo, 'package-lock.json'), 'utf8')).packages
+    const dependencies = { 'dag-cbor-car': `file:${tool.filename}`, 'dag-cbor-fast': `file:${codec.filename}` }
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies }))
+    const lockfile = consumerLockfile([{ packed: codec, manifest: lock[''] }, { packed: tool, manifest: lock.car }], dependencies)
+    fs.writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify(lockfile))
+    const install = run(npm, ['ci', '--offline', '--no-audit', '--no-fund'])
+    assert.equal(install.status, 0, `npm ci --offline of the tarballs failed:\n${install.stdout}\n${install.stderr}`)
+  })
+
+  after(() => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('holds the bin, the code, the README and the licences, and no tests or benches', () => {
+    const files = tool.files.map((f) => f.path)
+    for (const needed of ['bin/dag-cbor-car.js', 'lib/commands/verify.js', 'lib/read.js', 'README.md', 'LICENSE-APACHE', 'LICENSE-MIT', 'package.json']) {
+      assert.ok(files.includes(needed), `${needed} missing from the tarball`)
+    }
+    assert.deepEqual(files.filter((f) => /^(test|bench)\//.test(f)), [])
+  })
+
+  it('the installed dag-cbor-car uses the installed codec tarball, not a link to this repo', () => {
+    const codec = path.join(dir, 'node_modules/dag-cbor-fast')
+    assert.ok(!fs.lstatSync(codec).isSymbolicLink(), 'node_modules/dag-cbor-fast is a link')
+    assert.ok(fs.existsSync(path.join(codec, 'index.js')))
+    assert.ok(!fs.existsSync(path.join(dir, 'node_modules/dag-cbor-car/node_modules/dag-cbor-fast')), 'the tool got a second copy of the codec')
+  })
+
+  it('npx dag-cbor-car --version prints the package\'s name and version', () => {
+    const r = run(npx, ['--offline', '--no', '--', 'dag-cbor-car', '--version'])
+    assert.equal(r.status, 0, r.stderr)
+    assert.equal(r.stdout.trim(), `dag-cbor-car ${tool.version}`)
+  })
+
+  it('npx dag-cbor-car on a real CAR: the summary counts its blocks, finds its one non-canonical block, exits 1', () => {
+    const r = run(npx, ['--offline', '--no', '--', 'dag-cbor-car', GENESIS, '--json'])
+    assert.equal(r.status, 1, r.stderr)
+    const s = JSON.parse(r.stdout)
+    // counts from test/fixtures/README.md: 1207 blocks, one block with its map keys out of order
+    assert.equal(s.blocks, 1207)
+    assert.equal(s.hashMismatches, 0)
+    assert.deepEqual(s.dagCbor.rules, { 'map-key-order': 1 })
+    assert.equal(s.problems[0].cid, 'bafyreiaqpwbbyjo4a42saasj36kkrpv4tsherf2e7bvezkert2a7dhonoi')
+    assert.equal(s.result, 'fail')
+    // npm may warn about its own configuration on stderr; the tool itself says nothing there
+    assert.doesNotMatch(r.stderr, /dag-cbor-car:|\n\s+at /)
+  })
+
+  it('npx dag-cbor-car --out --canonicalize fixes it: exit 0, and the written CAR checks clean', () => {
+    const out = path.join(dir, 'fixed.car')
+    const r = run(npx, ['--offline', '--no', '--', 'dag-cbor-car', GENESIS, '--out', out, '--canonicalize'])
+    assert.equal(r.status, 0, r.stdout + r.stderr)
+    assert.match(r.stdout, /result {6}FIXED: 1 non-canonical block canonicalized/)
+    const again = run(npx, ['--offline', '--no', '--', 'dag-cbor-car', out])
+    assert.equal(again.status, 0, again.stdout + again.stderr)
+    assert.match(again.stdout, /result {6}OK/)
+  })
+})
