@@ -243,15 +243,32 @@ function codePointAt (src, i, end) {
  * @returns {number}
  */
 export function invalidUtf8At (src, start, end) {
+  // codePointAt's tests, without making the code point; runs of ASCII 8 bytes to a test
   let i = start
+  const end8 = end - 7
   while (i < end) {
-    if (src[i] < 0x80) {
+    const b = src[i]
+    if (b < 0x80) {
       i++
+      while (i < end8 && (src[i] | src[i + 1] | src[i + 2] | src[i + 3] | src[i + 4] | src[i + 5] | src[i + 6] | src[i + 7]) < 0x80) i += 8
       continue
     }
-    const cp = codePointAt(src, i, end)
-    if (cp < 0) return i
-    i += cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4
+    if (b < 0xc2 || b > 0xf4) return i
+    const b1 = i + 1 < end ? src[i + 1] : 0
+    if (b < 0xe0) {
+      if ((b1 & 0xc0) !== 0x80) return i
+      i += 2
+      continue
+    }
+    const b2 = i + 2 < end ? src[i + 2] : 0
+    if (b < 0xf0) {
+      if (b1 < (b === 0xe0 ? 0xa0 : 0x80) || b1 > (b === 0xed ? 0x9f : 0xbf) || (b2 & 0xc0) !== 0x80) return i
+      i += 3
+      continue
+    }
+    const b3 = i + 3 < end ? src[i + 3] : 0
+    if (b1 < (b === 0xf0 ? 0x90 : 0x80) || b1 > (b === 0xf4 ? 0x8f : 0xbf) || (b2 & 0xc0) !== 0x80 || (b3 & 0xc0) !== 0x80) return i
+    i += 4
   }
   return -1
 }

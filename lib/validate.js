@@ -207,7 +207,10 @@ function item () {
  * @param {number} stop
  */
 function text (start, stop) {
+  // an ASCII prefix, 8 bytes to a test, before the full check (which is called for less)
   let i = start
+  const stop8 = stop - 7
+  while (i < stop8 && (src[i] | src[i + 1] | src[i + 2] | src[i + 3] | src[i + 4] | src[i + 5] | src[i + 6] | src[i + 7]) < 0x80) i += 8
   while (i < stop && src[i] < 0x80) i++
   if (i === stop) return
   const invalid = invalidUtf8At(src, i, stop)
