@@ -4,9 +4,10 @@
 
 // The NSID reference regex, with the name segment as the interop vectors have it (letters, then
 // letters or digits: `com.example.fooBarV2`), and the 317-character limit the regex does not carry.
+// The spec's 253-character limit on the domain authority is not applied: the interop vectors hold
+// a valid NSID whose authority is 276 characters long.
 const NSID = /^[a-zA-Z]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+(\.[a-zA-Z][a-zA-Z0-9]{0,62})$/
 const NSID_MAX = 317
-const DOMAIN_AUTHORITY_MAX = 253
 const RECORD_KEY = /^[a-zA-Z0-9_~.:-]{1,512}$/
 // 13 characters of base32-sortable; the first one keeps the top bit of the 64-bit value clear
 const TID = /^[234567abcdefghij][234567abcdefghijklmnopqrstuvwxyz]{12}$/
@@ -15,8 +16,7 @@ const DID_MAX = 2048
 
 /** @param {string} s */
 export function isNsid (s) {
-  if (s.length > NSID_MAX || !NSID.test(s)) return false
-  return s.lastIndexOf('.') <= DOMAIN_AUTHORITY_MAX // the domain authority is what comes before the name
+  return s.length <= NSID_MAX && NSID.test(s)
 }
 
 /** @param {string} s */

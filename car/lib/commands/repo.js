@@ -119,7 +119,9 @@ export async function run (argv) {
         if (args.sub === 'ls') {
           out(args.json ? JSON.stringify({ path: entry.path, collection: entry.collection, rkey: entry.rkey, cid: entry.value.toString() }) : oneLine(`${entry.path} ${entry.value}`))
         } else if (exporter) {
-          const why = record?.ok ? exporter.write(entry.collection, entry.rkey, record.value) : 'the record has faults (above) or is missing'
+          const why = entry.collection === null
+            ? 'the key is not a valid <collection>/<record key> path'
+            : record?.ok ? exporter.write(entry.collection, entry.rkey, record.value) : 'the record has faults (above) or is missing'
           if (why) {
             refused.push(`${entry.path}: ${why}`)
             if (!args.json) out(oneLine(`REFUSED ${entry.path}: ${why}`))
