@@ -26,6 +26,11 @@ let varintEnd = 0
  * @returns {number}
  */
 function readVarint (bytes, at, end) {
+  // one byte, as most are (version, codec, sha2-256, digest length)
+  if (at < end && bytes[at] < 0x80) {
+    varintEnd = at + 1
+    return bytes[at]
+  }
   let value = 0
   let scale = 1
   const stop = Math.min(end, at + 8) // a varint here takes at most 8 bytes
