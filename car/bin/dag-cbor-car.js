@@ -3,7 +3,7 @@
 // `dag-cbor-car verify file.car`. Every command exits 0 (checked and good), 1 (problems found in the
 // data) or 2 (bad usage, unreadable or malformed input), with one-line errors on stderr.
 import { COMMANDS, DEFAULT_COMMAND } from '../lib/commands/index.js'
-import { ToolError, UsageError } from '../lib/errors.js'
+import { UsageError, errorLine } from '../lib/errors.js'
 import { removeTemporaryFiles, pendingTemporaryFiles } from '../lib/output.js'
 import { readFileSync } from 'node:fs'
 
@@ -32,6 +32,8 @@ async function main () {
     return 0
   }
   const name = argv.length > 0 && Object.hasOwn(COMMANDS, argv[0]) ? /** @type {string} */ (argv.shift()) : DEFAULT_COMMAND
+  const many = await import('../lib/many.js') // several inputs: one worker process per core
+  if (many.isMany(name, argv)) return many.runMany(name, argv)
   const command = await COMMANDS[name]()
   if ('stopProgress' in command && typeof command.stopProgress === 'function') onSignal.push(/** @type {() => void} */ (command.stopProgress))
   return command.run(argv)
@@ -40,14 +42,6 @@ async function main () {
 main().then((code) => {
   process.exitCode = code
 }, (err) => {
-  if (err instanceof UsageError) {
-    process.stderr.write(`dag-cbor-car: ${err.message}\n${err.usage ? err.usage + '\n' : ''}`)
-  } else if (err instanceof ToolError) {
-    process.stderr.write(`dag-cbor-car: ${err.message}\n`)
-  } else if (err?.syscall) {
-    process.stderr.write(`dag-cbor-car: ${err.syscall} ${err.path ?? ''} failed: ${err.code ?? err.message}\n`)
-  } else {
-    process.stderr.write(`dag-cbor-car: internal error: ${err?.message ?? err}\n`)
-  }
+  process.stderr.write(`dag-cbor-car: ${errorLine(err)}\n${err instanceof UsageError && err.usage ? err.usage + '\n' : ''}`)
   process.exitCode = 2
 })

@@ -33,3 +33,15 @@ export class UsageError extends Error {
     this.usage = usage
   }
 }
+
+/**
+ * The one line the CLI prints for an error that ends a command (exit status 2), without the
+ * "dag-cbor-car: " prefix or a UsageError's usage text.
+ *
+ * @param {any} err
+ */
+export function errorLine (err) {
+  if (err instanceof UsageError || err instanceof ToolError) return err.message
+  if (err?.syscall) return `${err.syscall} ${err.path ?? ''} failed: ${err.code ?? err.message}`
+  return `internal error: ${err?.message ?? err}`
+}

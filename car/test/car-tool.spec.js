@@ -308,7 +308,7 @@ describe('dag-cbor-car (CAR round-trip tool)', () => {
     })
 
     it('missing file, directory, bad options: exit 2, no stack trace', () => {
-      for (const args of [[path.join(tmp, 'nope.car')], [tmp], [GENESIS, '--workers', '0'], [GENESIS, '--bogus'], [GENESIS, '--canonicalize'], ['a.car', 'b.car']]) {
+      for (const args of [[path.join(tmp, 'nope.car')], [tmp], [GENESIS, '--workers', '0'], [GENESIS, '--bogus'], [GENESIS, '--canonicalize']]) {
         const r = tool(...args)
         assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`)
         assert.match(r.stderr, /^dag-cbor-car: /)
@@ -414,7 +414,7 @@ describe('dag-cbor-car (CAR round-trip tool)', () => {
       assert.ok(files.length > 5)
       for (const f of files) {
         const source = fs.readFileSync(path.join(binDir, f), 'utf8')
-        for (const [, spec] of source.matchAll(/(?:from|import\()\s*'([^']+)'/g)) {
+        for (const [, spec] of source.matchAll(/(?:\bfrom\s+|\bimport\()\s*'([^'\n]+)'/g)) { // not a flag such as '--reachable-from'
           if (spec.startsWith('.')) {
             const resolved = path.resolve(path.dirname(path.join(binDir, f)), spec)
             assert.ok(!resolved.includes(`${path.sep}test${path.sep}`), `${f} imports ${spec}`)

@@ -5,7 +5,16 @@
 /** @type {Readonly<Record<string, () => Promise<{ run: (argv: string[]) => Promise<number> }>>>} */
 export const COMMANDS = {
   verify: () => import('./verify.js'),
-  repo: () => import('./repo.js')
+  repo: () => import('./repo.js'),
+  inspect: () => import('./inspect.js'),
+  ls: () => import('./ls.js'),
+  roots: () => import('./roots.js'),
+  export: () => import('./export.js'),
+  import: () => import('./import.js'),
+  'get-block': () => import('./get-block.js'),
+  'get-dag': () => import('./get-dag.js'),
+  filter: () => import('./filter.js'),
+  diff: () => import('./diff.js')
 }
 
 export const DEFAULT_COMMAND = 'verify'

@@ -1,0 +1,62 @@
+// What the commands (other than verify) share on their command lines: the tool's own messages for bad
+// flags (args.js), --help, --json and --max-block-size.
+import { parseOptions } from './args.js'
+import { UsageError } from './errors.js'
+import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from './read.js'
+
+/** @type {{ json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, 'max-block-size': { type: 'string' } }} */
+export const COMMON_OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  'max-block-size': { type: 'string' }
+}
+
+export const COMMON_USAGE = `  --json               machine-readable output
+  --max-block-size S   largest block accepted, in bytes or with K/M/G; default ${bytesText(DEFAULT_MAX_BLOCK_SIZE)}
+  -h, --help           this help`
+
+/**
+ * @param {string[]} argv
+ * @param {Record<string, { type: 'string' | 'boolean', short?: string, multiple?: boolean }>} options besides the common ones
+ * @param {string} usage printed after a usage error
+ * @returns {{ values: Record<string, any>, positionals: string[], maxBlockSize: number }}
+ */
+export function parseCommand (argv, options, usage) {
+  try {
+    const { values, positionals } = parseOptions(argv, { ...COMMON_OPTIONS, ...options })
+    for (const [name, spec] of Object.entries(options)) {
+      if (spec.type === 'string' && values[name] === '') throw new UsageError(`--${name} needs a value`)
+    }
+    let maxBlockSize = DEFAULT_MAX_BLOCK_SIZE
+    const size = values['max-block-size']
+    if (typeof size === 'string') {
+      maxBlockSize = parseSize(size)
+      if (!(maxBlockSize >= 1 && maxBlockSize <= MAX_MAX_BLOCK_SIZE)) throw new UsageError(`--max-block-size must be a size from 1 byte to ${bytesText(MAX_MAX_BLOCK_SIZE)} (e.g. 8M), got "${size}"`)
+    }
+    return { values, positionals, maxBlockSize }
+  } catch (err) {
+    if (err instanceof UsageError) err.usage = usage
+    throw err
+  }
+}
+
+/**
+ * Exactly `names.length` inputs, named in the usage error.
+ *
+ * @param {string[]} positionals
+ * @param {string[]} names
+ * @param {string} usage
+ */
+export function expectInputs (positionals, names, usage) {
+  if (positionals.length < names.length) throw new UsageError(`missing ${names.slice(positionals.length).join(' and ')}`, usage)
+  if (positionals.length > names.length) throw new UsageError(`unexpected argument "${positionals[names.length]}" (expected ${names.join(' ')})`, usage)
+  if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be only one of the inputs', usage)
+}
+
+/** @param {string} text e.g. 4194304, 8M, 512KiB */
+function parseSize (text) {
+  const m = /^(\d+)\s*([kmg]i?b?)?$/i.exec(text.trim())
+  if (!m) return NaN
+  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(m[2] ?? '').charAt(0).toLowerCase()] ?? NaN
+  return Number(m[1]) * unit
+}

@@ -1,0 +1,93 @@
+// dag-cbor-car export FILE: the CAR as JSON lines (block-json.js): the header first, then one line
+// per block in CAR order, each a DAG-JSON value where that gives back the block's exact bytes, else
+// its bytes in base64 with a note saying why. `import` is the inverse: export | import gives back a
+// byte-identical CARv1. Exit status as verify: 1 when a block is not canonical or fails its hash
+// (such blocks are still exported, as bytes, so nothing is lost), 2 unreadable input.
+import * as codec from 'dag-cbor-fast'
+import { openCarInput, varintSize } from '../blocks.js'
+import { headerLine, blockLine } from '../block-json.js'
+import { createLineWriter } from '../lines.js'
+import { sameBytes } from '../bytes.js'
+import { parseCommand, expectInputs, COMMON_USAGE } from '../command-args.js'
+
+const USAGE = `usage: dag-cbor-car export <in.car | -> [--max-block-size SIZE] > blocks.jsonl
+
+  in.car               CARv1 or CARv2 file; - reads standard input
+${COMMON_USAGE}
+                       (the output is always JSON lines; --json is accepted and changes nothing)
+
+lines: {"roots":[{"/":"<cid>"}],"version":1}, then per block {"cid":"<cid>","codec":"dag-cbor","value":<DAG-JSON>}
+       or {"cid":"<cid>","codec":"raw","bytes":"<base64>"}; rebuild the CAR with dag-cbor-car import
+exit status: 0 every block verified and canonical; 1 problems found in the data (still exported,
+             as bytes); 2 bad usage or unreadable input`
+
+const SHOWN = 5
+
+/**
+ * @param {string[]} argv
+ * @returns {Promise<number>}
+ */
+export async function run (argv) {
+  const { values, positionals, maxBlockSize } = parseCommand(argv, {}, USAGE)
+  if (values.help) {
+    process.stdout.write(USAGE + '\n')
+    return 0
+  }
+  expectInputs(positionals, ['in.car'], USAGE)
+  const { name, car, prefix, close } = await openCarInput(positionals[0], { maxBlockSize })
+  const out = createLineWriter()
+  /** @type {string[]} */
+  const notes = []
+  /** @param {string} note */
+  const note = (note) => { if (notes.length < SHOWN) notes.push(note) }
+  let problems = 0
+  let asBytes = 0
+  let sectionsChanged = 0
+  try {
+    const differences = headerDifference(car, prefix)
+    if (differences) note(differences)
+    await out.line(headerLine(car.roots))
+    for await (const block of car.blocks()) {
+      const { cid, bytes } = block
+      const exported = blockLine(cid, bytes)
+      if (exported.problem) {
+        problems++
+        note(`${cid} at byte offset ${block.offset}: ${exported.problem}`)
+      } else if (exported.note) {
+        asBytes++
+      }
+      const length = cid.bytes.length + bytes.length
+      if (car.position() - block.offset !== varintSize(length) + length) sectionsChanged++
+      await out.line(exported.line)
+    }
+    await out.flush()
+  } finally {
+    await close()
+  }
+  if (sectionsChanged) note(`${sectionsChanged} sections have a length varint longer than needed; import writes the shortest form, so its CAR will differ there`)
+  if (asBytes) note(`${asBytes} blocks of a codec with values were exported as bytes because DAG-JSON cannot carry their value exactly (see their "note")`)
+  for (const line of notes) process.stderr.write(`dag-cbor-car: export of ${name}: ${line}\n`)
+  if (problems > SHOWN) process.stderr.write(`dag-cbor-car: export of ${name}: ${problems} blocks with problems in all (exported as bytes with a "note"; \`dag-cbor-car verify\` lists them)\n`)
+  return problems ? 1 : 0
+}
+
+/**
+ * Why import would not write this CAR's header byte for byte (it writes a canonical CARv1 header).
+ *
+ * @param {import('../read.js').Car} car
+ * @param {Uint8Array} prefix the first bytes of the input
+ * @returns {string | null}
+ */
+function headerDifference (car, prefix) {
+  if (car.v2) return 'it is a CARv2: import writes its CARv1 payload (the same blocks and roots), without the CARv2 wrapper and index'
+  const header = codec.encode({ roots: car.roots, version: 1 })
+  const end = car.position()
+  if (end > prefix.length) return null // a header of over 64 KiB: not compared
+  const expected = new Uint8Array(varintSize(header.length) + header.length)
+  let n = header.length
+  let at = 0
+  while (n >= 0x80) { expected[at++] = (n % 0x80) | 0x80; n = Math.floor(n / 0x80) }
+  expected[at++] = n
+  expected.set(header, at)
+  return sameBytes(expected, prefix.subarray(0, end)) ? null : 'its header is not in canonical DAG-CBOR form: import writes the same roots canonically, so the first bytes will differ'
+}

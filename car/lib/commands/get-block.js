@@ -1,0 +1,110 @@
+// dag-cbor-car get-block FILE CID (go-car's argument order): the block's bytes to standard output, or
+// its value as DAG-JSON (--dag-json, --pretty), or, with --json, its export line (block-json.js) with
+// its byte offset. Reading stops at the block. The block is checked first: bytes that do not hash to
+// the CID are not written (exit 1), nor is a DAG-JSON form of a block that is not canonical DAG-CBOR.
+import * as dagJson from '@ipld/dag-json'
+import * as codec from 'dag-cbor-fast'
+import { openCarInput } from '../blocks.js'
+import { checkBlock, codecName, parseCid } from '../block-report.js'
+import { blockLine } from '../block-json.js'
+import { hasEscapedBytes, describeError } from '../classify.js'
+import { writeOut } from '../lines.js'
+import { prettyJson } from '../pretty-json.js'
+import { UsageError } from '../errors.js'
+import { parseCommand, expectInputs, COMMON_USAGE } from '../command-args.js'
+import { DAG_CBOR, DAG_JSON, RAW } from '../links.js'
+
+const USAGE = `usage: dag-cbor-car get-block <in.car | -> <CID> [--dag-json [--pretty] | --json]
+
+  in.car               CARv1 or CARv2 file; - reads standard input
+  CID                  the block to get (base32, base58btc or base36)
+  --dag-json           write the block's value as DAG-JSON instead of its bytes
+  --pretty             with --dag-json: indented
+${COMMON_USAGE}
+                       (--json: {"cid","codec","value" or "bytes" (base64),"offset"} as export writes it)
+
+exit status: 0 written; 1 the CAR has no such block, or its bytes do not hash to the CID, or (with
+             --dag-json) it is not canonical DAG-CBOR; 2 bad usage or unreadable input`
+
+/**
+ * @param {string[]} argv
+ * @returns {Promise<number>}
+ */
+export async function run (argv) {
+  const { values, positionals, maxBlockSize } = parseCommand(argv, { 'dag-json': { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE)
+  if (values.help) {
+    process.stdout.write(USAGE + '\n')
+    return 0
+  }
+  expectInputs(positionals, ['in.car', 'CID'], USAGE)
+  if (values.pretty && !values['dag-json']) throw new UsageError('--pretty needs --dag-json', USAGE)
+  if (values.json && values['dag-json']) throw new UsageError('give --dag-json or --json, not both', USAGE)
+  const wanted = parseCid(positionals[1], 'the CID argument', USAGE)
+  if (!values['dag-json'] && !values.json && process.stdout.isTTY) {
+    throw new UsageError('the block\'s bytes would go to the terminal: redirect them (> block.bin), or use --dag-json or --json', USAGE)
+  }
+  const { name, car, close } = await openCarInput(positionals[0], { maxBlockSize })
+  try {
+    for await (const block of car.blocks()) {
+      if (!block.cid.equals(wanted)) continue
+      return await write(block, values)
+    }
+  } finally {
+    await car.stop()
+    await close()
+  }
+  process.stderr.write(`dag-cbor-car: ${wanted} is not in ${name}\n`)
+  return 1
+}
+
+/**
+ * @param {import('../read.js').Block} block
+ * @param {Record<string, any>} values
+ * @returns {Promise<number>}
+ */
+async function write ({ cid, bytes, offset }, values) {
+  const at = `${cid} (byte offset ${offset})`
+  const check = checkBlock(cid, bytes)
+  if (check.hash === 'mismatch') {
+    process.stderr.write(`dag-cbor-car: ${at}: its bytes do not hash to the CID; not written\n`)
+    return 1
+  }
+  if (values.json) {
+    const { line } = blockLine(cid, bytes)
+    await writeOut(process.stdout, line.slice(0, -1) + `,"offset":${offset}}\n`)
+    return check.problem ? complain(at, check.problem.message) : 0
+  }
+  if (!values['dag-json']) {
+    await writeOut(process.stdout, bytes)
+    return check.problem ? complain(at, check.problem.message) : 0
+  }
+  let value
+  if (cid.code === DAG_CBOR) {
+    if (check.dagCbor !== 'canonical') {
+      // a relaxed decode could show it, but its DAG-JSON would name bytes other than the CID's
+      return complain(at, `${check.problem?.message ?? 'not canonical DAG-CBOR'}; no DAG-JSON form is written (get its bytes without --dag-json)`)
+    }
+    value = codec.decode(bytes)
+    if (check.result.jsFloats) process.stderr.write(`dag-cbor-car: note: ${at} holds float64 values that are integers; DAG-JSON shows them as integers\n`)
+  } else if (cid.code === DAG_JSON) {
+    try {
+      value = dagJson.decode(bytes)
+    } catch (err) {
+      return complain(at, `not DAG-JSON (${describeError(err)})`)
+    }
+  } else if (cid.code === RAW) {
+    value = bytes
+  } else {
+    return complain(at, `a ${codecName(cid.code)} block: this tool has no DAG-JSON form for that codec (get its bytes without --dag-json)`)
+  }
+  if (hasEscapedBytes(value)) return complain(at, 'holds text that is not valid UTF-8, which DAG-JSON cannot carry')
+  const text = new TextDecoder().decode(dagJson.encode(value))
+  await writeOut(process.stdout, (values.pretty ? prettyJson(text) : text) + '\n')
+  return check.problem ? complain(at, check.problem.message) : 0
+}
+
+/** @param {string} at @param {string} message */
+function complain (at, message) {
+  process.stderr.write(`dag-cbor-car: ${at}: ${message}\n`)
+  return 1
+}

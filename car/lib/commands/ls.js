@@ -1,0 +1,77 @@
+// dag-cbor-car ls FILE: one line per block, in CAR order: CID, codec, size, hash check, DAG-CBOR status
+// (canonical, non-canonical, invalid; - for other codecs); --links adds the CIDs the block links to.
+// With --json, one JSON object per block (JSON lines). Every block is checked as `verify` checks it,
+// and the exit status says whether all were good (0), some were not (1), or the input was unreadable (2).
+import { openCarInput } from '../blocks.js'
+import { CidTable } from '../cid-table.js'
+import { checkBlock, codecName } from '../block-report.js'
+import { linksOf } from '../links.js'
+import { createLineWriter } from '../lines.js'
+import { parseCommand, expectInputs, COMMON_USAGE } from '../command-args.js'
+
+const USAGE = `usage: dag-cbor-car ls <in.car | -> [--links] [--partial] [--json] [--max-block-size SIZE]
+
+  in.car               CARv1 or CARv2 file; - reads standard input
+  --links              add each block's links (the CIDs it names)
+  --partial            the CAR is part of a larger DAG: roots missing from it are not a problem
+${COMMON_USAGE}
+
+columns: CID, codec, size in bytes, hash (ok, mismatch, unverified), dag-cbor status (- for other codecs)
+exit status: 0 every block verified and canonical, every root present; 1 problems found in the data;
+             2 bad usage or unreadable input`
+
+/**
+ * @param {string[]} argv
+ * @returns {Promise<number>}
+ */
+export async function run (argv) {
+  const { values, positionals, maxBlockSize } = parseCommand(argv, { links: { type: 'boolean' }, partial: { type: 'boolean' } }, USAGE)
+  if (values.help) {
+    process.stdout.write(USAGE + '\n')
+    return 0
+  }
+  expectInputs(positionals, ['in.car'], USAGE)
+  const { car, close } = await openCarInput(positionals[0], { maxBlockSize })
+  const out = createLineWriter()
+  let problems = 0
+  try {
+    const seen = new CidTable()
+    for await (const block of car.blocks()) {
+      const { cid, bytes } = block
+      const check = checkBlock(cid, bytes)
+      if (check.problem) problems++
+      const before = seen.size
+      const duplicate = seen.add(cid.bytes, 0, cid.bytes.length) < before
+      const links = values.links ? linksOf(cid.code, bytes) : undefined
+      if (values.json) {
+        /** @type {Record<string, any>} */
+        const entry = { cid: cid.toString(), codec: codecName(cid.code), size: bytes.length, offset: block.offset, hash: check.hash }
+        if (check.dagCbor) entry.dagCbor = check.dagCbor
+        if (check.problem) entry.problem = check.problem.message
+        if (duplicate) entry.duplicate = true
+        if (links !== undefined) entry.links = links === null ? null : links.map(String)
+        await out.line(JSON.stringify(entry))
+      } else {
+        let line = `${cid}\t${codecName(cid.code)}\t${bytes.length}\t${check.hash}\t${check.dagCbor ?? '-'}`
+        if (duplicate) line += '\tduplicate'
+        if (links !== undefined) line += `\tlinks: ${links === null ? '(not read for this codec)' : links.join(' ') || '-'}`
+        await out.line(line)
+      }
+    }
+    await out.flush()
+    if (!values.partial) {
+      if (car.roots.length === 0) {
+        problems++
+        process.stderr.write('dag-cbor-car: the CAR header lists no roots (--partial accepts that)\n')
+      }
+      for (const root of car.roots) {
+        if (seen.find(root.bytes, 0, root.bytes.length) >= 0) continue
+        problems++
+        process.stderr.write(`dag-cbor-car: root ${root} is listed in the CAR header but not present as a block (--partial accepts that)\n`)
+      }
+    }
+  } finally {
+    await close()
+  }
+  return problems ? 1 : 0
+}

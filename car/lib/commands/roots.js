@@ -1,0 +1,36 @@
+// dag-cbor-car roots FILE: the roots listed in the CAR's header, one per line (--json: one object).
+// Only the header is read: this says what the CAR claims, not whether the blocks are there (inspect
+// and verify say that). Exit 1 when the header lists no roots.
+import { openCarInput } from '../blocks.js'
+import { parseCommand, expectInputs, COMMON_USAGE } from '../command-args.js'
+
+const USAGE = `usage: dag-cbor-car roots <in.car | -> [--json]
+
+  in.car               CARv1 or CARv2 file; - reads standard input
+${COMMON_USAGE}
+
+exit status: 0 the header lists roots; 1 it lists none; 2 bad usage or unreadable input`
+
+/**
+ * @param {string[]} argv
+ * @returns {Promise<number>}
+ */
+export async function run (argv) {
+  const { values, positionals, maxBlockSize } = parseCommand(argv, {}, USAGE)
+  if (values.help) {
+    process.stdout.write(USAGE + '\n')
+    return 0
+  }
+  expectInputs(positionals, ['in.car'], USAGE)
+  const { name, car, close } = await openCarInput(positionals[0], { maxBlockSize })
+  try {
+    const roots = car.roots.map(String)
+    if (values.json) process.stdout.write(JSON.stringify({ input: name, version: car.version, roots }) + '\n')
+    else if (roots.length) process.stdout.write(roots.join('\n') + '\n')
+    if (roots.length === 0) process.stderr.write(`dag-cbor-car: the header of ${name} lists no roots\n`)
+    return roots.length ? 0 : 1
+  } finally {
+    await car.stop()
+    await close()
+  }
+}
