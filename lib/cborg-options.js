@@ -11,7 +11,7 @@ import { cidBytes, CID_TAG } from './cid-encode.js'
 import { readCid } from './cid-decode.js'
 import { toByteView } from './byte-view.js'
 import { loneSurrogateIndex } from './utf8.js'
-import { DagCborEncodeError, DagCborDecodeError } from './errors.js'
+import { DagCborEncodeError, DagCborDecodeError, named } from './errors.js'
 
 /**
  * Finish an error raised inside a cborg hook: cborg tells its hooks neither the value path nor
@@ -68,7 +68,7 @@ function numberEncoder (value) {
  */
 function stringEncoder (value) {
   const at = loneSurrogateIndex(value)
-  if (at >= 0) reject('utf8', `lone surrogate at index ${at} has no UTF-8 form`)
+  if (at >= 0) reject('utf8', `the lone surrogate at index ${at} has no UTF-8 form`)
   return null
 }
 
@@ -78,7 +78,7 @@ function stringEncoder (value) {
  */
 function mapEncoder (map) {
   for (const key of map.keys()) {
-    if (typeof key !== 'string') reject('map-key-type', `Map key of type ${typeof key}; IPLD map keys are strings`)
+    if (typeof key !== 'string') reject('map-key-type', `a Map key of type ${typeof key}; IPLD map keys are strings`)
   }
   return null
 }
@@ -89,7 +89,7 @@ function mapEncoder (map) {
  * @returns {never}
  */
 function typedArrayEncoder (_value, type) {
-  return reject('type', `${type} is not in the IPLD data model; bytes must be a Uint8Array`)
+  return reject('type', `${named(type)} is not in the IPLD data model; bytes must be a Uint8Array`)
 }
 
 /** @type {Record<string, any>} */

@@ -8,7 +8,7 @@ import { readUtf8, invalidAt } from './utf8.js'
 import { readCid } from './cid-decode.js'
 import { toByteView } from './byte-view.js'
 import { CID_TAG } from './cid-encode.js'
-import { DagCborDecodeError } from './errors.js'
+import { DagCborDecodeError, count } from './errors.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
 import { fromPool, POOLED_MIN, POOLED_MAX } from './pool.js'
 
@@ -103,8 +103,8 @@ function readArg (info, at) {
   if (info < 24) return info
   if (info > 27) {
     throw info === 31
-      ? fail('indefinite-length', 'indefinite length', at)
-      : fail('malformed', `reserved additional information ${info}`, at)
+      ? fail('indefinite-length', 'indefinite-length item; DAG-CBOR has only definite lengths', at)
+      : fail('malformed', `additional information ${info} is reserved`, at)
   }
   const size = 1 << (info - 24) // 1, 2, 4 or 8 bytes
   if (pos + size > end) throw truncated(at)
@@ -131,7 +131,7 @@ function readArg (info, at) {
   }
   pos += size
   if (!relaxed && value < least) {
-    throw fail('non-shortest', `${value} not in shortest form`, at)
+    throw fail('non-shortest', `${value} is not in shortest form`, at)
   }
   return value
 }
@@ -147,10 +147,23 @@ function readArg (info, at) {
  */
 function readLength (info, at, unit) {
   const n = readArg(info, at)
-  if (n < 0 || n * unit > end - pos) {
-    throw fail('truncated', `length ${n < 0 ? bigArg() : n} exceeds the ${end - pos} bytes left`, at)
-  }
+  if (n < 0 || n * unit > end - pos) throw tooLong(n < 0 ? bigArg() : n, at)
   return n
+}
+
+/**
+ * @param {number|bigint} n - the length the head at `at` declares
+ * @param {number} at
+ * @returns {DagCborDecodeError}
+ */
+function tooLong (n, at) {
+  const major = src[at] >> 5
+  const what = major === 4
+    ? `array of ${count(n, 'item')} (at least 1 byte each)`
+    : major === 5
+      ? `map of ${count(n, 'entry', 'entries')} (at least 2 bytes each)`
+      : `${major === 2 ? 'byte' : 'text'} string of ${count(n, 'byte')}`
+  return fail('truncated', `${what}, only ${count(end - pos, 'byte')} left`, at)
 }
 
 /** @returns {bigint} */
@@ -288,7 +301,7 @@ function readKey (start, stop) {
  */
 function enter (at) {
   if (++depth > maxDepth) {
-    throw fail('depth', `nesting deeper than maxDepth ${maxDepth}`, at)
+    throw fail('depth', `nesting deeper than maxDepth (${count(maxDepth, 'level')})`, at)
   }
 }
 
@@ -394,7 +407,7 @@ function readMap (n, at) {
         if (order >= 0) {
           if (order === 0) throw duplicateKey(key, keyAt)
           if (!relaxed) {
-            throw fail('map-key-order', `map key ${JSON.stringify(key)} out of order (length first, then bytewise)`, keyAt)
+            throw fail('map-key-order', `map key ${JSON.stringify(key)} is out of order (keys sort by length, then bytewise)`, keyAt)
           }
           unordered = true
         }
@@ -434,7 +447,7 @@ function duplicateKey (key, at) {
  */
 function readTag (info, at) {
   const tag = readArg(info === 31 ? 28 : info, at)
-  if (tag !== CID_TAG) throw fail('tag', `tag ${tag < 0 ? bigArg() : tag}; DAG-CBOR allows only tag 42 (CID)`, at)
+  if (tag !== CID_TAG) throw fail('tag', `tag ${tag < 0 ? bigArg() : tag} is not allowed; DAG-CBOR has only tag 42 (CID)`, at)
   const start = expectString(2, 'cid', 'tag 42 (CID) must hold a byte string')
   return readCid(src, start, pos)
 }
@@ -459,19 +472,19 @@ function readSimple (info, at) {
       if (pos + size > end) throw truncated(at)
       const value = size === 8 ? readFloat64(pos) : size === 4 ? readFloat32(pos) : readHalf((src[pos] << 8) | src[pos + 1])
       pos += size
-      if (value - value !== 0) throw fail('non-finite-float', `${value}`, at)
-      if (size !== 8 && !relaxed) throw fail('float-size', `${size * 8}-bit float`, at)
+      if (value - value !== 0) throw fail('non-finite-float', `${value} is not in the IPLD data model`, at)
+      if (size !== 8 && !relaxed) throw fail('float-size', `${size * 8}-bit float; DAG-CBOR floats are 64-bit`, at)
       // A float64 holding an integer (Go and Rust write 1.0 this way) is valid DAG-CBOR and is
       // accepted. It comes back as a Number, which our encoder writes as an integer: the spec's
       // "JavaScript Numbers" limitation, documented in the README, not a reason to reject it.
       return value
     }
     case 31:
-      throw fail('indefinite-length', 'break (0xff)', at)
+      throw fail('indefinite-length', 'break code (0xff); DAG-CBOR has no indefinite lengths', at)
     case 24:
     default:
       if (info >= 28) return readArg(info, at) // throws: reserved
-      throw fail('simple-value', `simple value ${info === 24 ? src[pos] : info}`, at)
+      throw fail('simple-value', `simple value ${info === 24 ? src[pos] : info} is not in the IPLD data model`, at)
   }
 }
 
@@ -513,7 +526,7 @@ function run (input, options, whole) {
   try {
     const value = readItem()
     if (whole && pos !== end) {
-      throw fail('trailing-bytes', `${end - pos} bytes after the first item`, pos)
+      throw fail('trailing-bytes', `${count(end - pos, 'byte')} left over after the first item`, pos)
     }
     return value
   } catch (e) {

@@ -7,7 +7,7 @@ import * as out from './writer.js'
 import { cidBytes } from './cid-encode.js'
 import { loneSurrogateIndex } from './utf8.js'
 import { canonicalOrder } from './key-order.js'
-import { DagCborEncodeError } from './errors.js'
+import { DagCborEncodeError, count, named } from './errors.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
 
 // major types, shifted into the initial byte
@@ -77,7 +77,7 @@ function writeBigInt (v) {
  */
 function writeString (s) {
   if (!out.writeString(s, escapedBytes)) {
-    throw fail('utf8', `lone surrogate at index ${loneSurrogateIndex(s)} has no UTF-8 form`)
+    throw fail('utf8', `the lone surrogate at index ${loneSurrogateIndex(s)} has no UTF-8 form`)
   }
 }
 
@@ -90,7 +90,7 @@ function enter (container) {
   for (let i = 0; i < depth; i++) {
     if (ancestors[i] === container) throw fail('circular', 'circular reference')
   }
-  if (depth >= maxDepth) throw fail('depth', `nesting deeper than maxDepth ${maxDepth}`)
+  if (depth >= maxDepth) throw fail('depth', `nesting deeper than maxDepth (${count(maxDepth, 'level')})`)
   ancestors[depth++] = container
 }
 
@@ -161,7 +161,7 @@ function writeObject (value) {
   if (value instanceof Map) {
     const keys = [...value.keys()]
     for (const key of keys) {
-      if (typeof key !== 'string') throw fail('map-key-type', `Map key of type ${typeof key}; IPLD map keys are strings`)
+      if (typeof key !== 'string') throw fail('map-key-type', `a Map key of type ${typeof key}; IPLD map keys are strings`)
     }
     return writeMapEntries(value, keys, value)
   }
@@ -169,10 +169,10 @@ function writeObject (value) {
   // an instance of a user class: its own enumerable properties, as @ipld/dag-cbor does
   if (kind === 'Object') return writeMapEntries(value, Object.keys(value), null)
   throw fail('type', /Array$|^DataView$|ArrayBuffer$/.test(kind)
-    ? `${kind} is not in the IPLD data model; bytes must be a Uint8Array`
+    ? `${named(kind)} is not in the IPLD data model; bytes must be a Uint8Array`
     : /^(Number|String|Boolean|BigInt|Symbol)$/.test(kind)
       ? `a boxed ${kind} is not in the IPLD data model; use the primitive`
-      : `${kind} is not in the IPLD data model`)
+      : `${named(kind)} is not in the IPLD data model`)
 }
 
 /**
@@ -191,7 +191,9 @@ function writeValue (value) {
     case 'bigint':
       return writeBigInt(value)
     default:
-      throw fail(typeof value === 'undefined' ? 'undefined' : 'type', `${typeof value} is not in the IPLD data model`)
+      throw typeof value === 'undefined'
+        ? fail('undefined', 'undefined is not in the IPLD data model')
+        : fail('type', `${named(typeof value)} is not in the IPLD data model`)
   }
 }
 
@@ -222,7 +224,7 @@ function run (value, options, finish) {
     depth = 0
     if (e instanceof DagCborEncodeError) throw e.finish()
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
-      throw fail('depth', `nesting too deep for the JavaScript stack (lower than maxDepth ${maxDepth})`).finish()
+      throw fail('depth', `nesting too deep for the JavaScript stack, which ran out before maxDepth (${count(maxDepth, 'level')})`).finish()
     }
     throw e
   } finally {
@@ -275,7 +277,7 @@ export function encodeInto (value, target, options) {
   return {
     written: run(value, options, () => {
       const length = out.written()
-      if (length > target.length) throw fail('target-size', `needs ${length} bytes, the target has ${target.length}`)
+      if (length > target.length) throw fail('target-size', `the encoding takes ${count(length, 'byte')}, the target has ${count(target.length, 'byte')}`)
       out.finish(target)
       return length
     })

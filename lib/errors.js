@@ -6,37 +6,67 @@
 /**
  * @typedef {object} Rule
  * @property {'decode'|'encode'|'both'} side - which direction enforces it
- * @property {string} phrase - a few words for reports (the CAR tool's summary)
  * @property {boolean} relaxable - decode only: `{ relaxed: true }` accepts what this rule rejects
  */
 
+/** Decode rules that `{ relaxed: true }` lifts, by what they reject: a form of a value that is not
+ * the canonical one (the value itself is in the data model) ... */
+const NOT_CANONICAL = ['non-shortest', 'float-size', 'map-key-order']
+/** ... or something the IPLD data model lacks, which relaxed mode reads (undefined as null,
+ * invalid UTF-8 as escaped text) */
+const NOT_IN_DATA_MODEL = ['undefined', 'invalid-utf8']
+
 /**
- * Every rule an error can name: the one place that says which decode rules the relaxed mode
- * lifts. test/errors.spec.js checks the README's strictness table against it.
+ * Every rule an error can name. test/errors.spec.js checks the README's strictness tables
+ * against it, and that an error's `relaxable` agrees with it. The errors below do not read it,
+ * so a bundle that does not import it does not carry it. (Short phrases for reports live with
+ * the CAR tool, car/lib/phrases.js.)
  * @type {Readonly<Record<string, Rule>>}
  */
 export const RULES = {
-  truncated: { side: 'decode', phrase: 'truncated data', relaxable: false },
-  'trailing-bytes': { side: 'decode', phrase: 'trailing bytes after the value', relaxable: false },
-  malformed: { side: 'decode', phrase: 'malformed CBOR', relaxable: false },
-  'indefinite-length': { side: 'decode', phrase: 'indefinite-length item', relaxable: false },
-  'non-shortest': { side: 'decode', phrase: 'integer or length not in shortest form', relaxable: true },
-  tag: { side: 'decode', phrase: 'unsupported tag', relaxable: false },
-  cid: { side: 'decode', phrase: 'malformed CID (tag 42)', relaxable: false },
-  'simple-value': { side: 'decode', phrase: 'unsupported simple value', relaxable: false },
-  undefined: { side: 'both', phrase: 'undefined value', relaxable: true },
-  'float-size': { side: 'decode', phrase: 'float not encoded as 64-bit', relaxable: true },
-  'non-finite-float': { side: 'both', phrase: 'NaN or Infinity', relaxable: false },
-  'map-key-type': { side: 'both', phrase: 'non-string map key', relaxable: false },
-  'map-key-order': { side: 'decode', phrase: 'keys out of order', relaxable: true },
-  'duplicate-key': { side: 'decode', phrase: 'duplicate map key', relaxable: false },
-  'invalid-utf8': { side: 'decode', phrase: 'invalid UTF-8 in a text string', relaxable: true },
-  depth: { side: 'both', phrase: 'nesting too deep', relaxable: false },
-  utf8: { side: 'encode', phrase: 'string with a lone surrogate (no UTF-8 form)', relaxable: false },
-  circular: { side: 'encode', phrase: 'circular reference', relaxable: false },
-  type: { side: 'encode', phrase: 'value not in the IPLD data model', relaxable: false },
-  'integer-range': { side: 'encode', phrase: 'integer outside -2^64..2^64-1', relaxable: false },
-  'target-size': { side: 'encode', phrase: 'encodeInto target too small', relaxable: false }
+  truncated: { side: 'decode', relaxable: false },
+  'trailing-bytes': { side: 'decode', relaxable: false },
+  malformed: { side: 'decode', relaxable: false },
+  'indefinite-length': { side: 'decode', relaxable: false },
+  'non-shortest': { side: 'decode', relaxable: true },
+  tag: { side: 'decode', relaxable: false },
+  cid: { side: 'decode', relaxable: false },
+  'simple-value': { side: 'decode', relaxable: false },
+  undefined: { side: 'both', relaxable: true },
+  'float-size': { side: 'decode', relaxable: true },
+  'non-finite-float': { side: 'both', relaxable: false },
+  'map-key-type': { side: 'both', relaxable: false },
+  'map-key-order': { side: 'decode', relaxable: true },
+  'duplicate-key': { side: 'decode', relaxable: false },
+  'invalid-utf8': { side: 'decode', relaxable: true },
+  depth: { side: 'both', relaxable: false },
+  utf8: { side: 'encode', relaxable: false },
+  circular: { side: 'encode', relaxable: false },
+  type: { side: 'encode', relaxable: false },
+  'integer-range': { side: 'encode', relaxable: false },
+  'target-size': { side: 'encode', relaxable: false }
+}
+
+/**
+ * `n` with its unit, singular or plural: count(1, 'byte') is '1 byte', count(3, 'byte') '3 bytes'.
+ *
+ * @param {number|bigint} n
+ * @param {string} one
+ * @param {string} [many]
+ * @returns {string}
+ */
+export function count (n, one, many = one + 's') {
+  return `${n} ${n === 1 ? one : many}`
+}
+
+/**
+ * A type's name with its article, for messages: 'a string', 'an Int8Array'.
+ *
+ * @param {string} name
+ * @returns {string}
+ */
+export function named (name) {
+  return `${/^[aeiouAEIOU]/.test(name) ? 'an' : 'a'} ${name}`
 }
 
 class DagCborError extends Error {
@@ -104,7 +134,7 @@ export class DagCborDecodeError extends DagCborError {
     this.name = 'DagCborDecodeError'
     this.offset = offset
     /** whether `{ relaxed: true }` accepts it */
-    this.relaxable = RULES[rule]?.relaxable === true
+    this.relaxable = NOT_CANONICAL.includes(rule) || NOT_IN_DATA_MODEL.includes(rule)
   }
 
   /**
@@ -114,6 +144,6 @@ export class DagCborDecodeError extends DagCborError {
   where (path) {
     const at = this.located ? `at byte ${this.offset}${path ? ` (${path})` : ''}` : '(in cborg, no byte offset)'
     return `DAG-CBOR decode ${at}` +
-      (this.relaxable ? ', not canonical (decode(bytes, { relaxed: true }) reads it)' : '')
+      (this.relaxable ? `, ${NOT_CANONICAL.includes(this.rule) ? 'not canonical' : 'not in the IPLD data model'} (decode(bytes, { relaxed: true }) reads it)` : '')
   }
 }

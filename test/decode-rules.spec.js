@@ -25,39 +25,39 @@ const ROWS = [
   { label: 'a float64 cut short', data: 'fb3ff00000', strict: { rule: 'truncated', offset: 0, detail: 'unexpected end of input' } },
   { label: 'a float16 cut short', data: 'f93e', strict: { rule: 'truncated', offset: 0, detail: 'unexpected end of input' } },
   { label: 'an array missing its second item', data: '828101', strict: { rule: 'truncated', offset: 3, detail: 'unexpected end of input', path: '/1' } },
-  { label: 'an array of 2 items in 1 byte', data: '8201', strict: { rule: 'truncated', offset: 0, detail: 'length 2 exceeds the 1 bytes left' } },
+  { label: 'an array of 2 items in 1 byte', data: '8201', strict: { rule: 'truncated', offset: 0, detail: 'array of 2 items (at least 1 byte each), only 1 byte left' } },
   { label: 'a map missing a value', data: 'a16161', strict: { rule: 'truncated', offset: 3, detail: 'unexpected end of input', path: '/a' } },
-  { label: 'a map missing its key', data: 'a1', strict: { rule: 'truncated', offset: 0, detail: 'length 1 exceeds the 0 bytes left' } },
+  { label: 'a map missing its key', data: 'a1', strict: { rule: 'truncated', offset: 0, detail: 'map of 1 entry (at least 2 bytes each), only 0 bytes left' } },
   { label: 'a map missing its last value', data: 'a26161016162', strict: { rule: 'truncated', offset: 6, detail: 'unexpected end of input', path: '/b' } },
-  { label: 'a map key cut short', data: 'a2616101636162', strict: { rule: 'truncated', offset: 4, detail: 'length 3 exceeds the 2 bytes left' , path: ''} },
-  { label: 'a 4 GiB byte string in 6 bytes', data: '5affffffff00', strict: { rule: 'truncated', offset: 0, detail: 'length 4294967295 exceeds the 1 bytes left' } },
-  { label: 'a 2^64-1 text string', data: '7bffffffffffffffff', strict: { rule: 'truncated', offset: 0, detail: 'length 18446744073709551615 exceeds the 0 bytes left' } },
-  { label: 'a 2^53 array', data: '9b002000000000000000', strict: { rule: 'truncated', offset: 0, detail: 'length 9007199254740992 exceeds the 1 bytes left' } },
-  { label: 'a 2^53-1 array', data: '9b001fffffffffffff00', strict: { rule: 'truncated', offset: 0, detail: 'length 9007199254740991 exceeds the 1 bytes left' } },
-  { label: 'a byte string one byte short', data: '43010203'.slice(0, 6), strict: { rule: 'truncated', offset: 0, detail: 'length 3 exceeds the 2 bytes left' } },
+  { label: 'a map key cut short', data: 'a2616101636162', strict: { rule: 'truncated', offset: 4, detail: 'text string of 3 bytes, only 2 bytes left' , path: ''} },
+  { label: 'a 4 GiB byte string in 6 bytes', data: '5affffffff00', strict: { rule: 'truncated', offset: 0, detail: 'byte string of 4294967295 bytes, only 1 byte left' } },
+  { label: 'a 2^64-1 text string', data: '7bffffffffffffffff', strict: { rule: 'truncated', offset: 0, detail: 'text string of 18446744073709551615 bytes, only 0 bytes left' } },
+  { label: 'a 2^53 array', data: '9b002000000000000000', strict: { rule: 'truncated', offset: 0, detail: 'array of 9007199254740992 items (at least 1 byte each), only 1 byte left' } },
+  { label: 'a 2^53-1 array', data: '9b001fffffffffffff00', strict: { rule: 'truncated', offset: 0, detail: 'array of 9007199254740991 items (at least 1 byte each), only 1 byte left' } },
+  { label: 'a byte string one byte short', data: '43010203'.slice(0, 6), strict: { rule: 'truncated', offset: 0, detail: 'byte string of 3 bytes, only 2 bytes left' } },
   { label: 'a byte string that just fits', data: '43010203', value: Uint8Array.of(1, 2, 3) },
-  { label: 'a map of 2 entries in 3 bytes', data: 'a2616101', strict: { rule: 'truncated', offset: 0, detail: 'length 2 exceeds the 3 bytes left' , path: ''} },
+  { label: 'a map of 2 entries in 3 bytes', data: 'a2616101', strict: { rule: 'truncated', offset: 0, detail: 'map of 2 entries (at least 2 bytes each), only 3 bytes left' , path: ''} },
   { label: 'a map of 1 entry in exactly 2 bytes', data: 'a16000', value: { '': 0 } },
-  { label: 'an array of 3 items in 2 bytes', data: '830102', strict: { rule: 'truncated', offset: 0, detail: 'length 3 exceeds the 2 bytes left' } },
+  { label: 'an array of 3 items in 2 bytes', data: '830102', strict: { rule: 'truncated', offset: 0, detail: 'array of 3 items (at least 1 byte each), only 2 bytes left' } },
   // trailing bytes
-  { label: 'two items', data: '0102', strict: { rule: 'trailing-bytes', offset: 1, detail: '1 bytes after the first item' } },
-  { label: 'an empty map then 3 bytes', data: 'a0000000', strict: { rule: 'trailing-bytes', offset: 1, detail: '3 bytes after the first item' } },
+  { label: 'two items', data: '0102', strict: { rule: 'trailing-bytes', offset: 1, detail: '1 byte left over after the first item' } },
+  { label: 'an empty map then 3 bytes', data: 'a0000000', strict: { rule: 'trailing-bytes', offset: 1, detail: '3 bytes left over after the first item' } },
   // reserved and indefinite additional information, for every major type
-  ...['1c', '3c', '5c', '7c', '9c', 'bc', 'dc', 'fc'].map((data) => ({ label: `${data}: additional information 28`, data, strict: { rule: 'malformed', offset: 0, detail: 'reserved additional information 28' } })),
-  ...['1d', '3d', '5e', '7e', '9d', 'be', 'dd', 'fe'].map((data) => ({ label: `${data}: additional information ${parseInt(data, 16) & 31}`, data, strict: { rule: 'malformed', offset: 0, detail: `reserved additional information ${parseInt(data, 16) & 31}` } })),
+  ...['1c', '3c', '5c', '7c', '9c', 'bc', 'dc', 'fc'].map((data) => ({ label: `${data}: additional information 28`, data, strict: { rule: 'malformed', offset: 0, detail: 'additional information 28 is reserved' } })),
+  ...['1d', '3d', '5e', '7e', '9d', 'be', 'dd', 'fe'].map((data) => ({ label: `${data}: additional information ${parseInt(data, 16) & 31}`, data, strict: { rule: 'malformed', offset: 0, detail: `additional information ${parseInt(data, 16) & 31} is reserved` } })),
   // an integer, a negative integer or a tag cannot be indefinite: 31 is as reserved there as 28
-  ...['1f', '3f', 'df'].map((data) => ({ label: `${data}: additional information 31 on a major type without lengths`, data, strict: { rule: 'malformed', offset: 0, detail: 'reserved additional information 28' } })),
-  ...['5f40ff', '7f60ff', '9fff', 'bfff'].map((data) => ({ label: `${data}: indefinite length`, data, strict: { rule: 'indefinite-length', offset: 0, detail: 'indefinite length' } })),
-  { label: 'a break', data: 'ff', strict: { rule: 'indefinite-length', offset: 0, detail: 'break (0xff)' } },
-  { label: 'a break inside an array', data: '8201ff', strict: { rule: 'indefinite-length', offset: 2, detail: 'break (0xff)', path: '/1' } },
+  ...['1f', '3f', 'df'].map((data) => ({ label: `${data}: additional information 31 on a major type without lengths`, data, strict: { rule: 'malformed', offset: 0, detail: 'additional information 28 is reserved' } })),
+  ...['5f40ff', '7f60ff', '9fff', 'bfff'].map((data) => ({ label: `${data}: indefinite length`, data, strict: { rule: 'indefinite-length', offset: 0, detail: 'indefinite-length item; DAG-CBOR has only definite lengths' } })),
+  { label: 'a break', data: 'ff', strict: { rule: 'indefinite-length', offset: 0, detail: 'break code (0xff); DAG-CBOR has no indefinite lengths' } },
+  { label: 'a break inside an array', data: '8201ff', strict: { rule: 'indefinite-length', offset: 2, detail: 'break code (0xff); DAG-CBOR has no indefinite lengths', path: '/1' } },
   // shortest form, relaxable
-  { label: '23 in a 1-byte argument', data: '1817', strict: { rule: 'non-shortest', offset: 0, detail: '23 not in shortest form' }, relaxed: 23, reencoded: '17' },
-  { label: '255 in a 2-byte argument', data: '1900ff', strict: { rule: 'non-shortest', offset: 0, detail: '255 not in shortest form' }, relaxed: 255, reencoded: '18ff' },
-  { label: '65535 in a 4-byte argument', data: '1a0000ffff', strict: { rule: 'non-shortest', offset: 0, detail: '65535 not in shortest form' }, relaxed: 65535, reencoded: '19ffff' },
-  { label: '2^32-1 in an 8-byte argument', data: '1b00000000ffffffff', strict: { rule: 'non-shortest', offset: 0, detail: '4294967295 not in shortest form' }, relaxed: 4294967295, reencoded: '1affffffff' },
-  { label: '0 in an 8-byte argument', data: '1b0000000000000000', strict: { rule: 'non-shortest', offset: 0, detail: '0 not in shortest form' }, relaxed: 0, reencoded: '00' },
-  { label: '-1 in a 1-byte argument', data: '3800', strict: { rule: 'non-shortest', offset: 0, detail: '0 not in shortest form' }, relaxed: -1, reencoded: '20' },
-  { label: 'a 1-byte text length in 2 bytes', data: '79000161', strict: { rule: 'non-shortest', offset: 0, detail: '1 not in shortest form' }, relaxed: 'a', reencoded: '6161' },
+  { label: '23 in a 1-byte argument', data: '1817', strict: { rule: 'non-shortest', offset: 0, detail: '23 is not in shortest form' }, relaxed: 23, reencoded: '17' },
+  { label: '255 in a 2-byte argument', data: '1900ff', strict: { rule: 'non-shortest', offset: 0, detail: '255 is not in shortest form' }, relaxed: 255, reencoded: '18ff' },
+  { label: '65535 in a 4-byte argument', data: '1a0000ffff', strict: { rule: 'non-shortest', offset: 0, detail: '65535 is not in shortest form' }, relaxed: 65535, reencoded: '19ffff' },
+  { label: '2^32-1 in an 8-byte argument', data: '1b00000000ffffffff', strict: { rule: 'non-shortest', offset: 0, detail: '4294967295 is not in shortest form' }, relaxed: 4294967295, reencoded: '1affffffff' },
+  { label: '0 in an 8-byte argument', data: '1b0000000000000000', strict: { rule: 'non-shortest', offset: 0, detail: '0 is not in shortest form' }, relaxed: 0, reencoded: '00' },
+  { label: '-1 in a 1-byte argument', data: '3800', strict: { rule: 'non-shortest', offset: 0, detail: '0 is not in shortest form' }, relaxed: -1, reencoded: '20' },
+  { label: 'a 1-byte text length in 2 bytes', data: '79000161', strict: { rule: 'non-shortest', offset: 0, detail: '1 is not in shortest form' }, relaxed: 'a', reencoded: '6161' },
   { label: 'smallest 1-byte argument', data: '1818', value: 24 },
   { label: 'smallest 2-byte argument', data: '190100', value: 256 },
   { label: 'smallest 4-byte argument', data: '1a00010000', value: 65536 },
@@ -70,17 +70,17 @@ const ROWS = [
   { label: '-2^64, a BigInt', data: '3bffffffffffffffff', value: -(2n ** 64n) },
   { label: '-2^32-1', data: '3b0000000100000000', value: -(2 ** 32) - 1 },
   // tags
-  { label: 'tag 0', data: 'c000', strict: { rule: 'tag', offset: 0, detail: 'tag 0; DAG-CBOR allows only tag 42 (CID)' } },
-  { label: 'tag 0 after a 64-bit integer', data: '821bffffffffffffffffc000', strict: { rule: 'tag', offset: 10, detail: 'tag 0; DAG-CBOR allows only tag 42 (CID)', path: '/1' } },
-  { label: 'a length after a 64-bit integer', data: '821bffffffffffffffff5a00010000', strict: { rule: 'truncated', offset: 10, detail: 'length 65536 exceeds the 0 bytes left', path: '/1' } },
-  { label: 'tag 41', data: 'd82900', strict: { rule: 'tag', offset: 0, detail: 'tag 41;' } },
-  { label: 'tag 43', data: 'd82b00', strict: { rule: 'tag', offset: 0, detail: 'tag 43;' } },
-  { label: 'tag 2^64-1', data: 'dbffffffffffffffff00', strict: { rule: 'tag', offset: 0, detail: 'tag 18446744073709551615;' } },
-  { label: 'tag 42 in 2 bytes', data: 'd9002a', strict: { rule: 'non-shortest', offset: 0, detail: '42 not in shortest form' }, relaxed: { rule: 'truncated', offset: 3, detail: 'unexpected end of input' } },
+  { label: 'tag 0', data: 'c000', strict: { rule: 'tag', offset: 0, detail: 'tag 0 is not allowed; DAG-CBOR has only tag 42 (CID)' } },
+  { label: 'tag 0 after a 64-bit integer', data: '821bffffffffffffffffc000', strict: { rule: 'tag', offset: 10, detail: 'tag 0 is not allowed; DAG-CBOR has only tag 42 (CID)', path: '/1' } },
+  { label: 'a length after a 64-bit integer', data: '821bffffffffffffffff5a00010000', strict: { rule: 'truncated', offset: 10, detail: 'byte string of 65536 bytes, only 0 bytes left', path: '/1' } },
+  { label: 'tag 41', data: 'd82900', strict: { rule: 'tag', offset: 0, detail: 'tag 41 is not allowed;' } },
+  { label: 'tag 43', data: 'd82b00', strict: { rule: 'tag', offset: 0, detail: 'tag 43 is not allowed;' } },
+  { label: 'tag 2^64-1', data: 'dbffffffffffffffff00', strict: { rule: 'tag', offset: 0, detail: 'tag 18446744073709551615 is not allowed;' } },
+  { label: 'tag 42 in 2 bytes', data: 'd9002a', strict: { rule: 'non-shortest', offset: 0, detail: '42 is not in shortest form' }, relaxed: { rule: 'truncated', offset: 3, detail: 'unexpected end of input' } },
   // simple values
   { label: 'false, true, null', data: '83f4f5f6', value: [false, true, null] },
   { label: 'undefined', data: 'f7', strict: { rule: 'undefined', offset: 0, detail: 'undefined (0xf7)' }, relaxed: null, reencoded: 'f6' },
-  { label: 'simple value 0', data: 'e0', strict: { rule: 'simple-value', offset: 0, detail: 'simple value 0' } },
+  { label: 'simple value 0', data: 'e0', strict: { rule: 'simple-value', offset: 0, detail: 'simple value 0 is not in the IPLD data model' } },
   { label: 'simple value 19', data: 'f3', strict: { rule: 'simple-value', offset: 0, detail: 'simple value 19' } },
   { label: 'simple value 24 in 2 bytes', data: 'f818', strict: { rule: 'simple-value', offset: 0, detail: 'simple value 24' } },
   { label: 'simple value 255', data: 'f8ff', strict: { rule: 'simple-value', offset: 0, detail: 'simple value 255' } },
@@ -92,32 +92,32 @@ const ROWS = [
   { label: 'float64 2^53', data: 'fb4340000000000000', value: 2 ** 53 },
   { label: 'float64 smallest subnormal', data: 'fb0000000000000001', value: 5e-324 },
   { label: 'float64 largest', data: 'fb7fefffffffffffff', value: Number.MAX_VALUE },
-  { label: 'float64 +Infinity', data: 'fb7ff0000000000000', strict: { rule: 'non-finite-float', offset: 0, detail: 'Infinity' } },
-  { label: 'float64 -Infinity', data: 'fbfff0000000000000', strict: { rule: 'non-finite-float', offset: 0, detail: '-Infinity' } },
-  { label: 'float64 NaN', data: 'fb7ff8000000000000', strict: { rule: 'non-finite-float', offset: 0, detail: 'NaN' } },
-  { label: 'float64 NaN with a payload', data: 'fb7ff0000000000001', strict: { rule: 'non-finite-float', offset: 0, detail: 'NaN' } },
-  { label: 'float32 1.5', data: 'fa3fc00000', strict: { rule: 'float-size', offset: 0, detail: '32-bit float' }, relaxed: 1.5, reencoded: 'fb3ff8000000000000' },
-  { label: 'float32 -2.5', data: 'fac0200000', strict: { rule: 'float-size', offset: 0, detail: '32-bit float' }, relaxed: -2.5, reencoded: 'fbc004000000000000' },
-  { label: 'float32 Infinity', data: 'fa7f800000', strict: { rule: 'non-finite-float', offset: 0, detail: 'Infinity' }, relaxed: same },
-  { label: 'float32 NaN', data: 'fa7fc00000', strict: { rule: 'non-finite-float', offset: 0, detail: 'NaN' }, relaxed: same },
-  { label: 'float16 1.5', data: 'f93e00', strict: { rule: 'float-size', offset: 0, detail: '16-bit float' }, relaxed: 1.5, reencoded: 'fb3ff8000000000000' },
-  { label: 'float16 -2', data: 'f9c000', strict: { rule: 'float-size', offset: 0, detail: '16-bit float' }, relaxed: -2, reencoded: '21' },
-  { label: 'float16 smallest subnormal', data: 'f90001', strict: { rule: 'float-size', offset: 0, detail: '16-bit float' }, relaxed: 2 ** -24, reencoded: 'fb3e70000000000000' },
-  { label: 'float16 largest subnormal', data: 'f903ff', strict: { rule: 'float-size', offset: 0, detail: '16-bit float' }, relaxed: 1023 * 2 ** -24, reencoded: 'fb3f0ff80000000000' },
-  { label: 'float16 smallest normal', data: 'f90400', strict: { rule: 'float-size', offset: 0, detail: '16-bit float' }, relaxed: 2 ** -14, reencoded: 'fb3f10000000000000' },
-  { label: 'float16 largest', data: 'f97bff', strict: { rule: 'float-size', offset: 0, detail: '16-bit float' }, relaxed: 65504, reencoded: '19ffe0' },
-  { label: 'float16 -0', data: 'f98000', strict: { rule: 'float-size', offset: 0, detail: '16-bit float' }, relaxed: -0, reencoded: 'fb8000000000000000' },
-  { label: 'float16 negative subnormal', data: 'f98001', strict: { rule: 'float-size', offset: 0, detail: '16-bit float' }, relaxed: -(2 ** -24), reencoded: 'fbbe70000000000000' },
-  { label: 'float16 +Infinity', data: 'f97c00', strict: { rule: 'non-finite-float', offset: 0, detail: 'Infinity' }, relaxed: same },
-  { label: 'float16 -Infinity', data: 'f9fc00', strict: { rule: 'non-finite-float', offset: 0, detail: '-Infinity' }, relaxed: same },
-  { label: 'float16 NaN (mantissa 1)', data: 'f97c01', strict: { rule: 'non-finite-float', offset: 0, detail: 'NaN' }, relaxed: same },
-  { label: 'float16 NaN (mantissa 0x200)', data: 'f97e00', strict: { rule: 'non-finite-float', offset: 0, detail: 'NaN' }, relaxed: same },
+  { label: 'float64 +Infinity', data: 'fb7ff0000000000000', strict: { rule: 'non-finite-float', offset: 0, detail: 'Infinity is not in the IPLD data model' } },
+  { label: 'float64 -Infinity', data: 'fbfff0000000000000', strict: { rule: 'non-finite-float', offset: 0, detail: '-Infinity is not in the IPLD data model' } },
+  { label: 'float64 NaN', data: 'fb7ff8000000000000', strict: { rule: 'non-finite-float', offset: 0, detail: 'NaN is not in the IPLD data model' } },
+  { label: 'float64 NaN with a payload', data: 'fb7ff0000000000001', strict: { rule: 'non-finite-float', offset: 0, detail: 'NaN is not in the IPLD data model' } },
+  { label: 'float32 1.5', data: 'fa3fc00000', strict: { rule: 'float-size', offset: 0, detail: '32-bit float; DAG-CBOR floats are 64-bit' }, relaxed: 1.5, reencoded: 'fb3ff8000000000000' },
+  { label: 'float32 -2.5', data: 'fac0200000', strict: { rule: 'float-size', offset: 0, detail: '32-bit float; DAG-CBOR floats are 64-bit' }, relaxed: -2.5, reencoded: 'fbc004000000000000' },
+  { label: 'float32 Infinity', data: 'fa7f800000', strict: { rule: 'non-finite-float', offset: 0, detail: 'Infinity is not in the IPLD data model' }, relaxed: same },
+  { label: 'float32 NaN', data: 'fa7fc00000', strict: { rule: 'non-finite-float', offset: 0, detail: 'NaN is not in the IPLD data model' }, relaxed: same },
+  { label: 'float16 1.5', data: 'f93e00', strict: { rule: 'float-size', offset: 0, detail: '16-bit float; DAG-CBOR floats are 64-bit' }, relaxed: 1.5, reencoded: 'fb3ff8000000000000' },
+  { label: 'float16 -2', data: 'f9c000', strict: { rule: 'float-size', offset: 0, detail: '16-bit float; DAG-CBOR floats are 64-bit' }, relaxed: -2, reencoded: '21' },
+  { label: 'float16 smallest subnormal', data: 'f90001', strict: { rule: 'float-size', offset: 0, detail: '16-bit float; DAG-CBOR floats are 64-bit' }, relaxed: 2 ** -24, reencoded: 'fb3e70000000000000' },
+  { label: 'float16 largest subnormal', data: 'f903ff', strict: { rule: 'float-size', offset: 0, detail: '16-bit float; DAG-CBOR floats are 64-bit' }, relaxed: 1023 * 2 ** -24, reencoded: 'fb3f0ff80000000000' },
+  { label: 'float16 smallest normal', data: 'f90400', strict: { rule: 'float-size', offset: 0, detail: '16-bit float; DAG-CBOR floats are 64-bit' }, relaxed: 2 ** -14, reencoded: 'fb3f10000000000000' },
+  { label: 'float16 largest', data: 'f97bff', strict: { rule: 'float-size', offset: 0, detail: '16-bit float; DAG-CBOR floats are 64-bit' }, relaxed: 65504, reencoded: '19ffe0' },
+  { label: 'float16 -0', data: 'f98000', strict: { rule: 'float-size', offset: 0, detail: '16-bit float; DAG-CBOR floats are 64-bit' }, relaxed: -0, reencoded: 'fb8000000000000000' },
+  { label: 'float16 negative subnormal', data: 'f98001', strict: { rule: 'float-size', offset: 0, detail: '16-bit float; DAG-CBOR floats are 64-bit' }, relaxed: -(2 ** -24), reencoded: 'fbbe70000000000000' },
+  { label: 'float16 +Infinity', data: 'f97c00', strict: { rule: 'non-finite-float', offset: 0, detail: 'Infinity is not in the IPLD data model' }, relaxed: same },
+  { label: 'float16 -Infinity', data: 'f9fc00', strict: { rule: 'non-finite-float', offset: 0, detail: '-Infinity is not in the IPLD data model' }, relaxed: same },
+  { label: 'float16 NaN (mantissa 1)', data: 'f97c01', strict: { rule: 'non-finite-float', offset: 0, detail: 'NaN is not in the IPLD data model' }, relaxed: same },
+  { label: 'float16 NaN (mantissa 0x200)', data: 'f97e00', strict: { rule: 'non-finite-float', offset: 0, detail: 'NaN is not in the IPLD data model' }, relaxed: same },
   // maps
   { label: 'keys in order', data: 'a3616101616202626161' + '03', value: { a: 1, b: 2, aa: 3 } },
-  { label: 'keys out of order', data: 'a2616201616102', strict: { rule: 'map-key-order', offset: 4, detail: 'map key "a" out of order (length first, then bytewise)', path: '/a' }, relaxed: { b: 1, a: 2 }, reencoded: 'a2616102616201' },
-  { label: 'a longer key first', data: 'a2626161016162' + '02', strict: { rule: 'map-key-order', offset: 5, detail: 'map key "b" out of order', path: '/b' }, relaxed: { aa: 1, b: 2 }, reencoded: 'a2616202626161' + '01' },
+  { label: 'keys out of order', data: 'a2616201616102', strict: { rule: 'map-key-order', offset: 4, detail: 'map key "a" is out of order (keys sort by length, then bytewise)', path: '/a' }, relaxed: { b: 1, a: 2 }, reencoded: 'a2616102616201' },
+  { label: 'a longer key first', data: 'a2626161016162' + '02', strict: { rule: 'map-key-order', offset: 5, detail: 'map key "b" is out of order', path: '/b' }, relaxed: { aa: 1, b: 2 }, reencoded: 'a2616202626161' + '01' },
   { label: 'a repeated key', data: 'a2616101616102', strict: { rule: 'duplicate-key', offset: 4, detail: 'duplicate map key "a"', path: '/a' }, relaxed: same },
-  { label: 'a key repeated after another', data: 'a3616101616202616103', strict: { rule: 'map-key-order', offset: 7, detail: 'map key "a" out of order', path: '/a' }, relaxed: { rule: 'duplicate-key', offset: 7, detail: 'duplicate map key "a"', path: '/a' } },
+  { label: 'a key repeated after another', data: 'a3616101616202616103', strict: { rule: 'map-key-order', offset: 7, detail: 'map key "a" is out of order', path: '/a' }, relaxed: { rule: 'duplicate-key', offset: 7, detail: 'duplicate map key "a"', path: '/a' } },
   { label: 'an empty key then a repeated empty key', data: 'a260006000', strict: { rule: 'duplicate-key', offset: 3, detail: 'duplicate map key ""', path: '/' }, relaxed: same },
   { label: 'an integer key', data: 'a10102', strict: { rule: 'map-key-type', offset: 1, detail: 'map key is not a string' , path: ''} },
   { label: 'a byte string key', data: 'a1410102', strict: { rule: 'map-key-type', offset: 1, detail: 'map key is not a string' , path: ''} },
@@ -152,7 +152,8 @@ function assertRejects (fn, expected, label) {
     assert.ok(e.message.includes(expected.detail), `${label}: message ${JSON.stringify(e.message)}`)
     if (expected.path !== undefined) assert.equal(e.path, expected.path, label)
     const where = `DAG-CBOR decode at byte ${expected.offset}${e.path ? ` (${e.path})` : ''}`
-    const relaxable = e.relaxable ? ', not canonical (decode(bytes, { relaxed: true }) reads it)' : ''
+    const lifted = ['undefined', 'invalid-utf8'].includes(expected.rule) ? 'not in the IPLD data model' : 'not canonical'
+    const relaxable = e.relaxable ? `, ${lifted} (decode(bytes, { relaxed: true }) reads it)` : ''
     assert.equal(e.message, `${where}${relaxable}: ${e.detail} [rule: ${expected.rule}]`, label)
     assert.equal(e.name, 'DagCborDecodeError')
     return true
@@ -211,16 +212,18 @@ describe('decode: errors that are not DAG-CBOR rules pass through unchanged', ()
     const input = new Uint8Array(1_000_001).fill(0x81)
     input[1_000_000] = 0
     assert.throws(() => decode(input, { maxDepth: Infinity }), (/** @type {any} */ e) => e instanceof DagCborDecodeError && e.rule === 'depth' && e.message.includes('nesting too deep for the JavaScript stack'))
-    assert.throws(() => decode(input), (/** @type {any} */ e) => e instanceof DagCborDecodeError && e.rule === 'depth' && e.offset === 1000 && e.message.includes('nesting deeper than maxDepth 1000'))
+    assert.throws(() => decode(input), (/** @type {any} */ e) => e instanceof DagCborDecodeError && e.rule === 'depth' && e.offset === 1000 && e.message.includes('nesting deeper than maxDepth (1000 levels)'))
   })
 })
 
 describe('decode: input that is not bytes', () => {
-  for (const [label, input] of /** @type {Array<[string, unknown]>} */ ([['an array of numbers', [1, 2]], ['a hex string', '8101'], ['a plain object', { buffer: new ArrayBuffer(1) }],
-    ['a number', 1], ['null', null], ['undefined', undefined]])) {
-    it(`${label}: a TypeError, from decode, decodeFirst and toByteView`, () => {
+  for (const [label, input, got] of /** @type {Array<[string, unknown, string]>} */ ([['an array of numbers', [1, 2], 'an Array'], ['a hex string', '8101', 'a string'],
+    ['a plain object', { buffer: new ArrayBuffer(1) }, 'an Object'], ['a number', 1, 'a number'], ['null', null, 'null'], ['undefined', undefined, 'undefined'],
+    ['a Map', new Map(), 'a Map'], ['a boolean', true, 'a boolean']])) {
+    it(`${label}: a TypeError naming what it got, from decode, decodeFirst and toByteView`, () => {
       for (const fn of [() => decode(/** @type {any} */ (input)), () => decodeFirst(/** @type {any} */ (input)), () => toByteView(input)]) {
-        assert.throws(fn, (/** @type {any} */ e) => e instanceof TypeError && e.message === 'DAG-CBOR decode: expected bytes')
+        assert.throws(fn, (/** @type {any} */ e) => e instanceof TypeError &&
+          e.message === `DAG-CBOR decode: expected bytes (a Uint8Array, ArrayBuffer or ArrayBufferView), got ${got}`)
       }
     })
   }

@@ -40,28 +40,28 @@ const ROWS = [
   { label: '-(2^53-1) as a Number', value: () => -(2 ** 53 - 1), hex: '3b001ffffffffffffe' },
   { label: '0.1', value: () => 0.1, hex: 'fb3fb999999999999a' },
   // strings
-  { label: 'a lone surrogate', value: () => ({ s: 'ab\ud800' }), reject: { rule: 'utf8', path: '/s', detail: 'lone surrogate at index 2 has no UTF-8 form' } },
+  { label: 'a lone surrogate', value: () => ({ s: 'ab\ud800' }), reject: { rule: 'utf8', path: '/s', detail: 'the lone surrogate at index 2 has no UTF-8 form' } },
   // values outside the data model
   { label: 'undefined', value: () => undefined, reject: { rule: 'undefined', path: '', detail: 'undefined is not in the IPLD data model' } },
-  { label: 'a function', value: () => [() => 1], reject: { rule: 'type', path: '/0', detail: 'function is not in the IPLD data model' } },
-  { label: 'a symbol', value: () => ({ s: Symbol('x') }), reject: { rule: 'type', path: '/s', detail: 'symbol is not in the IPLD data model' } },
-  { label: 'a Map with a number key', value: () => new Map([[1, 2]]), reject: { rule: 'map-key-type', path: '', detail: 'Map key of type number; IPLD map keys are strings' } },
-  { label: 'a Map with a string, then a symbol key', value: () => ({ m: new Map(/** @type {any} */ ([['a', 1], [Symbol('s'), 2]])) }), reject: { rule: 'map-key-type', path: '/m', detail: 'Map key of type symbol; IPLD map keys are strings' } },
-  { label: 'a Date', value: () => new Date(0), reject: { rule: 'type', path: '', detail: 'Date is not in the IPLD data model' } },
-  { label: 'an array iterator', value: () => [].values(), reject: { rule: 'type', path: '', detail: 'Array Iterator is not in the IPLD data model' } },
-  { label: "an object tagged 'ArrayLike'", value: () => tagged('ArrayLike'), reject: { rule: 'type', path: '', detail: 'ArrayLike is not in the IPLD data model' } },
-  { label: "an object tagged 'MyDataView'", value: () => tagged('MyDataView'), reject: { rule: 'type', path: '', detail: 'MyDataView is not in the IPLD data model' } },
-  { label: "an object tagged 'DataViews'", value: () => tagged('DataViews'), reject: { rule: 'type', path: '', detail: 'DataViews is not in the IPLD data model' } },
-  { label: "an object tagged 'ArrayBuffers'", value: () => tagged('ArrayBuffers'), reject: { rule: 'type', path: '', detail: 'ArrayBuffers is not in the IPLD data model' } },
-  { label: "an object tagged 'FooArray'", value: () => tagged('FooArray'), reject: { rule: 'type', path: '', detail: 'FooArray is not in the IPLD data model; bytes must be a Uint8Array' } },
-  { label: "an object tagged 'MyNumber'", value: () => tagged('MyNumber'), reject: { rule: 'type', path: '', detail: 'MyNumber is not in the IPLD data model' } },
-  { label: "an object tagged 'Numbers'", value: () => tagged('Numbers'), reject: { rule: 'type', path: '', detail: 'Numbers is not in the IPLD data model' } },
+  { label: 'a function', value: () => [() => 1], reject: { rule: 'type', path: '/0', detail: 'a function is not in the IPLD data model' } },
+  { label: 'a symbol', value: () => ({ s: Symbol('x') }), reject: { rule: 'type', path: '/s', detail: 'a symbol is not in the IPLD data model' } },
+  { label: 'a Map with a number key', value: () => new Map([[1, 2]]), reject: { rule: 'map-key-type', path: '', detail: 'a Map key of type number; IPLD map keys are strings' } },
+  { label: 'a Map with a string, then a symbol key', value: () => ({ m: new Map(/** @type {any} */ ([['a', 1], [Symbol('s'), 2]])) }), reject: { rule: 'map-key-type', path: '/m', detail: 'a Map key of type symbol; IPLD map keys are strings' } },
+  { label: 'a Date', value: () => new Date(0), reject: { rule: 'type', path: '', detail: 'a Date is not in the IPLD data model' } },
+  { label: 'an array iterator', value: () => [].values(), reject: { rule: 'type', path: '', detail: 'an Array Iterator is not in the IPLD data model' } },
+  { label: "an object tagged 'ArrayLike'", value: () => tagged('ArrayLike'), reject: { rule: 'type', path: '', detail: 'an ArrayLike is not in the IPLD data model' } },
+  { label: "an object tagged 'MyDataView'", value: () => tagged('MyDataView'), reject: { rule: 'type', path: '', detail: 'a MyDataView is not in the IPLD data model' } },
+  { label: "an object tagged 'DataViews'", value: () => tagged('DataViews'), reject: { rule: 'type', path: '', detail: 'a DataViews is not in the IPLD data model' } },
+  { label: "an object tagged 'ArrayBuffers'", value: () => tagged('ArrayBuffers'), reject: { rule: 'type', path: '', detail: 'an ArrayBuffers is not in the IPLD data model' } },
+  { label: "an object tagged 'FooArray'", value: () => tagged('FooArray'), reject: { rule: 'type', path: '', detail: 'a FooArray is not in the IPLD data model; bytes must be a Uint8Array' } },
+  { label: "an object tagged 'MyNumber'", value: () => tagged('MyNumber'), reject: { rule: 'type', path: '', detail: 'a MyNumber is not in the IPLD data model' } },
+  { label: "an object tagged 'Numbers'", value: () => tagged('Numbers'), reject: { rule: 'type', path: '', detail: 'a Numbers is not in the IPLD data model' } },
   { label: 'a boxed Symbol', value: () => Object(Symbol('s')), reject: { rule: 'type', path: '', detail: 'a boxed Symbol is not in the IPLD data model; use the primitive' } },
-  { label: 'a DataView', value: () => new DataView(new ArrayBuffer(1)), reject: { rule: 'type', path: '', detail: 'DataView is not in the IPLD data model; bytes must be a Uint8Array' } },
-  { label: 'an ArrayBuffer', value: () => new ArrayBuffer(1), reject: { rule: 'type', path: '', detail: 'ArrayBuffer is not in the IPLD data model; bytes must be a Uint8Array' } },
+  { label: 'a DataView', value: () => new DataView(new ArrayBuffer(1)), reject: { rule: 'type', path: '', detail: 'a DataView is not in the IPLD data model; bytes must be a Uint8Array' } },
+  { label: 'an ArrayBuffer', value: () => new ArrayBuffer(1), reject: { rule: 'type', path: '', detail: 'an ArrayBuffer is not in the IPLD data model; bytes must be a Uint8Array' } },
   // keys: when two keys have no UTF-8 form, the error names the first in key order
-  { label: 'two keys without a UTF-8 form', value: () => ({ '\ud800a': 1, '\udc80': 2 }), reject: { rule: 'utf8', path: '/\udc80', detail: 'lone surrogate at index 0 has no UTF-8 form' } },
-  { label: 'two keys without a UTF-8 form, the other way round', value: () => ({ '\udc80': 2, '\ud800a': 1 }), reject: { rule: 'utf8', path: '/\udc80', detail: 'lone surrogate at index 0 has no UTF-8 form' } },
+  { label: 'two keys without a UTF-8 form', value: () => ({ '\ud800a': 1, '\udc80': 2 }), reject: { rule: 'utf8', path: '/\udc80', detail: 'the lone surrogate at index 0 has no UTF-8 form' } },
+  { label: 'two keys without a UTF-8 form, the other way round', value: () => ({ '\udc80': 2, '\ud800a': 1 }), reject: { rule: 'utf8', path: '/\udc80', detail: 'the lone surrogate at index 0 has no UTF-8 form' } },
   // an object with a null prototype is a map, even when it looks like a CID
   { label: 'a null-prototype object with CID-like fields', value: () => { const b = Uint8Array.of(1); return Object.assign(Object.create(null), { '/': b, bytes: b }) }, hex: 'a2612f4101656279746573' + '4101', decoded: { '/': Uint8Array.of(1), bytes: Uint8Array.of(1) } },
   // circular references and depth
@@ -106,16 +106,16 @@ describe('encode rules, row by row', () => {
   }
 
   it("encodeInto a target too small: rule 'target-size', the message gives both sizes", () => {
-    assertRejects(() => encodeInto({ a: 'xyz' }, new Uint8Array(6)), { rule: 'target-size', path: '', detail: 'needs 7 bytes, the target has 6' }, 'target-size')
+    assertRejects(() => encodeInto({ a: 'xyz' }, new Uint8Array(6)), { rule: 'target-size', path: '', detail: 'the encoding takes 7 bytes, the target has 6 bytes' }, 'target-size')
   })
 
   it("deep nesting: rule 'depth', the message names maxDepth", () => {
     let deep = /** @type {any} */ (1)
     for (let i = 0; i < 6; i++) deep = [deep]
-    assertRejects(() => encode(deep, { maxDepth: 5 }), { rule: 'depth', path: '/0/0/0/0/0', detail: 'nesting deeper than maxDepth 5' }, 'maxDepth 5')
+    assertRejects(() => encode(deep, { maxDepth: 5 }), { rule: 'depth', path: '/0/0/0/0/0', detail: 'nesting deeper than maxDepth (5 levels)' }, 'maxDepth 5')
     for (let i = 0; i < 200_000; i++) deep = [deep]
     assert.throws(() => encode(deep, { maxDepth: Infinity }), (/** @type {any} */ e) => e instanceof DagCborEncodeError && e.rule === 'depth' &&
-      e.detail === 'nesting too deep for the JavaScript stack (lower than maxDepth Infinity)')
+      e.detail === 'nesting too deep for the JavaScript stack, which ran out before maxDepth (Infinity levels)')
   })
 })
 
