@@ -1,8 +1,9 @@
 // The published package is the product: `npm pack`, installed from the tarball into an empty project with
 // npm's local cache and no network (`--offline`), must work as an ESM import, as require() (Node >= 20.19),
 // and for a strict TypeScript consumer (nodenext); it installs nothing of the CAR tool's (car/ tests its own tarball).
-// Run by `npm run test:package` (part of `npm test`); it needs the dependencies in npm's cache, which
-// `npm install` in this repo puts there.
+// A second project, with @ipld/car and multiformats beside the tarball, runs the README's examples as pasted.
+// It prints the install size the README points to. Run by `npm run test:package` (part of `npm test`); it
+// needs the dependencies in npm's cache, which `npm install` in this repo puts there.
 import assert from 'node:assert/strict'
 import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -14,13 +15,14 @@ import { CID } from 'multiformats/cid'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
 const tsc = path.join(repo, 'node_modules/typescript/bin/tsc')
-const sampleCar = path.join(repo, 'test/fixtures/cars/filecoin-sample-v1.car')
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 
 /** @type {string} */
 let dir
 /** @type {string} */
 let tarball
+/** @type {string} the project that runs the README's examples */
+let examplesDir
 
 /**
  * @param {string} file
@@ -32,7 +34,8 @@ function run (file, args, cwd = dir) {
 }
 
 /**
- * A lockfile for a project whose one dependency is the tarball, pinning the tarball's dependencies to the
+ * A lockfile for a project whose dependencies are the tarball and, optionally, packages this repo also
+ * installs (at the top of its node_modules), pinning them and the tarball's dependencies to the
  * versions, addresses and integrity hashes in this repo's own lockfile. With it, `npm ci --offline` takes every
  * package from npm's content-addressed cache by its hash; without it, npm would first ask the registry which
  * versions match each range, which an offline install cannot do (the registry's answers are not cached by a
@@ -58,7 +61,8 @@ function consumerLockfile (packed, dependencies) {
   }
   // npm's resolution: a package at node_modules/a/node_modules/b finds c in its own node_modules, then in
   // each enclosing one, then at the top
-  const pending = Object.keys(manifest.dependencies ?? {}).map((name) => ['', name])
+  const pending = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(dependencies).filter((name) => name !== packed.name)]
+    .map((name) => ['', name])
   while (pending.length > 0) {
     const [from, name] = /** @type {[string, string]} */ (pending.pop())
     let at = from
@@ -79,6 +83,21 @@ function consumerLockfile (packed, dependencies) {
 }
 
 /**
+ * Installs a project with `npm ci --offline` from a lockfile made by consumerLockfile.
+ *
+ * @param {string} at
+ * @param {{ name: string, version: string, filename: string, integrity: string }} packed
+ * @param {Record<string, string>} dependencies
+ */
+function installOffline (at, packed, dependencies) {
+  fs.mkdirSync(at, { recursive: true })
+  fs.writeFileSync(path.join(at, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies }))
+  fs.writeFileSync(path.join(at, 'package-lock.json'), JSON.stringify(consumerLockfile(packed, dependencies)))
+  const install = run(npm, ['ci', '--offline', '--no-audit', '--no-fund'], at)
+  assert.equal(install.status, 0, `npm ci --offline in ${at} failed:\n${install.stdout}\n${install.stderr}`)
+}
+
+/**
  * @param {string} at
  * @returns {number} the bytes of the files under a directory
  */
@@ -95,11 +114,15 @@ describe('package: the npm pack tarball installed into an empty project', functi
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-fast-package-'))
     const packed = JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', dir], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))
     tarball = path.join(dir, packed[0].filename)
-    const dependencies = { 'dag-cbor-fast': `file:${packed[0].filename}` }
-    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies }))
-    fs.writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify(consumerLockfile(packed[0], dependencies)))
-    const install = run(npm, ['ci', '--offline', '--no-audit', '--no-fund'])
-    assert.equal(install.status, 0, `npm ci --offline of the tarball failed:\n${install.stdout}\n${install.stderr}`)
+    installOffline(dir, packed[0], { 'dag-cbor-fast': `file:${packed[0].filename}` })
+    // the README's examples import @ipld/car and multiformats, which its install line names
+    const ours = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8'))
+    examplesDir = path.join(dir, 'examples')
+    installOffline(examplesDir, packed[0], {
+      'dag-cbor-fast': `file:../${packed[0].filename}`,
+      '@ipld/car': ours.devDependencies['@ipld/car'],
+      multiformats: ours.dependencies.multiformats
+    })
   })
 
   after(() => {
@@ -114,13 +137,13 @@ describe('package: the npm pack tarball installed into an empty project', functi
     assert.deepEqual(listed.filter((f) => /^(test|bench|examples|\.ci)\//.test(f)), [])
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'node_modules/dag-cbor-fast/package.json'), 'utf8'))
     assert.equal(manifest.license, 'Apache-2.0 OR MIT')
-    // for the README's install section: what an install puts on disk (file bytes), by package
+    // the README's install section names this line: what `npm install dag-cbor-fast` puts on disk
     const sizes = fs.readdirSync(path.join(dir, 'node_modules'), { withFileTypes: true })
       .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
       .flatMap((d) => d.name.startsWith('@') ? fs.readdirSync(path.join(dir, 'node_modules', d.name)).map((n) => `${d.name}/${n}`) : [d.name])
       .map((name) => [name, bytesUnder(path.join(dir, 'node_modules', name))])
     const total = sizes.reduce((sum, [, size]) => sum + Number(size), 0)
-    console.log(`      tarball ${fs.statSync(tarball).size} B; installed ${total} B: ${sizes.map(([n, b]) => `${n} ${b}`).join(', ')}`)
+    console.log(`      install size: ${total} B of files in node_modules (${sizes.map(([n, b]) => `${n} ${b}`).join(', ')}); the tarball ${fs.statSync(tarball).size} B`)
   })
 
   it('ESM: import of the package encodes and decodes, CIDs included', () => {
@@ -140,17 +163,33 @@ describe('package: the npm pack tarball installed into an empty project', functi
     assert.deepEqual(out, { name: 'dag-cbor', code: 0x71, hex: expected, same: true })
   })
 
-  it('the README\'s quick start runs as pasted and prints what the README says', () => {
-    const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8')
-    const section = readme.slice(readme.indexOf('## Quick start'))
-    const code = /```js\n([\s\S]*?)```/.exec(section)?.[1]
-    const printed = /It prints `([^`]+)`/.exec(section)?.[1]
-    assert.ok(code && printed, 'the quick start section has a js block and says what it prints')
-    fs.writeFileSync(path.join(dir, 'quick-start.mjs'), code)
-    const result = run(process.execPath, ['quick-start.mjs'])
-    assert.equal(result.status, 0, result.stderr)
-    assert.equal(result.stdout.trim(), printed)
+  // each example in the README: a js block whose first line is `// NAME.mjs`, then, before the next block,
+  // "`node NAME.mjs ARGS` prints `OUTPUT`"; an argument naming a file in test/fixtures/cars/ is that file
+  const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8')
+  const examples = [...readme.matchAll(/```js\n\/\/ ([\w-]+\.mjs)\n[\s\S]*?```\n[\s\S]*?(?=```|$)/g)].map((m) => {
+    const [block, name] = m
+    const code = block.slice('```js\n'.length, block.indexOf('```\n', 5))
+    const said = new RegExp(`\`node ${name.replace('.', '\\.')}((?: [^\`\\s]+)*)\` prints \`([^\`]+)\``).exec(block)
+    return { name, code, args: said?.[1].trim().split(' ').filter(Boolean) ?? [], printed: said?.[2] }
   })
+
+  it('the README has its three examples, each saying what it prints', () => {
+    assert.deepEqual(examples.map((e) => e.name), ['quick-start.mjs', 'block.mjs', 'car-round-trip.mjs'])
+    for (const { name, printed } of examples) assert.ok(printed, `${name}: the README does not say what it prints`)
+  })
+
+  for (const { name, code, args, printed } of examples) {
+    it(`the README's ${name} runs as pasted and prints what the README says`, () => {
+      fs.writeFileSync(path.join(examplesDir, name), code)
+      for (const arg of args) {
+        const fixture = path.join(repo, 'test/fixtures/cars', arg)
+        if (fs.existsSync(fixture)) fs.copyFileSync(fixture, path.join(examplesDir, arg))
+      }
+      const result = run(process.execPath, [name, ...args], examplesDir)
+      assert.equal(result.status, 0, result.stderr)
+      assert.equal(result.stdout.trim(), printed)
+    })
+  }
 
   it('require(): CommonJS code loads the package (Node >= 20.19)', () => {
     fs.writeFileSync(path.join(dir, 'cjs.cjs'), `
