@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `npm run size`: minified esbuild bundles (platform browser, ESM) of what a user imports, gzipped
-// with node's zlib at level 9, all measured in this run. Prints met / not met; never fails.
+// with node's zlib at level 9, all measured in this run. Prints the table as Markdown (the README's
+// bundle-size table is this table: `npm run size -- --write-readme` puts it between the README's
+// size markers), then each budget check; exits 1 when a check is not met or a build fails.
 import * as esbuild from 'esbuild'
 import zlib from 'node:zlib'
 import fs from 'node:fs'
@@ -9,8 +11,12 @@ import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
-const TARGET_KB = 8
+/** the budget for `import { encode, decode }` with multiformats' CID inside (issue 27) */
+const BUDGET = 8192
 const KB = 1024
+const README = path.join(root, 'README.md')
+const BEGIN = '<!-- size:begin -->'
+const END = '<!-- size:end -->'
 
 async function measure (contents) {
   const result = await esbuild.build({
@@ -53,15 +59,19 @@ for (const [label, contents] of rows) {
   }
 }
 
-const pad = Math.max(...rows.map(([l]) => l.length)) + 2
-console.log('bundle: esbuild --bundle --minify --format=esm --platform=browser; gzip level 9 (node zlib)')
-console.log('what'.padEnd(pad) + 'min KB'.padStart(10) + 'gz KB'.padStart(10) + 'gz bytes'.padStart(10))
+const table = [
+  '| bundle (esbuild, minified, ESM, browser; gzip -9) | minified KB | gzipped KB | gzipped bytes |',
+  '| --- | ---: | ---: | ---: |'
+]
 for (const [label] of rows) {
   const r = results.get(label)
-  if (r.error) { console.log(label.padEnd(pad) + `  build failed: ${r.error}`); continue }
-  console.log(label.padEnd(pad) + (r.min / KB).toFixed(2).padStart(10) + (r.gz / KB).toFixed(2).padStart(10) + String(r.gz).padStart(10))
+  table.push(r.error
+    ? `| ${label} | build failed | | |`
+    : `| ${label} | ${(r.min / KB).toFixed(2)} | ${(r.gz / KB).toFixed(2)} | ${r.gz} |`)
 }
-console.log('(KB = 1024 bytes)')
+table.push('', `KB = 1024 bytes. Budget: \`encode\` + \`decode\` at most ${BUDGET} bytes gzipped, with multiformats' \`CID\` inside.`)
+console.log(table.join('\n'))
+console.log()
 
 if (!results.get(rows[0][0]).error) {
   // where the minified bytes of 'ours: encode + decode' come from (before gzip)
@@ -76,13 +86,16 @@ const dec = results.get(rows[1][0])
 const opts = results.get(rows[3][0])
 const withOpts = results.get(rows[4][0])
 const checks = []
+for (const [label] of rows) {
+  if (results.get(label).error) checks.push([`${label} builds (${results.get(label).error})`, false])
+}
 if (!both.error) {
   const cidInside = Object.keys(both.inputs).some((f) => /multiformats[/\\].*cid\.js$/.test(f))
-  checks.push([`encode + decode <= ${TARGET_KB} KB gz with multiformats' CID inside (${(both.gz / KB).toFixed(2)} KB, CID ${cidInside ? 'inside' : 'NOT inside'})`,
-    both.gz <= TARGET_KB * KB && cidInside])
+  checks.push([`encode + decode <= ${BUDGET} B gz with multiformats' CID inside (${both.gz} B, ${both.gz - BUDGET > 0 ? `${both.gz - BUDGET} B over` : `${BUDGET - both.gz} B under`}; CID ${cidInside ? 'inside' : 'NOT inside'})`,
+    both.gz <= BUDGET && cidInside])
 }
 if (!both.error && !dec.error) {
-  checks.push([`decode only is smaller than encode + decode (${(dec.gz / KB).toFixed(2)} < ${(both.gz / KB).toFixed(2)} KB)`, dec.gz < both.gz])
+  checks.push([`decode only is smaller than encode + decode (${dec.gz} < ${both.gz} B gz)`, dec.gz < both.gz])
 }
 if (!both.error && !opts.error && !withOpts.error) {
   // Files whose code ends up in the options-only bundle but not in the encode+decode bundle are the
@@ -91,8 +104,26 @@ if (!both.error && !opts.error && !withOpts.error) {
   const inBoth = used(both.inputs)
   const optionOnly = [...used(opts.inputs)].filter((f) => !inBoth.has(f))
   const optionBytes = Object.entries(withOpts.inputs).filter(([f]) => optionOnly.includes(f)).reduce((n, [, i]) => n + i.bytesInOutput, 0)
-  console.log(`options-only inputs: ${optionOnly.length ? optionOnly.map((f) => path.relative(root, path.resolve(root, f))).join(', ') : '(none)'}`)
-  checks.push([`options objects cost nothing unless imported (importing them adds ${withOpts.gz - both.gz} gz bytes / ${optionBytes} min bytes from options-only files; encode + decode contains 0 bytes of those files)`,
+  checks.push([`options objects cost nothing unless imported (importing them adds ${withOpts.gz - both.gz} gz bytes / ${optionBytes} min bytes from ${optionOnly.length} options-only files; encode + decode contains 0 bytes of those files)`,
     optionOnly.length > 0 && withOpts.gz > both.gz])
 }
+
+// the README's table is this one: rewritten on request, otherwise compared
+const readme = fs.readFileSync(README, 'utf8')
+const begin = readme.indexOf(BEGIN)
+const end = readme.indexOf(END)
+if (begin >= 0 && end > begin) {
+  const block = `${BEGIN}\n${table.join('\n')}\n${END}`
+  const current = readme.slice(begin, end + END.length)
+  if (process.argv.includes('--write-readme')) {
+    if (current !== block) fs.writeFileSync(README, readme.slice(0, begin) + block + readme.slice(end + END.length))
+    console.log(`README.md: bundle-size table ${current === block ? 'already up to date' : 'rewritten'}`)
+  } else {
+    console.log(`README.md: bundle-size table ${current === block ? 'matches this run' : 'differs from this run (npm run size -- --write-readme rewrites it)'}`)
+  }
+} else {
+  console.log(`README.md: no ${BEGIN} ... ${END} block`)
+}
+
 for (const [what, met] of checks) console.log(`${met ? 'met    ' : 'NOT met'}  ${what}`)
+if (checks.some(([, met]) => !met)) process.exitCode = 1
