@@ -1,13 +1,15 @@
 // A strict validating walk: the same checks, in the same order, as strict decode (decode.js),
 // over the same bytes, but building no values. A block it accepts is canonical DAG-CBOR, so
 // whatever decode returns for it re-encodes to the same bytes, integral floats aside (counted
-// here). It rejects with decode's DagCborDecodeError: the same rule, offset and value path.
+// here). It rejects as decode does: a DagCborDecodeError with the same rule, offset, value path
+// and message (the messages are decode's words, written again here: test/validate.spec.js
+// compares them over every rule and thousands of fuzzed inputs).
 
 import { readUtf8, invalidUtf8At } from './utf8.js'
 import { checkCid } from './cid-decode.js'
 import { toByteView } from './byte-view.js'
 import { CID_TAG } from './cid-encode.js'
-import { DagCborDecodeError } from './errors.js'
+import { DagCborDecodeError, count } from './errors.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
 
 /**
@@ -129,8 +131,8 @@ function argument (info, at) {
     if (hi === 0) throw nonShortest(value, at)
   } else {
     throw info === 31
-      ? fail('indefinite-length', 'indefinite length', at)
-      : fail('malformed', `reserved additional information ${info}`, at)
+      ? fail('indefinite-length', 'indefinite-length item; DAG-CBOR has only definite lengths', at)
+      : fail('malformed', `additional information ${info} is reserved`, at)
   }
   return value
 }
@@ -141,7 +143,7 @@ function argument (info, at) {
  * @returns {DagCborDecodeError}
  */
 function nonShortest (value, at) {
-  return fail('non-shortest', `${value} not in shortest form`, at)
+  return fail('non-shortest', `${value} is not in shortest form`, at)
 }
 
 /**
@@ -154,10 +156,23 @@ function nonShortest (value, at) {
  */
 function length (info, at, unit) {
   const n = info < 24 ? info : argument(info, at)
-  if (n < 0 || n * unit > end - pos) {
-    throw fail('truncated', `length ${n < 0 ? bigArg() : n} exceeds the ${end - pos} bytes left`, at)
-  }
+  if (n < 0 || n * unit > end - pos) throw tooLong(n < 0 ? bigArg() : n, at)
   return n
+}
+
+/**
+ * @param {number|bigint} n - the length the head at `at` declares
+ * @param {number} at
+ * @returns {DagCborDecodeError}
+ */
+function tooLong (n, at) {
+  const major = src[at] >> 5
+  const what = major === 4
+    ? `array of ${count(n, 'item')} (at least 1 byte each)`
+    : major === 5
+      ? `map of ${count(n, 'entry', 'entries')} (at least 2 bytes each)`
+      : `${major === 2 ? 'byte' : 'text'} string of ${count(n, 'byte')}`
+  return fail('truncated', `${what}, only ${count(end - pos, 'byte')} left`, at)
 }
 
 /**
@@ -222,7 +237,7 @@ function text (start, stop) {
  */
 function enter (at) {
   if (++depth > maxDepth) {
-    throw fail('depth', `nesting deeper than maxDepth ${maxDepth}`, at)
+    throw fail('depth', `nesting deeper than maxDepth (${count(maxDepth, 'level')})`, at)
   }
 }
 
@@ -295,7 +310,7 @@ function map (n, at) {
           const key = JSON.stringify(keyString(start, pos))
           throw order === 0
             ? fail('duplicate-key', `duplicate map key ${key}`, keyAt)
-            : fail('map-key-order', `map key ${key} out of order (length first, then bytewise)`, keyAt)
+            : fail('map-key-order', `map key ${key} is out of order (keys sort by length, then bytewise)`, keyAt)
         }
       }
       previous = start
@@ -333,7 +348,7 @@ function keyHead () {
  */
 function tag (info, at) {
   const number = info < 24 ? info : argument(info === 31 ? 28 : info, at)
-  if (number !== CID_TAG) throw fail('tag', `tag ${number < 0 ? bigArg() : number}; DAG-CBOR allows only tag 42 (CID)`, at)
+  if (number !== CID_TAG) throw fail('tag', `tag ${number < 0 ? bigArg() : number} is not allowed; DAG-CBOR has only tag 42 (CID)`, at)
   if (pos >= end) throw truncated(pos)
   const headAt = pos
   const initial = src[pos++]
@@ -346,14 +361,14 @@ function tag (info, at) {
 }
 
 /**
- * The detail of a NaN or infinite float: what decode's message shows for its value.
+ * The detail of a NaN or infinite float, as decode's message gives it for its value.
  *
  * @param {boolean} negative
  * @param {boolean} infinite
  * @returns {string}
  */
 function nonFinite (negative, infinite) {
-  return infinite ? (negative ? '-Infinity' : 'Infinity') : 'NaN'
+  return `${infinite ? (negative ? '-Infinity' : 'Infinity') : 'NaN'} is not in the IPLD data model`
 }
 
 /**
@@ -373,14 +388,14 @@ function simple (info, at) {
       const half = (src[pos] << 8) | src[pos + 1]
       pos += 2
       if ((half & 0x7c00) === 0x7c00) throw fail('non-finite-float', nonFinite(half > 0x7fff, (half & 0x3ff) === 0), at)
-      throw fail('float-size', '16-bit float', at)
+      throw fail('float-size', '16-bit float; DAG-CBOR floats are 64-bit', at)
     }
     case 26: {
       if (pos + 4 > end) throw truncated(at)
       const single = word(pos)
       pos += 4
       if ((single & 0x7f800000) === 0x7f800000) throw fail('non-finite-float', nonFinite(single > 0x7fffffff, (single & 0x7fffff) === 0), at)
-      throw fail('float-size', '32-bit float', at)
+      throw fail('float-size', '32-bit float; DAG-CBOR floats are 64-bit', at)
     }
     case 27: {
       if (pos + 8 > end) throw truncated(at)
@@ -400,10 +415,10 @@ function simple (info, at) {
       return
     }
     case 31:
-      throw fail('indefinite-length', 'break (0xff)', at)
+      throw fail('indefinite-length', 'break code (0xff); DAG-CBOR has no indefinite lengths', at)
     default:
       if (info >= 28) argument(info, at) // throws: reserved
-      throw fail('simple-value', `simple value ${info === 24 ? src[pos] : info}`, at)
+      throw fail('simple-value', `simple value ${info === 24 ? src[pos] : info} is not in the IPLD data model`, at)
   }
 }
 
@@ -415,7 +430,7 @@ function walk () {
   depth = 0
   integralFloats = 0
   item()
-  if (pos !== end) throw fail('trailing-bytes', `${end - pos} bytes after the first item`, pos)
+  if (pos !== end) throw fail('trailing-bytes', `${count(end - pos, 'byte')} left over after the first item`, pos)
 }
 
 /**
@@ -441,7 +456,7 @@ function pathTo (offset) {
 /**
  * Check that `data` is one canonical DAG-CBOR block, exactly as strict `decode(data)` does, but
  * without building its value (several times faster). Throws what decode throws on the same
- * bytes: a DagCborDecodeError with the same rule, byte offset and value path (a TypeError for
+ * bytes: a DagCborDecodeError with the same rule, byte offset, value path and message (a TypeError for
  * input that is not bytes). One exception: past the JavaScript stack, where decode throws rule
  * 'depth' for the stack, validate (with smaller frames) goes deeper; with `maxDepth` at its
  * default, both stop at the same nesting.

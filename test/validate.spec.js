@@ -1,8 +1,8 @@
 // validate (lib/validate.js): the strict checks of decode without building values. Each row is input
 // bytes (hex) and what validate gives (a result, or a rule at a byte offset and path); every row is also
-// run through strict decode, which must agree. Then a differential over the fuzzer's random and mutated
+// run through strict decode, which must agree, to the words of the message. Then a differential over the fuzzer's random and mutated
 // inputs, the codec fixtures and every DAG-CBOR block of the real CARs: validate and strict decode
-// accept and reject the same inputs, with the same rule, offset and path; the integral floats and links
+// accept and reject the same inputs, with the same rule, offset, path and message; the integral floats and links
 // validate reports are checked against an independent walk of the bytes (test/fuzz/cbor.js).
 import assert from 'node:assert/strict'
 import v8 from 'node:v8'
@@ -37,6 +37,7 @@ const ROWS = [
   { label: 'integral floats in an array and a map', data: '82' + 'fb4000000000000000' + 'a2' + '6161' + 'fbc059000000000000' + '6162' + 'fb3ff8000000000000', accepted: { integralFloats: 2, integralFloatPaths: ['/0', '/1/a'] } },
   { label: 'float64 -0.0, 1.5, 2^53, 0.5: no integral float JS would write as an integer', data: '84fb8000000000000000fb3ff8000000000000fb4340000000000000fb3fe0000000000000', accepted: { integralFloats: 0 } },
   { label: 'float64 0.0 and 2^53-1 are integral floats', data: '82fb0000000000000000fb433fffffffffffff', accepted: { integralFloats: 2, integralFloatPaths: ['/0', '/1'] } },
+  { label: 'float64 2^52+1, 2^52-0.5, -1.0, 2^32+0.5, the smallest subnormal: the first and third are integral', data: '85' + 'fb4330000000000001' + 'fb432fffffffffffff' + 'fbbff0000000000000' + 'fb41f0000000080000' + 'fb0000000000000001', accepted: { integralFloats: 2, integralFloatPaths: ['/0', '/2'] } },
   { label: 'seven integral floats: the paths of the first five', data: '87' + 'fb3ff0000000000000'.repeat(7), accepted: { integralFloats: 7, integralFloatPaths: ['/0', '/1', '/2', '/3', '/4'] } },
   { label: 'a key with / and ~ in the path of an integral float', data: 'a1' + '63612f7e' + 'fb3ff0000000000000', accepted: { integralFloats: 1, integralFloatPaths: ['/a~1~0'] } },
   { label: 'links: a CIDv1 and a CIDv0, their CID bytes', data: '82' + cid('01711220' + DIGEST) + cid('1220' + DIGEST), options: { links: true }, accepted: { links: [6, 42, 47, 81] } },
@@ -125,6 +126,8 @@ describe('validate, row by row (and strict decode agrees)', () => {
           return true
         })
       }
+      // the same words too (validate's messages are written as decode's are; this keeps them in step)
+      assert.equal(outcome(() => validate(input, options)).error.message, outcome(() => decode(input, decodeOptions)).error.message)
     })
   }
 })
@@ -296,7 +299,7 @@ function disagreement (bytes) {
   if (d.error !== undefined || v.error !== undefined) {
     const [de, ve] = [d.error, v.error]
     if (!(de instanceof DagCborDecodeError) || !(ve instanceof DagCborDecodeError)) return `decode ${de}, validate ${ve}`
-    if (de.rule !== ve.rule || de.offset !== ve.offset || de.path !== ve.path) return `decode ${de.message}; validate ${ve.message}`
+    if (de.rule !== ve.rule || de.offset !== ve.offset || de.path !== ve.path || de.message !== ve.message) return `decode ${de.message}; validate ${ve.message}`
     return null
   }
   const { floats, links } = reference(bytes)
