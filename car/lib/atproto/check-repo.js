@@ -9,6 +9,7 @@ import { signatureProblem } from './signature.js'
 import { unblessed } from './links.js'
 import { walkMst } from './mst-walk.js'
 import { dataModelFaults } from './data-model.js'
+import { blockKey } from './blocks.js'
 
 const DAG_CBOR = 0x71
 /** Faults kept in the summary; more are counted (by rule) but not kept. */
@@ -81,7 +82,7 @@ export async function checkRepo (store, { input, records, key, onFault, onRecord
   }
   const commitCid = store.roots[0]
   const commitId = commitCid.toString()
-  reached.add(commitId)
+  reached.add(blockKey(commitCid))
   /** @param {string} rule @param {string} message */
   const commitFault = (rule, message) => report({ rule, node: commitId, key: null, message })
   const why = unblessed(commitCid)
@@ -130,7 +131,7 @@ export async function checkRepo (store, { input, records, key, onFault, onRecord
   }
   if (records) {
     let unreached = 0
-    for (const cid of store.cids()) if (!reached.has(cid)) unreached++
+    for (const key of store.keys()) if (!reached.has(key)) unreached++
     summary.unreached = unreached
   }
   return finish()
@@ -148,7 +149,7 @@ export async function checkRepo (store, { input, records, key, onFault, onRecord
  */
 async function checkRecord (store, entry, report, summary, reached) {
   const id = entry.value.toString()
-  reached.add(id)
+  reached.add(blockKey(entry.value))
   const before = summary.faultCount
   /** @param {string} rule @param {string} message */
   const fault = (rule, message) => report({ rule, node: entry.node, key: entry.path, message: `record ${id}: ${message}` })

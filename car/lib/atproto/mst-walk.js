@@ -11,6 +11,7 @@ import { describeError } from '../classify.js'
 import { readNode } from './mst-node.js'
 import { keyHeight, compareKeys } from './mst-key.js'
 import { unblessed } from './links.js'
+import { blockKey } from './blocks.js'
 import { parseRepoPath, printable } from './syntax.js'
 
 /**
@@ -27,7 +28,7 @@ import { parseRepoPath, printable } from './syntax.js'
  * @property {number | null} height the root's height (null: empty or unknown)
  * @property {boolean} empty the MST is an empty repo's single empty node
  * @property {{ cid: string, from: string | null, range: string }[]} missingNodes
- * @property {Set<string>} reached CIDs of the nodes reached
+ * @property {Set<string>} reached the nodes reached (by blockKey)
  */
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
@@ -64,11 +65,12 @@ export async function * walkMst (store, root, onFault, stats) {
       continue
     }
     const id = task.cid.toString()
-    if (stats.reached.has(id)) {
+    const key = blockKey(task.cid)
+    if (stats.reached.has(key)) {
       fault('mst-node-linked-twice', id, null, `linked again from node ${task.parent}; a tree reaches each node once`)
       continue
     }
-    stats.reached.add(id)
+    stats.reached.add(key)
     const bytes = await store.get(task.cid)
     if (!bytes) {
       const bounds = [task.after !== null && `after ${task.after}`, task.before !== null && `before ${task.before}`].filter(Boolean)
