@@ -1,6 +1,7 @@
 // The checks over the CAR as a whole (go-car's `car verify` makes the same ones): the header lists at
 // least one root, every root is present as a block, duplicate blocks are counted, and a CARv2 index
 // (when there is one) matches the blocks. Fed block by block in CAR order on the main thread.
+import { CID } from 'multiformats/cid'
 import { SeenCids } from './seen.js'
 import { BlockRecords, checkIndex } from './car-index.js'
 
@@ -12,30 +13,56 @@ const MAX_CAR_PROBLEMS = 10
  *   stored elsewhere (absent from its blocks) and its header may list none
  */
 export function createChecks (car, { partial = false } = {}) {
-  /** @type {Map<number, import('multiformats/cid').CID[]>} roots by the last 4 bytes of their CID, a cheap first filter per block */
+  /** @type {Map<number, CID[]>} roots by the last 4 bytes of their CID, a cheap first filter per block */
   const rootsByTail = new Map()
   for (const root of car.roots) {
     const t = tail(root.bytes)
     rootsByTail.set(t, [...(rootsByTail.get(t) ?? []), root])
   }
-  /** @type {Set<import('multiformats/cid').CID>} */
+  /** @type {Set<CID>} */
   const found = new Set()
   const seen = new SeenCids()
   let duplicates = 0
   const dataOffset = car.v2 ? car.v2.dataOffset : 0
   const records = car.v2 && car.v2.indexOffset !== 0 ? new BlockRecords() : null
 
+  /**
+   * @param {Uint8Array} bytes the block's CID
+   * @param {number} offset its section's byte offset
+   * @param {CID | null} cid the same CID, when at hand
+   */
+  const check = (bytes, offset, cid) => {
+    const candidates = rootsByTail.get(tail(bytes))
+    if (candidates) for (const root of candidates) if (sameCid(root.bytes, bytes)) found.add(root)
+    const duplicate = seen.add(bytes)
+    if (duplicate) duplicates++
+    if (records) {
+      const mh = (cid ?? CID.decode(bytes)).multihash
+      records.add(mh.code, mh.digest, offset - dataOffset, duplicate)
+    }
+  }
+
   return {
     /**
      * @param {import('./read.js').Block} block
      */
     block (block) {
-      const bytes = block.cid.bytes
-      const candidates = rootsByTail.get(tail(bytes))
-      if (candidates) for (const root of candidates) if (sameCid(root.bytes, bytes)) found.add(root)
-      const duplicate = seen.add(bytes)
-      if (duplicate) duplicates++
-      records?.add(block.cid.multihash.code, block.cid.multihash.digest, block.offset - dataOffset, duplicate)
+      check(block.cid.bytes, block.offset, block.cid)
+    },
+
+    /**
+     * The same, for blocks a worker read (sections.js): their CIDs' bytes end to end.
+     *
+     * @param {Uint8Array} cids
+     * @param {Uint32Array} cidEnds
+     * @param {Float64Array} offsets
+     */
+    cids (cids, cidEnds, offsets) {
+      let from = 0
+      for (let i = 0; i < cidEnds.length; i++) {
+        check(cids.subarray(from, cidEnds[i]), offsets[i], null)
+        from = cidEnds[i]
+      }
     },
 
     /**

@@ -161,7 +161,8 @@ export function readVarint (bytes) {
 /**
  * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block a block, and the byte offset of its section
  * @typedef {{ dataOffset: number, dataSize: number, indexOffset: number }} V2Header
- * @typedef {{ version: number, roots: CID[], v2: V2Header | null, blocks: () => AsyncGenerator<Block>, position: () => number, dataEnd: () => number, stop: () => Promise<void>, readIndex: () => Promise<Uint8Array>, trailingBytes: () => Promise<number> }} Car
+ * @typedef {{ bytes: Uint8Array, ends: Uint32Array, starts: Float64Array, first: number }} SectionBatch sections (CID and block bytes, no length varints) end to end; where each ends in `bytes`; the file offset of each; how many sections came before
+ * @typedef {{ version: number, roots: CID[], v2: V2Header | null, blocks: () => AsyncGenerator<Block>, sectionBatches: (batchBytes: number, batchSections: number) => AsyncGenerator<SectionBatch>, position: () => number, dataEnd: () => number, stop: () => Promise<void>, readIndex: () => Promise<Uint8Array>, trailingBytes: () => Promise<number> }} Car
  *   readIndex and trailingBytes: CARv2 only, after the last block (they read on past the payload)
  */
 
@@ -227,50 +228,113 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
   const dataEnd = reader.end // v2: the payload's end; v1: the file's size, if known
   const container = v2 ? 'the CARv2 data payload' : where
 
+  /**
+   * The next section (its start, and its bytes after the length varint: CID then block), after
+   * checking its length claim; null at the end of the data. `count`: sections read before it.
+   *
+   * @param {number} count
+   * @returns {Promise<{ start: number, section: Uint8Array } | null>}
+   */
+  async function nextSection (count) {
+    const start = reader.pos
+    /** @param {string} what */
+    const corrupt = (what) => new CarReadError(`CAR is truncated or corrupt after ${count} complete blocks: the section at byte offset ${start} ${what}`, { blocks: count, offset: start })
+    if (dataEnd !== undefined && start >= dataEnd) return null
+    let varint
+    try {
+      varint = await reader.peekVarint()
+    } catch (err) {
+      throw corrupt(`could not be read (${describe(err)})`)
+    }
+    if (varint === 'end') {
+      if (v2) {
+        throw new CarReadError(`CARv2 payload is shorter than its stated size after ${count} complete blocks: the header says it ends at byte ${v2.dataOffset + v2.dataSize}, the input ends at byte ${start}`, { blocks: count, offset: start })
+      }
+      if (dataEnd !== undefined) throw corrupt(`is missing: the file shrank to ${start} bytes while it was read`)
+      return null
+    }
+    if (varint === 'malformed') throw corrupt('has a malformed length varint')
+    const length = varint.value
+    if (length === 0) throw corrupt('has length 0')
+    const left = dataEnd === undefined ? Infinity : dataEnd - start - varint.size
+    if (length > left) throw corrupt(`claims ${length} bytes, but only ${left} are left in ${container}`)
+    if (length > maxSection) throw tooBig(start, count, length, maxBlockSize)
+    reader.seek(varint.size)
+    let section
+    try {
+      section = await reader.exactly(length, true)
+    } catch (err) {
+      throw corrupt(`claims ${length} bytes, but ${err instanceof EndOfInput ? err.message : `could not be read (${describe(err)})`}`)
+    }
+    return { start, section }
+  }
+
   async function * blocks () {
     let count = 0
     for (;;) {
-      const start = reader.pos
-      /** @param {string} what */
-      const corrupt = (what) => new CarReadError(`CAR is truncated or corrupt after ${count} complete blocks: the section at byte offset ${start} ${what}`, { blocks: count, offset: start })
-      if (dataEnd !== undefined && start >= dataEnd) break
-      let varint
-      try {
-        varint = await reader.peekVarint()
-      } catch (err) {
-        throw corrupt(`could not be read (${describe(err)})`)
-      }
-      if (varint === 'end') {
-        if (v2) {
-          throw new CarReadError(`CARv2 payload is shorter than its stated size after ${count} complete blocks: the header says it ends at byte ${v2.dataOffset + v2.dataSize}, the input ends at byte ${start}`, { blocks: count, offset: start })
-        }
-        if (dataEnd !== undefined) throw corrupt(`is missing: the file shrank to ${start} bytes while it was read`)
-        break
-      }
-      if (varint === 'malformed') throw corrupt('has a malformed length varint')
-      const length = varint.value
-      if (length === 0) throw corrupt('has length 0')
-      const left = dataEnd === undefined ? Infinity : dataEnd - start - varint.size
-      if (length > left) throw corrupt(`claims ${length} bytes, but only ${left} are left in ${container}`)
-      if (length > maxSection) throw tooBig(start, count, length, maxBlockSize)
-      reader.seek(varint.size)
-      let section
-      try {
-        section = await reader.exactly(length, true)
-      } catch (err) {
-        throw corrupt(`claims ${length} bytes, but ${err instanceof EndOfInput ? err.message : `could not be read (${describe(err)})`}`)
-      }
+      const next = await nextSection(count)
+      if (next === null) break
+      const { start, section } = next
       let cid, bytes
       try {
         [cid, bytes] = CID.decodeFirst(section)
       } catch (err) {
-        throw corrupt(`does not start with a valid CID (${describe(err)})`)
+        throw sectionError(start, count, 'cid', describe(err), 0, maxBlockSize)
       }
-      if (bytes.length > maxBlockSize) throw tooBig(start, count, bytes.length, maxBlockSize)
+      if (bytes.length > maxBlockSize) throw sectionError(start, count, 'too-big', '', bytes.length, maxBlockSize)
       yield { cid, bytes, offset: start }
       count++
     }
   }
+
+  /**
+   * Whole sections in batches of about `batchBytes`, each copied into one buffer of its own (to
+   * hand to a worker thread, which reads the CIDs: see sections.js), with the file offset of each
+   * section. Length claims are checked here, as blocks() checks them; CIDs are not read.
+   *
+   * @param {number} batchBytes
+   * @param {number} batchSections
+   * @returns {AsyncGenerator<SectionBatch>}
+   */
+  async function * sectionBatches (batchBytes, batchSections) {
+    let count = 0
+    for (;;) {
+      /** @type {Uint8Array[]} */
+      const parts = []
+      const starts = []
+      let size = 0
+      let next = null
+      let failure = null
+      while (size < batchBytes && parts.length < batchSections) {
+        try {
+          next = await nextSection(count)
+        } catch (err) {
+          failure = err // the sections before it are still handed out, then the error
+          break
+        }
+        if (next === null) break
+        parts.push(next.section)
+        starts.push(next.start)
+        size += next.section.length
+        count++
+      }
+      if (parts.length === 0) {
+        if (failure) throw failure
+        return
+      }
+      const bytes = new Uint8Array(size)
+      const ends = new Uint32Array(parts.length)
+      let at = 0
+      for (let i = 0; i < parts.length; i++) {
+        bytes.set(parts[i], at)
+        ends[i] = at += parts[i].length
+      }
+      yield { bytes, ends, starts: Float64Array.from(starts), first: count - parts.length }
+      if (failure) throw failure
+      if (next === null) return
+    }
+  }
+
   /** The CARv2 index: from the index offset to the end of the input, read on after the payload. */
   async function readIndex () {
     if (!v2 || v2.indexOffset === 0) return new Uint8Array(0)
@@ -313,7 +377,23 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
     }
   }
 
-  return { version: v2 ? 2 : 1, roots: header.roots, v2, blocks, position: () => reader.pos, dataEnd: () => dataEnd ?? reader.pos, stop: () => reader.stop(), readIndex, trailingBytes }
+  return { version: v2 ? 2 : 1, roots: header.roots, v2, blocks, sectionBatches, position: () => reader.pos, dataEnd: () => dataEnd ?? reader.pos, stop: () => reader.stop(), readIndex, trailingBytes }
+}
+
+/**
+ * The error for a section whose CID cannot be read ('cid') or whose block is over the maximum size
+ * ('too-big'): made here for blocks(), and on the main thread for what a worker found (sections.js).
+ *
+ * @param {number} start the section's byte offset
+ * @param {number} count complete blocks before it
+ * @param {'cid' | 'too-big'} kind
+ * @param {string} detail why the CID could not be read
+ * @param {number} length the block's size
+ * @param {number} maxBlockSize
+ */
+export function sectionError (start, count, kind, detail, length, maxBlockSize) {
+  if (kind === 'too-big') return tooBig(start, count, length, maxBlockSize)
+  return new CarReadError(`CAR is truncated or corrupt after ${count} complete blocks: the section at byte offset ${start} does not start with a valid CID (${detail})`, { blocks: count, offset: start })
 }
 
 /**

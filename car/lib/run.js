@@ -3,9 +3,9 @@
 // (atomically). With --canonicalize, rewritten blocks' parents are rewritten too (relink.js).
 import os from 'node:os'
 import { CID } from 'multiformats/cid'
-import { openCar, CarReadError } from './read.js'
+import { openCar, CarReadError, sectionError, DEFAULT_MAX_BLOCK_SIZE } from './read.js'
 import { inlineProcessor, workerPool } from './workers.js'
-import { createSummary, addBlock, finishSummary } from './summary.js'
+import { createSummary, addBlock, mergeSummary, finishSummary } from './summary.js'
 import { openCarOutput, openAtomicFile } from './output.js'
 import { SEGMENT, cidKey, cidFor, detach, findAffected, relinked, resolve } from './relink.js'
 import { ToolError } from './errors.js'
@@ -17,6 +17,8 @@ export const defaultCodecUrl = import.meta.resolve('dag-cbor-fast')
 const SMALL_FILE = 8 * 1024 * 1024
 const BATCH_BLOCKS = 512
 const BATCH_BYTES = 1 << 20
+/** most sections in a batch handed to a worker by verifyInWorkers */
+const SECTION_BATCH = 8192
 
 /** Most worker threads worth running here: one per available core. */
 export const maxWorkers = () => os.availableParallelism()
@@ -80,6 +82,13 @@ export async function roundTrip (options) {
     const o = summary.output
     const currentCar = car
 
+    if (!out && workers > 1) {
+      await verifyInWorkers({ car, processor, summary, checks, workers, maxBlockSize: maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, onProgress })
+      await checks.finish(summary)
+      summary.bytes = car.position()
+      await car.stop()
+      return finishSummary(summary, start)
+    }
     const maxInFlight = workers > 1 ? 2 * workers : 1
     /** @type {{ blocks: import('./read.js').Block[], results: Promise<import('./classify.js').BlockResult[]> }[]} */
     const inFlight = []
@@ -178,6 +187,54 @@ export async function roundTrip (options) {
     await processor?.close()
   }
   return finishSummary(summary, start)
+}
+
+/**
+ * A verify run without output on worker threads: the main thread only splits the input into
+ * batches of whole sections (by their length varints) and hands each to a worker, which reads the
+ * CIDs, checks the blocks and counts them (sections.js); the batches' summaries are merged in CAR
+ * order, and the CIDs they send back go through the whole-CAR checks (roots, duplicates, index).
+ *
+ * @param {object} a
+ * @param {import('./read.js').Car} a.car
+ * @param {import('./workers.js').Processor} a.processor
+ * @param {import('./summary.js').Summary} a.summary
+ * @param {ReturnType<typeof createChecks>} a.checks
+ * @param {number} a.workers
+ * @param {number} a.maxBlockSize
+ * @param {RunOptions['onProgress']} [a.onProgress]
+ */
+async function verifyInWorkers ({ car, processor, summary, checks, workers, maxBlockSize, onProgress }) {
+  const maxInFlight = 2 * workers
+  /** @type {{ starts: Float64Array, result: Promise<import('./sections.js').SectionResult> }[]} */
+  const inFlight = []
+  const drainOne = async () => {
+    const { starts, result } = /** @type {typeof inFlight[0]} */ (inFlight.shift())
+    const r = await result
+    mergeSummary(summary, r.summary)
+    checks.cids(r.cids, r.cidEnds, starts)
+    if (r.error) throw sectionError(starts[r.error.index], summary.blocks, r.error.kind, r.error.detail, r.error.length, maxBlockSize)
+    onProgress?.(summary.blocks, car.position())
+  }
+  try {
+    /** @type {CarReadError | null} */
+    let readError = null
+    try {
+      for await (const batch of car.sectionBatches(BATCH_BYTES, SECTION_BATCH)) {
+        const starts = batch.starts // kept here: the batch's other buffers move to the worker
+        inFlight.push({ starts, result: processor.submitSections(batch, maxBlockSize) })
+        while (inFlight.length >= maxInFlight) await drainOne()
+      }
+    } catch (err) {
+      if (!(err instanceof CarReadError)) throw err
+      readError = err // the sections split before it are still checked and counted
+    }
+    while (inFlight.length) await drainOne()
+    if (readError) throw readError
+  } catch (err) {
+    inFlight.forEach((f) => f.result.catch(() => {}))
+    throw err
+  }
 }
 
 /**

@@ -124,6 +124,39 @@ export function addBlock (s, block, r) {
 }
 
 /**
+ * Add a summary of later blocks (a worker's batch, counted by addBlock) to `s`, as if each of its
+ * blocks had been added to `s` in turn: counts summed, the first problems and examples kept.
+ *
+ * @param {Summary} s
+ * @param {Summary} part
+ */
+export function mergeSummary (s, part) {
+  s.blocks += part.blocks
+  s.blockBytes += part.blockBytes
+  s.verified += part.verified
+  s.hashMismatches += part.hashMismatches
+  s.unverified += part.unverified
+  addCounts(s.codecs, part.codecs)
+  addCounts(s.hashes, part.hashes)
+  const d = s.dagCbor
+  d.canonical += part.dagCbor.canonical
+  d.nonCanonical += part.dagCbor.nonCanonical
+  d.invalid += part.dagCbor.invalid
+  addCounts(d.rules, part.dagCbor.rules)
+  s.problemCount += part.problemCount
+  for (const p of part.problems) if (s.problems.length < MAX_PROBLEMS) s.problems.push(p)
+  const f = s.integralFloats
+  f.blocks += part.integralFloats.blocks
+  f.values += part.integralFloats.values
+  for (const e of part.integralFloats.examples) if (f.examples.length < FLOAT_EXAMPLES) f.examples.push(e)
+}
+
+/** @param {Record<string, number>} into @param {Record<string, number>} from */
+function addCounts (into, from) {
+  for (const k in from) into[k] = (into[k] ?? 0) + from[k]
+}
+
+/**
  * @param {Summary} s
  * @param {Problem} p
  */

@@ -1,14 +1,21 @@
-// Worker thread: receives packed batches, answers with one BlockResult per block, in order.
+// Worker thread: receives packed batches of blocks, answers with one BlockResult per block, in
+// order; or batches of whole sections (verify without output), answered with a SectionResult.
 import { parentPort, workerData } from 'node:worker_threads'
 import { unpack, processBatch } from './batch.js'
+import { processSections } from './sections.js'
 
 const codec = await import(workerData.codecUrl)
 const options = { canonicalize: workerData.canonicalize }
 
-parentPort?.on('message', (/** @type {{ id: number, batch: import('./batch.js').PackedBatch }} */ msg) => {
+parentPort?.on('message', (/** @type {{ id: number, batch?: import('./batch.js').PackedBatch, sections?: import('./read.js').SectionBatch, maxBlockSize?: number }} */ msg) => {
   try {
+    if (msg.sections) {
+      const result = processSections(codec, msg.sections, { maxBlockSize: /** @type {number} */ (msg.maxBlockSize) })
+      parentPort?.postMessage({ id: msg.id, sectionResult: result }, [/** @type {ArrayBuffer} */ (result.cids.buffer), /** @type {ArrayBuffer} */ (result.cidEnds.buffer)])
+      return
+    }
     // results are cloned, not transferred: an encoder's output may be a view on a buffer it reuses
-    parentPort?.postMessage({ id: msg.id, results: processBatch(codec, unpack(msg.batch), options) })
+    parentPort?.postMessage({ id: msg.id, results: processBatch(codec, unpack(/** @type {import('./batch.js').PackedBatch} */ (msg.batch)), options) })
   } catch (err) {
     parentPort?.postMessage({ id: msg.id, error: String(/** @type {any} */ (err)?.message ?? err) })
   }

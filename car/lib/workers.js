@@ -3,10 +3,12 @@
 // and summary are identical whatever the number of workers.
 import { Worker } from 'node:worker_threads'
 import { pack, transferList, processBatch } from './batch.js'
+import { processSections } from './sections.js'
 
 /**
  * @typedef {import('./classify.js').BlockResult} BlockResult
- * @typedef {{ submit: (blocks: import('./batch.js').Block[]) => Promise<BlockResult[]>, close: () => Promise<void> }} Processor
+ * @typedef {import('./sections.js').SectionResult} SectionResult
+ * @typedef {{ submit: (blocks: import('./batch.js').Block[]) => Promise<BlockResult[]>, submitSections: (batch: import('./read.js').SectionBatch, maxBlockSize: number) => Promise<SectionResult>, close: () => Promise<void> }} Processor
  */
 
 /**
@@ -17,6 +19,7 @@ import { pack, transferList, processBatch } from './batch.js'
 export function inlineProcessor (codec, options) {
   return {
     submit: async (blocks) => processBatch(codec, blocks, options),
+    submitSections: async (batch, maxBlockSize) => processSections(codec, batch, { maxBlockSize }),
     close: async () => {}
   }
 }
@@ -28,7 +31,7 @@ export function inlineProcessor (codec, options) {
  * @returns {Processor}
  */
 export function workerPool (n, codecUrl, options) {
-  /** @type {Map<number, { resolve: (r: BlockResult[]) => void, reject: (e: Error) => void}>} */
+  /** @type {Map<number, { resolve: (r: any) => void, reject: (e: Error) => void}>} */
   const pending = new Map()
   const load = new Array(n).fill(0)
   let nextId = 0
@@ -46,31 +49,43 @@ export function workerPool (n, codecUrl, options) {
     const w = new Worker(new URL('./worker.js', import.meta.url), {
       workerData: { codecUrl, canonicalize: !!options.canonicalize }
     })
-    w.on('message', (/** @type {{ id: number, results?: BlockResult[], error?: string }} */ msg) => {
+    w.on('message', (/** @type {{ id: number, results?: BlockResult[], sectionResult?: SectionResult, error?: string }} */ msg) => {
       const p = pending.get(msg.id)
       if (!p) return
       pending.delete(msg.id)
       load[i]--
       if (msg.error !== undefined) p.reject(new Error(`worker failed: ${msg.error}`))
-      else p.resolve(/** @type {BlockResult[]} */ (msg.results))
+      else p.resolve(msg.sectionResult ?? msg.results)
     })
     w.on('error', (err) => failAll(new Error(`worker failed: ${err.message}`)))
     w.on('exit', (code) => { if (pending.size) failAll(new Error(`worker exited (code ${code}) with work pending`)) })
     return w
   })
 
+  /**
+   * @param {object} message
+   * @param {ArrayBuffer[]} transfer
+   * @returns {Promise<any>}
+   */
+  const send = (message, transfer) => {
+    if (failed) return Promise.reject(failed)
+    let target = 0
+    for (let i = 1; i < n; i++) if (load[i] < load[target]) target = i
+    const id = nextId++
+    load[target]++
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject })
+      workers[target].postMessage({ id, ...message }, transfer)
+    })
+  }
+
   return {
     submit (blocks) {
-      if (failed) return Promise.reject(failed)
-      let target = 0
-      for (let i = 1; i < n; i++) if (load[i] < load[target]) target = i
-      const id = nextId++
-      load[target]++
       const batch = pack(blocks)
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject })
-        workers[target].postMessage({ id, batch }, transferList(batch))
-      })
+      return send({ batch }, transferList(batch))
+    },
+    submitSections (sections, maxBlockSize) {
+      return send({ sections, maxBlockSize }, [/** @type {ArrayBuffer} */ (sections.bytes.buffer), /** @type {ArrayBuffer} */ (sections.ends.buffer)])
     },
     async close () {
       await Promise.all(workers.map((w) => w.terminate()))
