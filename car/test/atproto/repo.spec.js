@@ -84,6 +84,21 @@ describe('atproto repo: real CARs', function () {
     assert.match(slice.stderr, /^FAULT mst-node-missing/)
   })
 
+  it('the same repo wrapped in a CARv2 verifies the same (blocks read again at their file offsets)', () => {
+    const v1 = fs.readFileSync(SMALL)
+    const header = new Uint8Array(40) // characteristics, data offset, data size, index offset (little-endian u64s)
+    const view = new DataView(header.buffer)
+    const pragma = [0x0a, 0xa1, 0x67, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x02]
+    const padding = 13 // the payload need not follow the header directly
+    view.setBigUint64(16, BigInt(pragma.length + 40 + padding), true)
+    view.setBigUint64(24, BigInt(v1.length), true)
+    const v2 = tmpFile('small-v2-wrapped.car', Buffer.concat([Uint8Array.from(pragma), header, new Uint8Array(padding), v1]))
+    const r = tool('repo', 'verify', v2)
+    assert.equal(r.code, 0, r.stdout)
+    assert.match(r.stdout, /\(CARv2, 10 blocks, 9 distinct\)/)
+    assert.equal(tool('repo', 'ls', v2).stdout, tool('repo', 'ls', SMALL).stdout)
+  })
+
   it('unreadable input exits 2 with one line', () => {
     const notCar = tmpFile('not.car', new TextEncoder().encode('hello, this is not a CAR'))
     const r = tool('repo', 'verify', notCar)
