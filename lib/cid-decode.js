@@ -8,7 +8,7 @@
 
 import { CID } from 'multiformats/cid'
 import { Digest } from 'multiformats/hashes/digest'
-import { DagCborDecodeError } from './errors.js'
+import { DagCborDecodeError, count } from './errors.js'
 
 const DAG_PB = 0x70
 const SHA2_256 = 0x12
@@ -136,15 +136,15 @@ export function checkCid (src, start, end) {
   if (end - from === 34 && src[from] === SHA2_256 && src[from + 1] === 32) return 0
   const version = readVarint(src, from, end)
   if (version !== 1) {
-    throw invalidCid(from, version === 0 ? 'an explicit version 0 (CIDv0 has no version prefix)' : version === SHA2_256 ? 'a CIDv0 must be a 34-byte sha2-256 multihash' : version < 0 ? 'missing or bad version varint' : `version ${version}`)
+    throw invalidCid(from, version === 0 ? 'it starts with an explicit version 0 (CIDv0 has no version prefix)' : version === SHA2_256 ? 'a CIDv0 must be a 34-byte sha2-256 multihash' : version < 0 ? 'its version varint is missing or malformed' : `its version is ${version}; only CIDv0 and CIDv1 exist`)
   }
   const code = readVarint(src, varintEnd, end)
-  if (code < 0) throw invalidCid(from, 'bad codec varint')
-  if (readVarint(src, varintEnd, end) < 0) throw invalidCid(from, 'bad multihash code varint')
+  if (code < 0) throw invalidCid(from, 'its codec varint is missing or malformed')
+  if (readVarint(src, varintEnd, end) < 0) throw invalidCid(from, 'its multihash code varint is missing or malformed')
   const size = readVarint(src, varintEnd, end)
-  if (size < 0) throw invalidCid(from, 'bad multihash length varint')
+  if (size < 0) throw invalidCid(from, 'its digest length varint is missing or malformed')
   if (varintEnd + size !== end) {
-    throw invalidCid(from, `the multihash says ${size} digest bytes, ${end - varintEnd} follow`)
+    throw invalidCid(from, `its multihash declares a digest of ${count(size, 'byte')} but holds ${count(end - varintEnd, 'byte')}`)
   }
   checkedCode = code
   return 1
