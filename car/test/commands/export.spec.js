@@ -1,0 +1,77 @@
+// dag-cbor-car export | import: byte-identical round trips, on CARs of canonical DAG-CBOR and raw
+// blocks built here and on the real fixture CARs (whose non-canonical blocks travel as bytes);
+// exported values compared with @ipld/dag-json's encoding of @ipld/dag-cbor's decoding.
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import * as dagCbor from '@ipld/dag-cbor'
+import * as dagJson from '@ipld/dag-json'
+import { blake2b256 } from '@multiformats/blake2/blake2b'
+import { CID } from 'multiformats/cid'
+import { tool, tempDir, walk, block, SAMPLE, GENESIS } from './helpers.js'
+import { carV1 } from '../helpers/car-oracle.js'
+
+/** export, then import what it printed; returns both runs and the CAR written */
+function roundTrip (/** @type {string} */ file, /** @type {string} */ out) {
+  const exported = tool(['export', file])
+  const imported = tool(['import', '-', '--out', out], { input: exported.stdoutBytes })
+  return { exported, imported, lines: exported.stdout.trim().split('\n').map((l) => JSON.parse(l)) }
+}
+
+describe('dag-cbor-car export and import', function () {
+  this.timeout(60000)
+  /** @type {string} */ let tmp
+  before(() => { tmp = tempDir() })
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }))
+
+  it('a CAR of canonical DAG-CBOR and raw blocks comes back byte for byte; -0 and float64 integers travel as bytes', async () => {
+    const leaf = block(new Uint8Array([1, 2, 3, 250]), { codec: 0x55 })
+    const values = [
+      { text: 'héllo ✓ 𝄞', empty: '', list: [], map: {}, n: null, yes: true, no: false },
+      { ints: [0, 1, -1, 23, 24, 255, 256, 65535, 65536, -65537, 2 ** 32, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER] },
+      { big: 2n ** 63n, negBig: -(2n ** 64n), floats: [0.5, -1.25, 1e-300, 1.7976931348623157e308, 3.141592653589793] },
+      { bytes: new Uint8Array([0, 255, 128]), link: leaf.cid, nested: { deeper: [[{ link: leaf.cid }]] } }
+    ]
+    const blocks = [leaf, ...values.map((v) => block(v))]
+    const b2 = dagCbor.encode({ hashedWith: 'blake2b-256' })
+    blocks.push({ cid: CID.create(1, 0x71, await blake2b256.digest(b2)), bytes: b2 })
+    // canonical DAG-CBOR that JavaScript cannot carry through DAG-JSON exactly: -0, and 1.0 as a float64
+    const minusZero = Uint8Array.from([0xa1, 0x61, 0x7a, 0xfb, 0x80, 0, 0, 0, 0, 0, 0, 0])
+    const floatOne = Uint8Array.from([0xa1, 0x61, 0x66, 0xfb, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0])
+    for (const bytes of [minusZero, floatOne]) blocks.push(block(bytes, { encoded: true }))
+    blocks.push(blocks[1]) // a duplicate
+    const file = path.join(tmp, 'canonical.car')
+    fs.writeFileSync(file, carV1([blocks[4].cid, leaf.cid], blocks))
+    const out = path.join(tmp, 'canonical-back.car')
+    const { exported, imported, lines } = roundTrip(file, out)
+    assert.equal(exported.code, 0, exported.stderr)
+    assert.equal(imported.code, 0, imported.stderr)
+    assert.deepEqual(fs.readFileSync(out), fs.readFileSync(file))
+    assert.deepEqual(lines[0], { roots: [{ '/': blocks[4].cid.toString() }, { '/': leaf.cid.toString() }], version: 1 })
+    assert.deepEqual(lines.slice(1).map((l) => l.value === undefined ? 'bytes' : 'value'), ['bytes', 'value', 'value', 'value', 'value', 'value', 'bytes', 'bytes', 'value'])
+    assert.match(lines[7].note, /DAG-JSON cannot carry its value exactly/)
+    assert.equal(lines[1].bytes, Buffer.from(leaf.bytes).toString('base64'))
+    // the big integers survive as integers (JSON.parse would round them; the text must not)
+    assert.match(exported.stdout, /"big":9223372036854775808,/)
+    assert.match(exported.stdout, /"negBig":-18446744073709551616/)
+  })
+
+  for (const [file, nonCanonical] of /** @type {const} */ ([[SAMPLE, 140], [GENESIS, 1]])) {
+    it(`${path.basename(file)}: back byte for byte; its ${nonCanonical} non-canonical blocks as bytes, exit 1`, async () => {
+      const out = path.join(tmp, path.basename(file))
+      const { exported, imported, lines } = roundTrip(file, out)
+      assert.equal(exported.code, 1, 'non-canonical blocks are problems in the data')
+      assert.match(exported.stderr, /not canonical DAG-CBOR/)
+      assert.equal(imported.code, 0, imported.stderr)
+      assert.deepEqual(fs.readFileSync(out), fs.readFileSync(file))
+      assert.equal(lines.filter((l) => l.codec === 'dag-cbor' && l.bytes !== undefined).length, nonCanonical)
+      const w = await walk(file)
+      lines.slice(1).forEach((line, i) => {
+        const b = w.blocks[i]
+        assert.equal(line.cid, b.cid.toString())
+        if (line.value !== undefined) assert.deepEqual(line.value, JSON.parse(new TextDecoder().decode(dagJson.encode(dagCbor.decode(b.bytes)))))
+        else assert.equal(line.bytes, Buffer.from(b.bytes).toString('base64'))
+      })
+    })
+  }
+})
