@@ -170,6 +170,22 @@ describe('strict decode rejects, relaxed accepts what it should (browser)', () =
     is(throws(() => decode(deep), DagCborDecodeError).rule, 'depth')
   })
 
+  it('messages name the offset, path, units and what relaxed mode would read, as in node', () => {
+    const relaxed = '(decode(bytes, { relaxed: true }) reads it)'
+    is(throws(() => decode(fromHex('a2 6161 01')), DagCborDecodeError).message,
+      'DAG-CBOR decode at byte 0: map of 2 entries (at least 2 bytes each), only 3 bytes left [rule: truncated]')
+    is(throws(() => decode(fromHex('01 02')), DagCborDecodeError).message,
+      'DAG-CBOR decode at byte 1: 1 byte left over after the first item [rule: trailing-bytes]')
+    is(throws(() => decode(fromHex('a1 6161 f7')), DagCborDecodeError).message,
+      `DAG-CBOR decode at byte 3 (/a), not in the IPLD data model ${relaxed}: undefined (0xf7) [rule: undefined]`)
+    is(throws(() => decode(fromHex('18 01')), DagCborDecodeError).message,
+      `DAG-CBOR decode at byte 0, not canonical ${relaxed}: 1 is not in shortest form [rule: non-shortest]`)
+    is(throws(() => encode({ a: [undefined] }), DagCborEncodeError).message,
+      'DAG-CBOR encode at /a/0: undefined is not in the IPLD data model [rule: undefined]')
+    is(throws(() => decode(/** @type {any} */ ('a16161')), TypeError).message,
+      'DAG-CBOR decode: expected bytes (a Uint8Array, ArrayBuffer or ArrayBufferView), got a string')
+  })
+
   it('relaxed invalid UTF-8 round-trips with escapedBytes', () => {
     const bytes = fromHex('a1 63 61ff62 01') // { "a\xffb": 1 }
     throws(() => decode(bytes), DagCborDecodeError)
