@@ -293,11 +293,11 @@ function map (n, at) {
       keyStart = -1
       const keyAt = pos
       // a key with a one-byte head (text of 0-23 bytes) is read here; every other head, and
-      // every error, is keyHead's
+      // every error, is expectString's
       const head = pos < end ? src[pos] : 0
       let start = pos + 1
       if (head >= 0x60 && head < 0x78 && start + (head & 31) <= end) pos = start + (head & 31)
-      else start = keyHead()
+      else start = expectString(3, 'map-key-type', 'map key is not a string')
       const keyLength = pos - start
       text(start, pos)
       keyStart = start
@@ -326,16 +326,19 @@ function map (n, at) {
 }
 
 /**
- * Read the head of a map key that is not a text string of 0-23 bytes, or else an error;
- * returns where its content starts and moves pos past it.
+ * Read the head of a string the grammar requires next (a map key, a CID's bytes), of major
+ * type `major` or else an error; returns where its content starts and moves pos past it.
  *
+ * @param {number} major
+ * @param {string} rule
+ * @param {string} detail
  * @returns {number}
  */
-function keyHead () {
+function expectString (major, rule, detail) {
   if (pos >= end) throw truncated(pos)
   const at = pos
   const initial = src[pos++]
-  if (initial >> 5 !== 3) throw fail('map-key-type', 'map key is not a string', at)
+  if (initial >> 5 !== major) throw fail(rule, detail, at)
   const n = length(initial & 31, at, 1)
   const start = pos
   pos += n
@@ -349,13 +352,7 @@ function keyHead () {
 function tag (info, at) {
   const number = info < 24 ? info : argument(info === 31 ? 28 : info, at)
   if (number !== CID_TAG) throw fail('tag', `tag ${number < 0 ? bigArg() : number} is not allowed; DAG-CBOR has only tag 42 (CID)`, at)
-  if (pos >= end) throw truncated(pos)
-  const headAt = pos
-  const initial = src[pos++]
-  if (initial >> 5 !== 2) throw fail('cid', 'tag 42 (CID) must hold a byte string', headAt)
-  const n = length(initial & 31, headAt, 1)
-  const start = pos
-  pos += n
+  const start = expectString(2, 'cid', 'tag 42 (CID) must hold a byte string')
   checkCid(src, start, pos)
   if (links !== null) links.push(start + 1, pos)
 }
