@@ -6,6 +6,7 @@ import { create as createDigest } from 'multiformats/hashes/digest'
 import { sameBytes, firstDifference } from './bytes.js'
 import { verifyBlock, digestOf } from './verify.js'
 import { walkCbor } from './cbor-walk.js'
+import { checkContent } from './codecs.js'
 
 export const DAG_CBOR = 0x71
 
@@ -19,6 +20,7 @@ export const DAG_CBOR = 0x71
  * @typedef {object} BlockResult
  * @property {'ok'|'mismatch'|'unverified'} hash
  * @property {'canonical'|'nonCanonical'|'invalid'} [cls] only for DAG-CBOR blocks
+ * @property {'invalid'|'unknown'} [content] only for other codecs: the bytes are not what the codec says, or the codec is unknown (codecs.js)
  * @property {string} [rule] rule code from the decoder error (.rule), or 'round-trip'
  * @property {string} [path] value path from the error (.path)
  * @property {number} [offset] byte offset from the error (.offset)
@@ -112,7 +114,10 @@ const CANONICAL = { ok: { hash: 'ok', cls: 'canonical' }, mismatch: { hash: 'mis
  */
 export function processBlock (codec, cid, bytes, options = {}) {
   const hash = verifyBlock(cid, bytes)
-  if (cid.code !== DAG_CBOR) return HASH_ONLY[hash]
+  if (cid.code !== DAG_CBOR) {
+    const content = checkContent(cid.code, bytes)
+    return content === null ? HASH_ONLY[hash] : { hash, ...content }
+  }
   if (codec.validate !== undefined) {
     // Strict decode accepts exactly the canonical bytes, so a block the validating walk (the same
     // checks, no values built) accepts is canonical: decoding and re-encoding it would prove

@@ -212,7 +212,7 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
     try {
       await reader.skip(v2.dataOffset - V2_HEADER_END)
     } catch (err) {
-      throw badHeader(`CARv2 data offset ${v2.dataOffset} is past the end of the input (${err instanceof EndOfInput ? err.at : '?'} bytes)`)
+      throw badHeader(`CARv2 data offset ${v2.dataOffset} is past the end of the input${err instanceof EndOfInput ? `, which ends at byte ${err.at}` : ''}`)
     }
     reader.end = v2.dataOffset + v2.dataSize
     await checkHeaderClaim('CARv2 payload header')
@@ -223,7 +223,7 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
     if (err instanceof EndOfInput) throw badHeader(`cut short: ${err.message}`)
     const message = String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]
     const version = /Invalid CAR version: (\d+)/.exec(message)
-    throw badHeader(version ? `CAR version ${version[1]}; this tool reads versions 1 and 2` : message)
+    throw badHeader(`the header at byte offset ${v2 ? v2.dataOffset : 0}: ${version ? `CAR version ${version[1]}; this tool reads versions 1 and 2` : message}`)
   }
   const dataEnd = reader.end // v2: the payload's end; v1: the file's size, if known
   const container = v2 ? 'the CARv2 data payload' : where
@@ -420,7 +420,7 @@ function checkV2Header (fixed, size) {
     return Number(v)
   }
   /** @param {string} what */
-  const bad = (what) => new CarReadError(`not a CAR file: bad header (CARv2 ${what})`, { blocks: 0, offset: V2_PRAGMA.length })
+  const bad = (what) => new CarReadError(`not a CAR file: bad header (CARv2 ${what}; the CARv2 header is at byte offset ${V2_PRAGMA.length})`, { blocks: 0, offset: V2_PRAGMA.length })
   const dataOffset = u64(16, 'data offset')
   const dataSize = u64(24, 'data size')
   const indexOffset = u64(32, 'index offset')

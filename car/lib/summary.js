@@ -14,7 +14,7 @@ export const codecName = (code) => codecNames.get(code) ?? `0x${code.toString(16
 /**
  * @typedef {object} Problem
  * @property {string} cid
- * @property {string} kind 'hash-mismatch' | 'unverified' | 'non-canonical' | 'invalid' | 'missing-root' | 'no-roots' | 'index' | 'car-v2'
+ * @property {string} kind 'hash-mismatch' | 'unverified' | 'non-canonical' | 'invalid' | 'unknown-codec' | 'missing-root' | 'no-roots' | 'index' | 'car-v2'
  * @property {number} at byte offset in the CAR the problem is about (a block's section, the header, an index entry)
  * @property {string} [rule]
  * @property {string} [path]
@@ -36,6 +36,8 @@ export function createSummary () {
     hashMismatches: 0,
     unverified: 0,
     dagCbor: { canonical: 0, nonCanonical: 0, invalid: 0, rules: /** @type {Record<string, number>} */ ({}) },
+    /** blocks of other codecs: not what their codec says (dag-pb, dag-json, json), or of a codec this tool does not know */
+    otherCodecs: { invalid: 0, unknown: 0 },
     /** roots listed in the header and not present as blocks (a problem unless partial) */
     /** @type {string[]} */ missingRoots: [],
     /** --partial: missing roots and an empty root list are accepted */
@@ -102,6 +104,11 @@ export function addBlock (s, block, r) {
     problem(s, { cid: cid.toString(), kind: 'hash-mismatch', at, message: `block at byte offset ${at}: its bytes do not hash to its CID (${hash})` })
   }
   if (r.hash === 'unverified') problem(s, { cid: cid.toString(), kind: 'unverified', at, message: `block at byte offset ${at}: hash function ${hash} is not one this tool computes, so its bytes were not checked` })
+  if (r.content) {
+    if (r.content === 'invalid') s.otherCodecs.invalid++
+    else s.otherCodecs.unknown++
+    problem(s, { cid: cid.toString(), kind: r.content === 'invalid' ? 'invalid' : 'unknown-codec', at, message: `block at byte offset ${at}: ${r.reason}` })
+  }
   if (!r.cls) return
   s.dagCbor[r.cls]++
   if (r.jsFloats) {
@@ -135,6 +142,8 @@ export function mergeSummary (s, part) {
   s.blockBytes += part.blockBytes
   s.verified += part.verified
   s.hashMismatches += part.hashMismatches
+  s.otherCodecs.invalid += part.otherCodecs.invalid
+  s.otherCodecs.unknown += part.otherCodecs.unknown
   s.unverified += part.unverified
   addCounts(s.codecs, part.codecs)
   addCounts(s.hashes, part.hashes)
@@ -180,7 +189,7 @@ export function finishSummary (s, start) {
 
 /** @param {Summary} s */
 export function problemsFound (s) {
-  return s.hashMismatches + s.unverified + s.dagCbor.nonCanonical + s.dagCbor.invalid + s.carProblems
+  return s.hashMismatches + s.unverified + s.dagCbor.nonCanonical + s.dagCbor.invalid + s.otherCodecs.invalid + s.otherCodecs.unknown + s.carProblems
 }
 
 /**
@@ -289,6 +298,8 @@ export function formatSummary (s, options = {}) {
       s.unverified && `${s.unverified} block${s.unverified === 1 ? '' : 's'} with unverifiable hashes`,
       d.nonCanonical && `${d.nonCanonical} non-canonical`,
       d.invalid && `${d.invalid} invalid`,
+      s.otherCodecs.invalid && `${s.otherCodecs.invalid} block${s.otherCodecs.invalid === 1 ? '' : 's'} not valid for their codec`,
+      s.otherCodecs.unknown && `${s.otherCodecs.unknown} block${s.otherCodecs.unknown === 1 ? '' : 's'} of a codec this tool does not know`,
       missingRoots && `${missingRoots} root${missingRoots === 1 ? '' : 's'} not present as a block`,
       other && `${other} other problem${other === 1 ? '' : 's'} with the CAR (see problems)`,
       o?.check && o.check.result !== 'ok' && !o.keptUnchanged && !o.cannotRewrite.length && `the written CAR did not pass when read back (${o.check.result})`

@@ -139,9 +139,11 @@ describe('dag-cbor-car: data is never lost or misreported', function () {
     it('a valid CARv2 with padding before the payload and an index after it is read whole', () => {
       const v2 = carV2(v1, { padding: 13, indexOffset: 11 + 40 + 13 + v1.length, trailer: Buffer.alloc(64, 1) })
       const { code, summary } = toolJson([write('good-v2.car', v2)])
-      assert.equal(code, 1) // the genesis CAR's one non-canonical block
+      assert.equal(code, 1) // the genesis CAR's one non-canonical block, and the made-up index
       assert.equal(summary.version, 2)
       assert.equal(summary.blocks, 1207)
+      // 64 bytes of 0x01 are not an index: format 0x1 is reported, not passed unchecked
+      assert.match(summary.problems.find((/** @type {any} */ p) => p.kind === 'index').message, /format 0x1 is not one this tool reads/)
       assert.equal(summary.error, null)
     })
 
