@@ -60,8 +60,8 @@ export async function run (argv) {
       if (car.position() - block.offset !== varintSize(length) + length) sectionsChanged++
       await out.line(exported.line)
     }
-    await out.flush()
   } finally {
+    await out.flush() // what was listed before an error in the input stays listed
     await close()
   }
   if (sectionsChanged) note(`${sectionsChanged} sections have a length varint longer than needed; import writes the shortest form, so its CAR will differ there`)

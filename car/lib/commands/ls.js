@@ -58,7 +58,6 @@ export async function run (argv) {
         await out.line(line)
       }
     }
-    await out.flush()
     if (!values.partial) {
       if (car.roots.length === 0) {
         problems++
@@ -71,6 +70,7 @@ export async function run (argv) {
       }
     }
   } finally {
+    await out.flush() // what was listed before an error in the input stays listed
     await close()
   }
   return problems ? 1 : 0
