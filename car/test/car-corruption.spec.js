@@ -10,7 +10,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { CarReader, CarWriter } from '@ipld/car'
+import { CarReader, CarWriter, CarIndexer } from '@ipld/car'
 import * as codec from 'dag-cbor-fast'
 import { roundTrip } from '../lib/run.js'
 import { bytesSource } from '../lib/source.js'
@@ -102,7 +102,7 @@ describe('dag-cbor-car: no lie under corruption (seeded flips, inserts, deletes 
   const sample = []
 
   for (const [n, file] of CARS.entries()) {
-    it(`${path.basename(file)}: every header bit flip and ${RANDOM_CASES} random cases fail, each with a byte offset`, async () => {
+    it(`${path.basename(file)}: every header bit flip, every CID codec bit flip and ${RANDOM_CASES} random cases fail, each with a byte offset`, async () => {
       const base = await cleanBase(file)
       const clean = await verdict(base)
       assert.equal(clean.code, 0, `the clean base does not pass: ${clean.reasons.join('; ')}`)
@@ -112,6 +112,13 @@ describe('dag-cbor-car: no lie under corruption (seeded flips, inserts, deletes 
       /** @type {{ label: string, bytes: Uint8Array }[]} */
       const cases = []
       for (let at = 0; at < headerEnd; at++) for (const bit of [0x01, 0x04, 0x20, 0x80]) cases.push({ label: `header byte ${at} ^ 0x${bit.toString(16)}`, bytes: flip(base, at, bit) })
+      // every bit of each block's CID codec byte: the hash still matches, only a content check can tell
+      const indexer = await CarIndexer.fromBytes(base)
+      for await (const { cid, blockOffset } of indexer) {
+        const codecByte = blockOffset - cid.bytes.length + 1 // a CIDv1: version 0x01, then a one-byte codec
+        assert.equal(base[codecByte], cid.code)
+        for (let bit = 1; bit < 0x100; bit <<= 1) cases.push({ label: `CID codec byte ${codecByte} ^ 0x${bit.toString(16)}`, bytes: flip(base, codecByte, bit) })
+      }
       for (let i = 0; i < RANDOM_CASES; i++) {
         const kind = i % 3
         const at = Math.floor(rnd() * base.length)
