@@ -16,14 +16,23 @@ export const COMMON_USAGE = `  --json               machine-readable output
   -h, --help           this help`
 
 /**
+ * A command's arguments: its options, then exactly the inputs named. With --help, prints the usage
+ * and returns null (the command then exits 0).
+ *
  * @param {string[]} argv
  * @param {Record<string, { type: 'string' | 'boolean', short?: string, multiple?: boolean }>} options besides the common ones
- * @param {string} usage printed after a usage error
- * @returns {{ values: Record<string, any>, positionals: string[], maxBlockSize: number }}
+ * @param {string} usage printed for --help and after a usage error
+ * @param {string[]} inputs the names of the positional arguments, in order
+ * @returns {{ values: Record<string, any>, positionals: string[], maxBlockSize: number } | null}
  */
-export function parseCommand (argv, options, usage) {
+export function parseCommand (argv, options, usage, inputs) {
   try {
     const { values, positionals } = parseOptions(argv, { ...COMMON_OPTIONS, ...options })
+    if (values.help) {
+      process.stdout.write(usage + '\n')
+      return null
+    }
+    expectInputs(positionals, inputs)
     for (const [name, spec] of Object.entries(options)) {
       if (spec.type === 'string' && values[name] === '') throw new UsageError(`--${name} needs a value`)
     }
@@ -45,12 +54,11 @@ export function parseCommand (argv, options, usage) {
  *
  * @param {string[]} positionals
  * @param {string[]} names
- * @param {string} usage
  */
-export function expectInputs (positionals, names, usage) {
-  if (positionals.length < names.length) throw new UsageError(`missing ${names.slice(positionals.length).join(' and ')}`, usage)
-  if (positionals.length > names.length) throw new UsageError(`unexpected argument "${positionals[names.length]}" (expected ${names.join(' ')})`, usage)
-  if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be only one of the inputs', usage)
+function expectInputs (positionals, names) {
+  if (positionals.length < names.length) throw new UsageError(`missing ${names.slice(positionals.length).join(' and ')}`)
+  if (positionals.length > names.length) throw new UsageError(`unexpected argument "${positionals[names.length]}" (expected ${names.join(' ')})`)
+  if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be only one of the inputs')
 }
 
 /** @param {string} text e.g. 4194304, 8M, 512KiB */

@@ -8,7 +8,7 @@ import { CidTable } from '../cid-table.js'
 import { verifyBlock } from '../verify.js'
 import { cidText } from '../links.js'
 import { createLineWriter } from '../lines.js'
-import { parseCommand, expectInputs, COMMON_USAGE } from '../command-args.js'
+import { parseCommand, COMMON_USAGE } from '../command-args.js'
 
 const USAGE = `usage: dag-cbor-car diff <a.car | -> <b.car | -> [--json]
 
@@ -27,12 +27,9 @@ const SHOWN = 5
  * @returns {Promise<number>}
  */
 export async function run (argv) {
-  const { values, positionals, maxBlockSize } = parseCommand(argv, {}, USAGE)
-  if (values.help) {
-    process.stdout.write(USAGE + '\n')
-    return 0
-  }
-  expectInputs(positionals, ['a.car', 'b.car'], USAGE)
+  const args = parseCommand(argv, {}, USAGE, ['a.car', 'b.car'])
+  if (!args) return 0 // --help
+  const { values, positionals, maxBlockSize } = args
   /** @type {string[]} */
   const badHashes = []
   let badCount = 0

@@ -8,7 +8,7 @@ import { openCarInput, varintSize } from '../blocks.js'
 import { headerLine, blockLine } from '../block-json.js'
 import { createLineWriter } from '../lines.js'
 import { sameBytes } from '../bytes.js'
-import { parseCommand, expectInputs, COMMON_USAGE } from '../command-args.js'
+import { parseCommand, COMMON_USAGE } from '../command-args.js'
 
 const USAGE = `usage: dag-cbor-car export <in.car | -> [--max-block-size SIZE] > blocks.jsonl
 
@@ -28,12 +28,9 @@ const SHOWN = 5
  * @returns {Promise<number>}
  */
 export async function run (argv) {
-  const { values, positionals, maxBlockSize } = parseCommand(argv, {}, USAGE)
-  if (values.help) {
-    process.stdout.write(USAGE + '\n')
-    return 0
-  }
-  expectInputs(positionals, ['in.car'], USAGE)
+  const args = parseCommand(argv, {}, USAGE, ['in.car'])
+  if (!args) return 0 // --help
+  const { values, positionals, maxBlockSize } = args
   const { name, car, prefix, close } = await openCarInput(positionals[0], { maxBlockSize })
   const out = createLineWriter()
   /** @type {string[]} */

@@ -13,7 +13,7 @@ import { parseCid, codecCode } from '../block-report.js'
 import { verifyBlock } from '../verify.js'
 import { openCarOutput } from '../output.js'
 import { ToolError, UsageError, systemReason } from '../errors.js'
-import { parseCommand, expectInputs, COMMON_USAGE } from '../command-args.js'
+import { parseCommand, COMMON_USAGE } from '../command-args.js'
 
 const USAGE = `usage: dag-cbor-car filter <in.car | -> --out x.car [--cids FILE] [--drop FILE] [--codec NAME]...
                            [--reachable-from CID]... [--json]
@@ -38,18 +38,15 @@ const SHOWN = 5
  * @returns {Promise<number>}
  */
 export async function run (argv) {
-  const { values, positionals, maxBlockSize } = parseCommand(argv, {
+  const args = parseCommand(argv, {
     out: { type: 'string' },
     cids: { type: 'string' },
     drop: { type: 'string' },
     codec: { type: 'string', multiple: true },
     'reachable-from': { type: 'string', multiple: true }
-  }, USAGE)
-  if (values.help) {
-    process.stdout.write(USAGE + '\n')
-    return 0
-  }
-  expectInputs(positionals, ['in.car'], USAGE)
+  }, USAGE, ['in.car'])
+  if (!args) return 0 // --help
+  const { values, positionals, maxBlockSize } = args
   if (!values.out) throw new UsageError('filter needs --out FILE', USAGE)
   if (positionals[0] === '-' && (values.cids === '-' || values.drop === '-')) throw new UsageError('standard input (-) can be the CAR or a CID list, not both', USAGE)
   /** @type {string[]} */ const codecArgs = values.codec ?? []

@@ -11,7 +11,7 @@ import { hasEscapedBytes, describeError } from '../classify.js'
 import { writeOut } from '../lines.js'
 import { prettyJson } from '../pretty-json.js'
 import { UsageError } from '../errors.js'
-import { parseCommand, expectInputs, COMMON_USAGE } from '../command-args.js'
+import { parseCommand, COMMON_USAGE } from '../command-args.js'
 import { DAG_CBOR, DAG_JSON, RAW } from '../links.js'
 
 const USAGE = `usage: dag-cbor-car get-block <in.car | -> <CID> [--dag-json [--pretty] | --json]
@@ -31,12 +31,9 @@ exit status: 0 written; 1 the CAR has no such block, or its bytes do not hash to
  * @returns {Promise<number>}
  */
 export async function run (argv) {
-  const { values, positionals, maxBlockSize } = parseCommand(argv, { 'dag-json': { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE)
-  if (values.help) {
-    process.stdout.write(USAGE + '\n')
-    return 0
-  }
-  expectInputs(positionals, ['in.car', 'CID'], USAGE)
+  const args = parseCommand(argv, { 'dag-json': { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE, ['in.car', 'CID'])
+  if (!args) return 0 // --help
+  const { values, positionals, maxBlockSize } = args
   if (values.pretty && !values['dag-json']) throw new UsageError('--pretty needs --dag-json', USAGE)
   if (values.json && values['dag-json']) throw new UsageError('give --dag-json or --json, not both', USAGE)
   const wanted = parseCid(positionals[1], 'the CID argument', USAGE)

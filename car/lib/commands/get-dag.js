@@ -12,7 +12,7 @@ import { verifyBlock, hashName } from '../verify.js'
 import { openCarOutput } from '../output.js'
 import { humanBytes } from '../units.js'
 import { UsageError } from '../errors.js'
-import { parseCommand, expectInputs, COMMON_USAGE } from '../command-args.js'
+import { parseCommand, COMMON_USAGE } from '../command-args.js'
 
 const USAGE = `usage: dag-cbor-car get-dag <in.car | -> <CID> --out sub.car [--allow-partial] [--json]
 
@@ -32,12 +32,9 @@ const SHOWN = 5
  * @returns {Promise<number>}
  */
 export async function run (argv) {
-  const { values, positionals, maxBlockSize } = parseCommand(argv, { out: { type: 'string' }, 'allow-partial': { type: 'boolean' } }, USAGE)
-  if (values.help) {
-    process.stdout.write(USAGE + '\n')
-    return 0
-  }
-  expectInputs(positionals, ['in.car', 'CID'], USAGE)
+  const args = parseCommand(argv, { out: { type: 'string' }, 'allow-partial': { type: 'boolean' } }, USAGE, ['in.car', 'CID'])
+  if (!args) return 0 // --help
+  const { values, positionals, maxBlockSize } = args
   if (!values.out) throw new UsageError('get-dag needs --out FILE', USAGE)
   const root = parseCid(positionals[1], 'the CID argument', USAGE)
   const input = await openCarInput(positionals[0], { maxBlockSize, reread: true })

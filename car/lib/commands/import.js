@@ -8,7 +8,7 @@ import { openInput } from '../source.js'
 import { openCarOutput } from '../output.js'
 import { parseHeaderLine, parseBlockLine, LineError } from '../block-json.js'
 import { ToolError, UsageError } from '../errors.js'
-import { parseCommand, expectInputs, COMMON_USAGE } from '../command-args.js'
+import { parseCommand, COMMON_USAGE } from '../command-args.js'
 
 const USAGE = `usage: dag-cbor-car import <blocks.jsonl | -> --out out.car [--json]
 
@@ -26,12 +26,9 @@ const SHOWN = 5
  * @returns {Promise<number>}
  */
 export async function run (argv) {
-  const { values, positionals, maxBlockSize } = parseCommand(argv, { out: { type: 'string' } }, USAGE)
-  if (values.help) {
-    process.stdout.write(USAGE + '\n')
-    return 0
-  }
-  expectInputs(positionals, ['blocks.jsonl'], USAGE)
+  const args = parseCommand(argv, { out: { type: 'string' } }, USAGE, ['blocks.jsonl'])
+  if (!args) return 0 // --help
+  const { values, positionals, maxBlockSize } = args
   if (!values.out) throw new UsageError('import needs --out FILE', USAGE)
   const source = await openInput(positionals[0])
   // a line may hold a block in base64 or as DAG-JSON text, which can be several times its size

@@ -9,7 +9,7 @@ import { checkBlock, codecName, SizeList } from '../block-report.js'
 import { hashName } from '../verify.js'
 import { cidText } from '../links.js'
 import { humanBytes } from '../units.js'
-import { parseCommand, expectInputs, COMMON_USAGE } from '../command-args.js'
+import { parseCommand, COMMON_USAGE } from '../command-args.js'
 
 const USAGE = `usage: dag-cbor-car inspect <in.car | -> [--partial] [--json] [--max-block-size SIZE]
        dag-cbor-car inspect a.car b.car ... [--json]   (several files, in parallel)
@@ -29,12 +29,9 @@ const MAX_PROBLEMS = 10
  * @returns {Promise<number>}
  */
 export async function run (argv) {
-  const { values, positionals, maxBlockSize } = parseCommand(argv, { partial: { type: 'boolean' } }, USAGE)
-  if (values.help) {
-    process.stdout.write(USAGE + '\n')
-    return 0
-  }
-  expectInputs(positionals, ['in.car'], USAGE)
+  const args = parseCommand(argv, { partial: { type: 'boolean' } }, USAGE, ['in.car'])
+  if (!args) return 0 // --help
+  const { values, positionals, maxBlockSize } = args
   const input = await openCarInput(positionals[0], { maxBlockSize })
   let report
   try {

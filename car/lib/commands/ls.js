@@ -7,7 +7,7 @@ import { CidTable } from '../cid-table.js'
 import { checkBlock, codecName } from '../block-report.js'
 import { linksOf } from '../links.js'
 import { createLineWriter } from '../lines.js'
-import { parseCommand, expectInputs, COMMON_USAGE } from '../command-args.js'
+import { parseCommand, COMMON_USAGE } from '../command-args.js'
 
 const USAGE = `usage: dag-cbor-car ls <in.car | -> [--links] [--partial] [--json] [--max-block-size SIZE]
 
@@ -25,12 +25,9 @@ exit status: 0 every block verified and canonical, every root present; 1 problem
  * @returns {Promise<number>}
  */
 export async function run (argv) {
-  const { values, positionals, maxBlockSize } = parseCommand(argv, { links: { type: 'boolean' }, partial: { type: 'boolean' } }, USAGE)
-  if (values.help) {
-    process.stdout.write(USAGE + '\n')
-    return 0
-  }
-  expectInputs(positionals, ['in.car'], USAGE)
+  const args = parseCommand(argv, { links: { type: 'boolean' }, partial: { type: 'boolean' } }, USAGE, ['in.car'])
+  if (!args) return 0 // --help
+  const { values, positionals, maxBlockSize } = args
   const { car, close } = await openCarInput(positionals[0], { maxBlockSize })
   const out = createLineWriter()
   let problems = 0

@@ -2,7 +2,7 @@
 // Only the header is read: this says what the CAR claims, not whether the blocks are there (inspect
 // and verify say that). Exit 1 when the header lists no roots.
 import { openCarInput } from '../blocks.js'
-import { parseCommand, expectInputs, COMMON_USAGE } from '../command-args.js'
+import { parseCommand, COMMON_USAGE } from '../command-args.js'
 
 const USAGE = `usage: dag-cbor-car roots <in.car | -> [--json]
 
@@ -16,12 +16,9 @@ exit status: 0 the header lists roots; 1 it lists none; 2 bad usage or unreadabl
  * @returns {Promise<number>}
  */
 export async function run (argv) {
-  const { values, positionals, maxBlockSize } = parseCommand(argv, {}, USAGE)
-  if (values.help) {
-    process.stdout.write(USAGE + '\n')
-    return 0
-  }
-  expectInputs(positionals, ['in.car'], USAGE)
+  const args = parseCommand(argv, {}, USAGE, ['in.car'])
+  if (!args) return 0 // --help
+  const { values, positionals, maxBlockSize } = args
   const { name, car, close } = await openCarInput(positionals[0], { maxBlockSize })
   try {
     const roots = car.roots.map(String)
