@@ -3,8 +3,8 @@
 // arguments, the input and the key, and prints. Exit: 0 checked and good, 1 faults found (or
 // blocks missing), 2 bad usage or unreadable input.
 import fs from 'node:fs'
-import { parseArgs } from 'node:util'
-import { ToolError, UsageError, systemReason } from '../errors.js'
+import { UsageError, systemReason } from '../errors.js'
+import { parseCommand, COMMON_USAGE } from '../command-args.js'
 import { openInput } from '../source.js'
 import { readBlocks } from '../atproto/blocks.js'
 import { checkRepo } from '../atproto/check-repo.js'
@@ -23,39 +23,30 @@ const USAGE = `usage: dag-cbor-car repo verify FILE|- [--key KEY] [--json]
   --key KEY did:key:z... or a DID document (JSON file) holding the account's #atproto key:
             the commit signature is checked; without it, it is not
   --out DIR a new or empty directory
-  --json    verify, export: the summary as one JSON object; ls: one JSON object per record
+  (--json: verify and export print the summary as one JSON object, ls one JSON object per record)
+${COMMON_USAGE}
 
 exit status: 0 checked and good, 1 faults found or blocks missing, 2 bad usage or unreadable input`
 
 const SUBCOMMANDS = ['verify', 'ls', 'export']
 
-/** @param {string[]} argv */
+/** @param {string[]} argv @returns {{ sub: string, input: string, key?: string, out?: string, json: boolean, maxBlockSize: number } | null} null: help was printed */
 function parse (argv) {
   const [sub, ...rest] = argv
-  if (sub === '-h' || sub === '--help') return null
-  if (!SUBCOMMANDS.includes(sub)) throw new UsageError(sub === undefined ? 'repo needs a subcommand: verify, ls or export' : `unknown repo subcommand "${sub}"; expected verify, ls or export`)
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: rest,
-      allowPositionals: true,
-      options: {
-        key: { type: 'string' },
-        out: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' }
-      }
-    })
-  } catch (err) {
-    throw new UsageError(/** @type {Error} */ (err).message)
+  if (sub === '-h' || sub === '--help') {
+    process.stdout.write(USAGE + '\n')
+    return null
   }
-  const { values, positionals } = parsed
-  if (values.help) return null
-  if (positionals.length !== 1) throw new UsageError(`repo ${sub} needs exactly one input (a CAR file, or - for standard input), got ${positionals.length}`)
-  if (sub === 'export' && !values.out) throw new UsageError('repo export needs --out DIR')
-  if (sub !== 'export' && values.out !== undefined) throw new UsageError('--out is for repo export')
-  if (sub === 'ls' && values.key !== undefined) throw new UsageError('--key is for repo verify and repo export (ls reads no signature)')
-  return { sub, input: positionals[0], key: values.key, out: values.out, json: !!values.json }
+  if (!SUBCOMMANDS.includes(sub)) throw new UsageError(sub === undefined ? 'repo needs a subcommand: verify, ls or export' : `unknown repo subcommand "${sub}"; expected verify, ls or export`, USAGE)
+  const parsed = parseCommand(rest, { key: { type: 'string' }, out: { type: 'string' } }, USAGE, ['FILE'])
+  if (!parsed) return null
+  const { values, positionals, maxBlockSize } = parsed
+  /** @param {string} message */
+  const usage = (message) => new UsageError(message, USAGE)
+  if (sub === 'export' && !values.out) throw usage('repo export needs --out DIR')
+  if (sub !== 'export' && values.out !== undefined) throw usage('--out is for repo export')
+  if (sub === 'ls' && values.key !== undefined) throw usage('--key is for repo verify and repo export (ls reads no signature)')
+  return { sub, input: positionals[0], key: values.key, out: values.out, json: !!values.json, maxBlockSize }
 }
 
 /**
@@ -90,21 +81,12 @@ function loadKey (spec) {
  * @returns {Promise<number>} the exit status
  */
 export async function run (argv) {
-  let args
-  try {
-    args = parse(argv)
-  } catch (err) {
-    if (err instanceof UsageError) err.usage = USAGE
-    throw err
-  }
-  if (!args) {
-    process.stdout.write(USAGE + '\n')
-    return 0
-  }
+  const args = parse(argv)
+  if (!args) return 0
   const key = args.key === undefined ? null : loadKey(args.key)
   const source = await openInput(args.input)
   try {
-    const store = await readBlocks(source)
+    const store = await readBlocks(source, { maxBlockSize: args.maxBlockSize })
     const exporter = args.out ? createExporter(args.out) : null
     const out = (/** @type {string} */ line) => process.stdout.write(line + '\n')
     /** @type {string[]} */
