@@ -82,7 +82,7 @@ export async function roundTrip (options) {
     const o = summary.output
     const currentCar = car
 
-    if (!out && workers > 1) {
+    if (!out) {
       await verifyInWorkers({ car, processor, summary, checks, workers, maxBlockSize: maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, onProgress })
       await checks.finish(summary)
       summary.bytes = car.position()

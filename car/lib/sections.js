@@ -5,8 +5,74 @@
 // CAR (roots, duplicates, the CARv2 index) that need every block. So the main thread neither
 // parses CIDs nor makes an object per block, and no per-block result crosses between threads.
 import { CID } from 'multiformats/cid'
-import { processBlock } from './classify.js'
-import { createSummary, addBlock } from './summary.js'
+import { processBlock, DAG_CBOR } from './classify.js'
+import { createSummary, addBlock, countBlock } from './summary.js'
+import { digestOf } from './verify.js'
+
+const RAW = 0x55
+const SHA2_256 = 0x12
+const BLAKE2B_256 = 0xb220
+const DIGEST_SIZE = 32
+
+/** the read position of uvarint() in the batch */
+let p = 0
+
+/**
+ * The unsigned varint at p (at most 4 bytes, the shortest form), moving p past it; -1 otherwise.
+ *
+ * @param {Uint8Array} bytes
+ * @param {number} end
+ */
+function uvarint (bytes, end) {
+  let value = 0
+  let scale = 1
+  for (let i = 0; i < 4 && p < end; i++) {
+    const b = bytes[p++]
+    value += (b & 0x7f) * scale
+    if (b < 0x80) return b === 0 && i > 0 ? -1 : value
+    scale *= 128
+  }
+  return -1
+}
+
+/**
+ * The common block, checked without a CID object or a result: a CIDv1 naming DAG-CBOR or raw
+ * with a 32-byte sha2-256 or blake2b-256 digest, whose bytes hash to it and (DAG-CBOR) pass the
+ * codec's validate() with no float64 integers. Returns where the block's bytes start (the CID is
+ * bytes[from, that)), or -1 for any other block, which then takes the general path (CID.decodeFirst,
+ * processBlock, addBlock), as every block did before; its verdict is the one processBlock gives
+ * such a block.
+ *
+ * @param {import('./classify.js').Codec} codec
+ * @param {Uint8Array} bytes
+ * @param {number} from
+ * @param {number} to
+ * @param {number} maxBlockSize
+ */
+function commonBlock (codec, bytes, from, to, maxBlockSize) {
+  p = from
+  if (bytes[p++] !== 1) return -1
+  const code = uvarint(bytes, to)
+  if (code !== DAG_CBOR && code !== RAW) return -1
+  if (code === DAG_CBOR && codec.validate === undefined) return -1
+  const hashCode = uvarint(bytes, to)
+  if (hashCode !== SHA2_256 && hashCode !== BLAKE2B_256) return -1
+  if (uvarint(bytes, to) !== DIGEST_SIZE) return -1
+  const digestAt = p
+  const dataAt = p + DIGEST_SIZE
+  if (dataAt > to || to - dataAt > maxBlockSize) return -1
+  const data = bytes.subarray(dataAt, to)
+  const digest = /** @type {Uint8Array} */ (digestOf(hashCode, data))
+  for (let k = 0; k < DIGEST_SIZE; k++) if (digest[k] !== bytes[digestAt + k]) return -1
+  if (code === DAG_CBOR) {
+    try {
+      if (/** @type {NonNullable<typeof codec.validate>} */ (codec.validate)(data).integralFloats !== 0) return -1
+    } catch {
+      return -1
+    }
+  }
+  return dataAt
+}
 
 /**
  * @typedef {object} SectionError a section the worker could not read; the blocks before it are counted
@@ -40,8 +106,22 @@ export function processSections (codec, batch, options) {
   const block = { cid: /** @type {CID} */ (/** @type {unknown} */ (null)), bytes, offset: 0 }
   let from = 0
   for (let i = 0; i < ends.length; i++) {
-    const section = bytes.subarray(from, ends[i])
-    from = ends[i]
+    const to = ends[i]
+    const dataAt = commonBlock(codec, bytes, from, to, options.maxBlockSize)
+    if (dataAt !== -1) {
+      const cidLength = dataAt - from
+      if (cidAt + cidLength > cidBuffer.length) cidBuffer = grow(cidBuffer, cidAt, cidLength)
+      for (let k = 0; k < cidLength; k++) cidBuffer[cidAt + k] = bytes[from + k]
+      cidEnds[i] = cidAt += cidLength
+      const code = bytes[from + 1]
+      countBlock(summary, code, bytes[from + 2] === SHA2_256 ? SHA2_256 : BLAKE2B_256, to - dataAt)
+      summary.verified++
+      if (code === DAG_CBOR) summary.dagCbor.canonical++
+      from = to
+      continue
+    }
+    const section = bytes.subarray(from, to)
+    from = to
     let cid, data
     try {
       [cid, data] = CID.decodeFirst(section)
@@ -54,11 +134,7 @@ export function processSections (codec, batch, options) {
       break
     }
     const cidBytes = cid.bytes
-    if (cidAt + cidBytes.length > cidBuffer.length) {
-      const grown = new Uint8Array(Math.max(cidBuffer.length * 2, cidAt + cidBytes.length))
-      grown.set(cidBuffer.subarray(0, cidAt))
-      cidBuffer = grown
-    }
+    if (cidAt + cidBytes.length > cidBuffer.length) cidBuffer = grow(cidBuffer, cidAt, cidBytes.length)
     cidBuffer.set(cidBytes, cidAt)
     cidEnds[i] = cidAt += cidBytes.length
     block.cid = cid
@@ -68,4 +144,11 @@ export function processSections (codec, batch, options) {
   }
   const count = error ? error.index : ends.length
   return { summary, cids: cidBuffer.slice(0, cidAt), cidEnds: cidEnds.slice(0, count), error }
+}
+
+/** @param {Uint8Array} buffer @param {number} used @param {number} more */
+function grow (buffer, used, more) {
+  const grown = new Uint8Array(Math.max(buffer.length * 2, used + more))
+  grown.set(buffer.subarray(0, used))
+  return grown
 }

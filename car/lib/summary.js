@@ -91,12 +91,8 @@ export function createSummary () {
 export function addBlock (s, block, r) {
   const { cid, bytes } = block
   const at = block.offset ?? 0
-  s.blocks++
-  s.blockBytes += bytes.length
-  const codec = codecName(cid.code)
-  s.codecs[codec] = (s.codecs[codec] ?? 0) + 1
+  countBlock(s, cid.code, cid.multihash.code, bytes.length)
   const hash = hashName(cid.multihash.code)
-  s.hashes[hash] = (s.hashes[hash] ?? 0) + 1
   if (r.hash === 'ok') s.verified++
   else if (r.hash === 'unverified') s.unverified++
   else {
@@ -128,6 +124,23 @@ export function addBlock (s, block, r) {
     offset: r.offset,
     message: `block at byte offset ${at}: ${r.reason ?? ''}${r.keptReason ? `; ${r.keptReason}` : ''}`
   })
+}
+
+/**
+ * The counts every block adds (addBlock's first step; sections.js's fast path adds the rest itself).
+ *
+ * @param {Summary} s
+ * @param {number} codecCode the CID's codec
+ * @param {number} hashCode its multihash code
+ * @param {number} size the block's bytes
+ */
+export function countBlock (s, codecCode, hashCode, size) {
+  s.blocks++
+  s.blockBytes += size
+  const codec = codecName(codecCode)
+  s.codecs[codec] = (s.codecs[codec] ?? 0) + 1
+  const hash = hashName(hashCode)
+  s.hashes[hash] = (s.hashes[hash] ?? 0) + 1
 }
 
 /**
