@@ -16,7 +16,7 @@ const NAMED_CODECS = [0x71, 0x55, 0x70, 0x0129, 0x0200]
  * @typedef {object} BlockCheck
  * @property {'ok' | 'mismatch' | 'unverified'} hash
  * @property {'canonical' | 'non-canonical' | 'invalid' | undefined} dagCbor for DAG-CBOR blocks
- * @property {{ kind: string, message: string } | null} problem what makes `verify` fail on this block
+ * @property {{ kind: string, message: string } | null} problem what makes `verify` fail on this block (a hash, DAG-CBOR, or another codec's content)
  * @property {import('./classify.js').BlockResult} result
  */
 
@@ -32,6 +32,7 @@ export function checkBlock (cid, bytes) {
   if (result.hash === 'mismatch') problem = { kind: 'hash-mismatch', message: `bytes do not hash to the CID (${hashName(cid.multihash.code)})` }
   else if (result.hash === 'unverified') problem = { kind: 'unverified', message: `hash function ${hashName(cid.multihash.code)} is not one this tool can check` }
   else if (dagCbor === 'non-canonical' || dagCbor === 'invalid') problem = { kind: dagCbor, message: result.reason ?? dagCbor }
+  else if (result.content) problem = { kind: result.content === 'invalid' ? 'invalid' : 'unknown-codec', message: result.reason ?? result.content }
   return { hash: result.hash, dagCbor, problem, result }
 }
 

@@ -22,7 +22,7 @@ export class DagIndex {
     this.edgeTotal = 0
     this.blocks = 0
     this.duplicates = 0
-    /** blocks whose codec's links are not read (dag-pb, ...) */
+    /** blocks whose codec's links are not read (not dag-cbor, dag-pb, dag-json, raw or json) */
     this.linksNotRead = 0
     /** @private */
     this.linkTarget = -1

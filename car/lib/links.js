@@ -1,14 +1,17 @@
 // Where a block links: the CIDs it names, found in its bytes. DAG-CBOR links are read by walking
-// the bytes (cbor-walk.js: no values built, and non-canonical blocks walk too); DAG-JSON blocks are
-// decoded; raw blocks have none. Other codecs (dag-pb among them) are not read: callers count such
-// blocks, so a report never claims a DAG is complete when some links went unseen.
+// the bytes (cbor-walk.js: no values built, and non-canonical blocks walk too); dag-pb (UnixFS) and
+// DAG-JSON blocks are decoded; raw and JSON blocks have none. Other codecs are not read: callers
+// count such blocks, so a report never claims a DAG is complete when some links went unseen.
 import * as dagJson from '@ipld/dag-json'
+import * as dagPb from '@ipld/dag-pb'
 import { CID } from 'multiformats/cid'
 import { scanLinks } from './cbor-walk.js'
 
 export const DAG_CBOR = 0x71
 export const RAW = 0x55
 export const DAG_JSON = 0x0129
+export const DAG_PB = 0x70
+const JSON_CODE = 0x0200
 
 /**
  * @callback OnLink
@@ -32,7 +35,17 @@ export function forEachLink (code, bytes, onLink) {
     scanLinks(bytes, 0, bytes.length, (start, end) => { onLink(bytes, start + 1, end) })
     return true
   }
-  if (code === RAW) return true
+  if (code === RAW || code === JSON_CODE) return true
+  if (code === DAG_PB) {
+    let node
+    try {
+      node = dagPb.decode(bytes)
+    } catch {
+      return true // not dag-pb at all (verify reports it): it names nothing we can follow
+    }
+    for (const link of node.Links) onLink(link.Hash.bytes, 0, link.Hash.bytes.length)
+    return true
+  }
   if (code === DAG_JSON) {
     let value
     try {

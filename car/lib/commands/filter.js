@@ -72,7 +72,7 @@ export async function run (argv) {
       const fromIds = from.map((c) => index.cids.find(c.bytes, 0, c.bytes.length))
       from.forEach((c, i) => { if (!index.has(fromIds[i])) process.stderr.write(`dag-cbor-car: note: --reachable-from ${c} is not in ${name}\n`) })
       reached = index.reach(fromIds)
-      if (index.linksNotRead) process.stderr.write(`dag-cbor-car: note: ${index.linksNotRead} blocks are of a codec whose links this tool does not read (dag-pb, ...); what they link to is not kept unless reached otherwise\n`)
+      if (index.linksNotRead) process.stderr.write(`dag-cbor-car: note: ${index.linksNotRead} blocks are of a codec whose links this tool does not read (not dag-cbor, dag-pb, dag-json, raw or json); what they link to is not kept unless reached otherwise\n`)
     }
     /** @param {import('multiformats').CID} cid */
     const keep = (cid) => {

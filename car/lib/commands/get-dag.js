@@ -99,7 +99,7 @@ export async function run (argv) {
     const summary = { input: name, root: root.toString(), out: values.out, written: ok, blocks, bytes, missing: { cids: missing.size, first: firstMissing }, linksNotRead, problems: badHashes.slice(0, SHOWN) }
     for (const p of badHashes.slice(0, SHOWN)) process.stderr.write(`dag-cbor-car: ${p}\n`)
     if (partial) process.stderr.write(`dag-cbor-car: ${missing.size} linked block${missing.size === 1 ? ' is' : 's are'} not in ${name}: ${firstMissing.join(', ')}${missing.size > SHOWN ? ', ...' : ''}${values['allow-partial'] ? '' : ' (--allow-partial writes the DAG without them)'}\n`)
-    if (linksNotRead) process.stderr.write(`dag-cbor-car: note: ${linksNotRead} block${linksNotRead === 1 ? ' is' : 's are'} of a codec whose links this tool does not read (dag-pb, ...); what they link to was not followed\n`)
+    if (linksNotRead) process.stderr.write(`dag-cbor-car: note: ${linksNotRead} block${linksNotRead === 1 ? ' is' : 's are'} of a codec whose links this tool does not read (not dag-cbor, dag-pb, dag-json, raw or json); what they link to was not followed\n`)
     if (values.json) process.stdout.write(JSON.stringify(summary) + '\n')
     else process.stdout.write(ok ? `wrote ${values.out}: ${blocks} blocks (${humanBytes(bytes)} of block data) reachable from ${root}${partial ? `, ${missing.size} missing` : ''}\n` : `${values.out} was not written\n`)
     return ok ? 0 : 1

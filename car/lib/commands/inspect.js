@@ -158,7 +158,7 @@ function format (r) {
     `  reachable   ${r.uniqueBlocks === 0 ? 'no blocks' : `${d.reachable} of ${r.uniqueBlocks} blocks from the roots; ${d.unreachable} from none`}`,
     `  links       ${d.links}; ${d.missing.links ? `${d.missing.links} to ${plural(d.missing.cids, 'block')} not in the CAR: ${d.missing.first.join(', ')}${d.missing.cids > d.missing.first.length ? ', ...' : ''}` : 'none to blocks missing from the CAR'}`
   ]
-  if (d.linksNotRead) lines.push(`              ${plural(d.linksNotRead, 'block')} of a codec whose links this tool does not read (dag-pb, ...): the reachability above leaves out their links`)
+  if (d.linksNotRead) lines.push(`              ${plural(d.linksNotRead, 'block')} of a codec whose links this tool does not read (not dag-cbor, dag-pb, dag-json, raw or json): the reachability above leaves out their links`)
   if (d.deepest) lines.push(`  deepest     ${plural(d.deepest.links, 'link')} from ${d.deepest.from}${d.deepest.links ? ` to ${d.deepest.to}` : ''}`)
   if (r.problemCount) {
     lines.push(`  problems    ${r.problemCount}${r.problemCount > r.problems.length ? ` (first ${r.problems.length} shown)` : ''}:`)

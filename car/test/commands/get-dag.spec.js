@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import * as dagCbor from '@ipld/dag-cbor'
-import { tool, tempDir, walk, dfsOrder, shapesCar, block, SAMPLE } from './helpers.js'
+import { tool, tempDir, walk, dfsOrder, shapesCar, dagPbCar, block, SAMPLE } from './helpers.js'
 import { readAll, carV1 } from '../helpers/car-oracle.js'
 
 describe('dag-cbor-car get-dag', function () {
@@ -44,6 +44,24 @@ describe('dag-cbor-car get-dag', function () {
     assert.deepEqual(got.blocks.map((b) => b.cid.toString()), dfsOrder(w, car.root.cid.toString()))
     assert.deepEqual(got.blocks.map((b) => b.cid.toString()), [car.root, car.mid, car.leaf, car.raw].map((b) => b.cid.toString()))
     assert.equal(fs.readdirSync(tmp).filter((f) => f.endsWith('.tmp')).length, 0)
+  })
+
+  it('dag-pb (UnixFS) links are followed, from a CIDv0 root; inspect sees them too', async () => {
+    const car = dagPbCar()
+    const file = path.join(tmp, 'unixfs.car')
+    fs.writeFileSync(file, car.bytes)
+    const out = path.join(tmp, 'unixfs-sub.car')
+    const r = tool(['get-dag', file, car.root.cid.toString(), '--out', out])
+    assert.equal(r.code, 0, r.stderr)
+    const w = await walk(file)
+    const got = await readAll(out)
+    assert.deepEqual(got.blocks.map((b) => b.cid.toString()), dfsOrder(w, car.root.cid.toString()))
+    assert.deepEqual(got.blocks.map((b) => b.cid.toString()), [car.root, car.leaves[0], car.dir, car.leaves[1], car.leaves[2]].map((b) => b.cid.toString()))
+    const report = JSON.parse(tool(['inspect', file, '--json']).stdout)
+    assert.equal(report.dag.reachable, 5)
+    assert.equal(report.dag.links, w.links)
+    assert.equal(report.dag.deepest.links, w.depth)
+    assert.deepEqual(report.cidVersions, { v1: 4, v0: 1 })
   })
 
   it('a CID not in the CAR, and a block failing its hash check, are exit 1 with nothing written', () => {

@@ -8,6 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as dagCbor from '@ipld/dag-cbor'
+import * as dagPb from '@ipld/dag-pb'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { fixturePath } from '../../../test/helpers/fixtures.js'
@@ -62,6 +63,20 @@ export function shapesCar () {
 }
 
 /**
+ * A UnixFS-shaped DAG of dag-pb nodes (the root a CIDv0, as IPFS writes them) over raw leaves.
+ */
+export function dagPbCar () {
+  const leaves = ['a', 'b', 'c'].map((t) => block(new TextEncoder().encode(t.repeat(100)), { codec: 0x55 }))
+  const pb = (/** @type {CID[]} */ links, /** @type {0 | 1} */ version) => {
+    const bytes = dagPb.encode(dagPb.prepare({ Data: new Uint8Array([8, 1]), Links: links.map((Hash, i) => ({ Hash, Name: `f${i}`, Tsize: 100 })) }))
+    return { cid: version === 0 ? CID.createV0(sha256.digest(bytes)) : CID.create(1, 0x70, sha256.digest(bytes)), bytes }
+  }
+  const dir = pb([leaves[1].cid, leaves[2].cid], 1)
+  const root = pb([leaves[0].cid, dir.cid], 0)
+  return { bytes: carV1([root.cid], [leaves[2], dir, root, leaves[0], leaves[1]]), root, dir, leaves }
+}
+
+/**
  * An independent walk of a CAR: what inspect should say.
  *
  * @param {string | Uint8Array} car
@@ -82,7 +97,7 @@ export async function walk (car) {
     codecs[name] = (codecs[name] ?? 0) + 1
     const key = b.cid.toString()
     if (byCid.has(key)) { duplicates++; continue }
-    const ls = b.cid.code === 0x71 ? linksOf(b.bytes).map(String) : []
+    const ls = b.cid.code === 0x71 ? linksOf(b.bytes).map(String) : b.cid.code === 0x70 ? dagPb.decode(b.bytes).Links.map((l) => l.Hash.toString()) : []
     links += ls.length
     byCid.set(key, { cid: b.cid, bytes: b.bytes, links: ls })
   }
