@@ -3,6 +3,7 @@
 import { parseOptions } from './args.js'
 import { UsageError } from './errors.js'
 import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from './read.js'
+import { guardStdout } from './lines.js'
 
 /** @type {{ json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, 'max-block-size': { type: 'string' } }} */
 export const COMMON_OPTIONS = {
@@ -26,6 +27,7 @@ export const COMMON_USAGE = `  --json               machine-readable output
  * @returns {{ values: Record<string, any>, positionals: string[], maxBlockSize: number } | null}
  */
 export function parseCommand (argv, options, usage, inputs) {
+  guardStdout()
   try {
     const { values, positionals } = parseOptions(argv, { ...COMMON_OPTIONS, ...options })
     if (values.help) {

@@ -6,14 +6,19 @@ const FLUSH_AT = 64 * 1024
 
 let watching = false
 
-/** @param {NodeJS.WritableStream & { writableNeedDrain?: boolean }} stream */
-function quitOnClosedPipe (stream) {
-  if (watching || stream !== process.stdout) return
+/** Standard output closed by its reader: exit 141 (as SIGPIPE would), never a stack trace. */
+export function guardStdout () {
+  if (watching) return
   watching = true
-  stream.on('error', (/** @type {any} */ err) => {
+  process.stdout.on('error', (/** @type {any} */ err) => {
     if (err?.code === 'EPIPE') process.exit(141)
     throw err
   })
+}
+
+/** @param {NodeJS.WritableStream} stream */
+function quitOnClosedPipe (stream) {
+  if (stream === process.stdout) guardStdout()
 }
 
 /**

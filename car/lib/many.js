@@ -7,6 +7,7 @@
 import os from 'node:os'
 import { fork } from 'node:child_process'
 import { UsageError } from './errors.js'
+import { guardStdout } from './lines.js'
 
 /** Per command that takes several inputs: its flags that take a value (the rest are inputs or switches). */
 const VALUE_FLAGS = {
@@ -59,6 +60,7 @@ export function isMany (name, argv) {
  * @returns {Promise<number>} the worst exit status
  */
 export async function runMany (name, argv) {
+  guardStdout()
   const { inputs, flags } = split(name, argv)
   const single = flags.find((f) => SINGLE_ONLY.has(f.split('=')[0]))
   if (single) throw new UsageError(`${single} writes one output, so it takes one input; ${inputs.length} were given`)
@@ -121,6 +123,8 @@ export async function runMany (name, argv) {
     give()
   })))
   if (usageError) throw usageError
+  // files never handed out: every worker process had exited (killed, out of memory)
+  for (let i = next; i < inputs.length; i++) results[i] = { status: 2, stdout: '', stderr: 'dag-cbor-car: not checked: every worker process had exited\n', usage: null }
   printReady()
   const summary = `${inputs.length} files: ${tally.ok} OK, ${tally.problems} with problems, ${tally.errors} unreadable`
   if (json) process.stderr.write(`dag-cbor-car: ${summary}\n`)
