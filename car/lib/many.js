@@ -95,7 +95,9 @@ export async function runMany (name, argv) {
   }
 
   await Promise.all(Array.from({ length: processes }, () => new Promise((resolve, reject) => {
-    const child = fork(new URL('./many-child.js', import.meta.url), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+    // stderr through a pipe, not the terminal: a command in a worker must not draw its progress line
+    const child = fork(new URL('./many-child.js', import.meta.url), [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
+    child.stderr?.pipe(process.stderr, { end: false })
     /** @type {number} */
     let current = -1
     const give = () => {
