@@ -223,12 +223,13 @@ function item () {
  */
 function text (start, stop) {
   // an ASCII prefix, 8 bytes to a test, before the full check (which is called for less)
+  const bytes = src
   let i = start
   const stop8 = stop - 7
-  while (i < stop8 && (src[i] | src[i + 1] | src[i + 2] | src[i + 3] | src[i + 4] | src[i + 5] | src[i + 6] | src[i + 7]) < 0x80) i += 8
-  while (i < stop && src[i] < 0x80) i++
+  while (i < stop8 && (bytes[i] | bytes[i + 1] | bytes[i + 2] | bytes[i + 3] | bytes[i + 4] | bytes[i + 5] | bytes[i + 6] | bytes[i + 7]) < 0x80) i += 8
+  while (i < stop && bytes[i] < 0x80) i++
   if (i === stop) return
-  const invalid = invalidUtf8At(src, i, stop)
+  const invalid = invalidUtf8At(bytes, i, stop)
   if (invalid >= 0) throw fail('invalid-utf8', 'text is not valid UTF-8', invalid)
 }
 
