@@ -161,7 +161,7 @@ export function readVarint (bytes) {
 /**
  * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block a block, and the byte offset of its section
  * @typedef {{ dataOffset: number, dataSize: number, indexOffset: number }} V2Header
- * @typedef {{ bytes: Uint8Array, ends: Uint32Array, starts: Float64Array, first: number }} SectionBatch sections (CID and block bytes, no length varints) end to end; where each ends in `bytes`; the file offset of each; how many sections came before
+ * @typedef {{ bytes: Uint8Array, ends: Uint32Array, starts: Float64Array, first: number }} SectionBatch whole sections (length varint, CID, block bytes) end to end; where each ends in `bytes`; the file offset of each; how many sections came before
  * @typedef {{ version: number, roots: CID[], v2: V2Header | null, blocks: () => AsyncGenerator<Block>, sectionBatches: (batchBytes: number, batchSections: number) => AsyncGenerator<SectionBatch>, position: () => number, dataEnd: () => number, stop: () => Promise<void>, readIndex: () => Promise<Uint8Array>, trailingBytes: () => Promise<number> }} Car
  *   readIndex and trailingBytes: CARv2 only, after the last block (they read on past the payload)
  */
@@ -288,9 +288,12 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
   }
 
   /**
-   * Whole sections in batches of about `batchBytes`, each copied into one buffer of its own (to
-   * hand to a worker thread, which reads the CIDs: see sections.js), with the file offset of each
-   * section. Length claims are checked here, as blocks() checks them; CIDs are not read.
+   * Whole sections in batches of about `batchBytes`, copied into one buffer per batch (to hand to
+   * a worker thread, which reads the CIDs: see sections.js), with the file offset of each section.
+   * A section that lies whole in the chunk at hand and whose length claim passes the checks
+   * nextSection makes is taken as it is, with no object made for it, and runs of such sections are
+   * copied at once; any other (one that spans chunks, or a claim to report) goes through
+   * nextSection, so every error is the one blocks() gives. The length varints stay in the batch.
    *
    * @param {number} batchBytes
    * @param {number} batchSections
@@ -299,39 +302,80 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
   async function * sectionBatches (batchBytes, batchSections) {
     let count = 0
     for (;;) {
-      /** @type {Uint8Array[]} */
-      const parts = []
-      const starts = []
+      /** @type {[Uint8Array, number, number][]} byte ranges to copy into the batch, in order */
+      const runs = []
+      const ends = new Uint32Array(batchSections)
+      const starts = new Float64Array(batchSections)
+      let n = 0
       let size = 0
-      let next = null
+      /** @type {Uint8Array | null} */
+      let runBuf = null
+      let runFrom = 0
+      let runTo = 0
       let failure = null
-      while (size < batchBytes && parts.length < batchSections) {
-        try {
-          next = await nextSection(count)
-        } catch (err) {
-          failure = err // the sections before it are still handed out, then the error
-          break
+      let done = false
+      while (size < batchBytes && n < batchSections) {
+        const buf = reader.buf
+        const off = reader.off
+        const start = reader.pos
+        if (dataEnd !== undefined && start >= dataEnd) { done = true; break }
+        const avail = reader.available()
+        let length = 0
+        let scale = 1
+        let varintSize = 0
+        for (let i = 0; i < 9 && i < avail; i++) {
+          const b = buf[off + i]
+          length += (b & 0x7f) * scale
+          if (b < 0x80) { varintSize = i + 1; break }
+          scale *= 128
         }
-        if (next === null) break
-        parts.push(next.section)
-        starts.push(next.start)
-        size += next.section.length
+        const left = dataEnd === undefined ? Infinity : dataEnd - start - varintSize
+        if (varintSize > 0 && length > 0 && length <= maxSection && length <= left && varintSize + length <= avail) {
+          const to = off + varintSize + length
+          if (runBuf === buf && runTo === off) runTo = to
+          else {
+            if (runBuf) runs.push([runBuf, runFrom, runTo])
+            runBuf = buf
+            runFrom = off
+            runTo = to
+          }
+          reader.seek(varintSize + length)
+        } else {
+          let next
+          try {
+            next = await nextSection(count)
+          } catch (err) {
+            failure = err // the sections before it are still handed out, then the error
+            break
+          }
+          if (next === null) { done = true; break }
+          if (runBuf) runs.push([runBuf, runFrom, runTo])
+          runBuf = null
+          const varint = varintBytes(next.section.length)
+          runs.push([varint, 0, varint.length], [next.section, 0, next.section.length])
+          varintSize = varint.length
+          length = next.section.length
+        }
+        size += varintSize + length
+        starts[n] = start
+        ends[n] = size
+        n++
         count++
       }
-      if (parts.length === 0) {
+      if (runBuf) runs.push([runBuf, runFrom, runTo])
+      if (n === 0) {
         if (failure) throw failure
         return
       }
       const bytes = new Uint8Array(size)
-      const ends = new Uint32Array(parts.length)
       let at = 0
-      for (let i = 0; i < parts.length; i++) {
-        bytes.set(parts[i], at)
-        ends[i] = at += parts[i].length
+      for (const [from, start, stop] of runs) {
+        bytes.set(from.subarray(start, stop), at)
+        at += stop - start
       }
-      yield { bytes, ends, starts: Float64Array.from(starts), first: count - parts.length }
+      yield { bytes, ends: ends.slice(0, n), starts: starts.slice(0, n), first: count - n }
       if (failure) throw failure
-      if (next === null) return
+      if (done) return
     }
   }
 
@@ -480,6 +524,17 @@ export function scanSections (range, base, visit) {
     visit(codec, cidStart, p, end)
     at = end
   }
+}
+
+/**
+ * @param {number} n
+ * @returns {Uint8Array} n as an unsigned LEB128 varint
+ */
+function varintBytes (n) {
+  const out = []
+  while (n >= 0x80) { out.push((n % 0x80) | 0x80); n = Math.floor(n / 0x80) }
+  out.push(n)
+  return Uint8Array.from(out)
 }
 
 /** @param {number} n */

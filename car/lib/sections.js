@@ -107,6 +107,7 @@ export function processSections (codec, batch, options) {
   let from = 0
   for (let i = 0; i < ends.length; i++) {
     const to = ends[i]
+    while (bytes[from++] >= 0x80); // the length varint, checked by the main thread
     const dataAt = commonBlock(codec, bytes, from, to, options.maxBlockSize)
     if (dataAt !== -1) {
       const cidLength = dataAt - from
