@@ -454,10 +454,10 @@ function pathTo (offset) {
 /**
  * Check that `data` is one canonical DAG-CBOR block, exactly as strict `decode(data)` does, but
  * without building its value (several times faster). Throws what decode throws on the same
- * bytes: a DagCborDecodeError with the same rule, byte offset, value path and message (a TypeError for
- * input that is not bytes). One exception: past the JavaScript stack, where decode throws rule
- * 'depth' for the stack, validate (with smaller frames) goes deeper; with `maxDepth` at its
- * default, both stop at the same nesting.
+ * bytes: a DagCborDecodeError with the same rule, byte offset, value path and message (a
+ * TypeError for input that is not bytes). One difference: with `maxDepth` raised past what the
+ * JavaScript stack holds, each runs out of stack (rule 'depth') at its own nesting, validate's
+ * frames being smaller; at the default maxDepth both stop at the same place.
  *
  * @param {Uint8Array|ArrayBuffer|ArrayBufferView} data
  * @param {ValidateOptions} [options]
@@ -477,13 +477,13 @@ export function validate (data, options) {
   try {
     walk()
     links = null
-    const count = integralFloats
+    const floats = integralFloats
     let paths = NO_PATHS
-    if (count > 0) {
-      const offsets = integralFloatOffsets.slice(0, Math.min(count, INTEGRAL_FLOAT_PATHS))
+    if (floats > 0) {
+      const offsets = integralFloatOffsets.slice(0, Math.min(floats, INTEGRAL_FLOAT_PATHS))
       paths = offsets.map(pathTo)
     }
-    return { integralFloats: count, integralFloatPaths: paths, links: found }
+    return { integralFloats: floats, integralFloatPaths: paths, links: found }
   } catch (e) {
     if (e instanceof DagCborDecodeError) throw e.finish()
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
