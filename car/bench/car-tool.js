@@ -1,13 +1,24 @@
-// Bench: the CAR tool's pipeline (stream-read, verify hashes, strict decode, re-encode, compare) on both
-// real CARs, once with this repo's codec and once with @ipld/dag-cbor plugged into the same pipeline.
-// Inline (1 worker), no output file. Median of 9 runs after a warm-up. Usage: node bench/car-tool.js
+// Bench: the CAR tool against its floors and go-car. On a generated CAR (in the OS temp dir, removed
+// afterwards; never committed), each row a separate process, run back to back, each printed with MB/s
+// (file size over the process's wall time), CPU seconds (user + system, all threads) and peak RSS,
+// and the load average at the time:
+//   ours --workers 1, ours --workers 2        the tool's verify (every check), as the command runs it
+//   @ipld/car iteration                       CarBlockIterator over the file: the JS floor
+//   @ipld/car iteration + hashing             the same, plus hashing every block as the tool does
+//   go-car car verify                         with --gocar PATH (build it from github.com/ipld/go-car, cmd/car)
+// Then the codec's share: the same pipeline on the real CARs, with this repo's codec and with @ipld/dag-cbor.
 //
-// Also makes large CARs for memory measurements (never committed; write them under /tmp):
+// Usage: node bench/car-tool.js [--size 300M] [--runs 3] [--car FILE] [--gocar PATH] [--quick]
+//
+// Also makes large CARs for memory measurements (never committed; write them under the temp dir):
 //   node bench/car-tool.js --make-car /tmp/big.car [--size 1G] [--claim BYTES --at FRACTION] [--plant FRACTION]
 // --claim plants one section whose length varint claims BYTES, at FRACTION of the file (e.g. 0.5);
 // --plant makes the header at FRACTION of the file non-canonical (an integer in 9 bytes), so that
 // --canonicalize rewrites it and every later header, which links to it through the chain.
 import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -94,14 +105,117 @@ async function makeCar (file, { size, claim, at = 0.5, plant }) {
   console.log(`${file}: ${written} bytes${claim !== undefined ? `, a section claiming ${claim} bytes at about ${Math.round(at * 100)}%` : ''}${args.plant ? `, a non-canonical header at about ${Math.round(Number(args.plant) * 100)}%` : ''}`)
 }
 
-const { values: args } = parseArgs({ options: { 'make-car': { type: 'string' }, size: { type: 'string', default: '1G' }, claim: { type: 'string' }, at: { type: 'string' }, plant: { type: 'string' } } })
-if (args['make-car']) {
+const { values: args } = parseArgs({
+  strict: false, // imported by bench/run.js, whose own flags are in process.argv
+  options: {
+    'make-car': { type: 'string' },
+    size: { type: 'string' },
+    claim: { type: 'string' },
+    at: { type: 'string' },
+    plant: { type: 'string' },
+    runs: { type: 'string' },
+    car: { type: 'string' },
+    gocar: { type: 'string' },
+    quick: { type: 'boolean' },
+    child: { type: 'string' },
+    workers: { type: 'string' }
+  }
+})
+
+/** @param {string} text e.g. 300M, 1G */
+function parseSize (text) {
   const units = /** @type {Record<string, number>} */ ({ '': 1, K: 2 ** 10, M: 2 ** 20, G: 2 ** 30 })
-  const m = /^(\d+)([KMG]?)$/i.exec(args.size ?? '1G')
-  if (!m) throw new Error(`--size ${args.size}: expected e.g. 300M or 1G`)
-  await makeCar(args['make-car'], { size: Number(m[1]) * units[m[2].toUpperCase()], claim: args.claim === undefined ? undefined : Number(args.claim), at: args.at === undefined ? undefined : Number(args.at), plant: args.plant === undefined ? undefined : Number(args.plant) })
+  const m = /^(\d+)([KMG]?)$/i.exec(text)
+  if (!m) throw new Error(`--size ${text}: expected e.g. 300M or 1G`)
+  return Number(m[1]) * units[m[2].toUpperCase()]
+}
+
+if (typeof args['make-car'] === 'string') {
+  await makeCar(args['make-car'], { size: parseSize(String(args.size ?? '1G')), claim: args.claim === undefined ? undefined : Number(args.claim), at: args.at === undefined ? undefined : Number(args.at), plant: args.plant === undefined ? undefined : Number(args.plant) })
   process.exit(0)
 }
+
+if (typeof args.child === 'string') {
+  // one measured row, in its own process: do the work, then report this process's CPU and peak RSS
+  const file = String(args.car)
+  if (args.child === 'ours') {
+    const source = await openInput(file)
+    const s = await roundTrip({ source, workers: Number(args.workers) })
+    await source.close()
+    if (s.result !== 'ok') throw new Error(`the bench CAR did not pass: ${s.result}`)
+  } else {
+    const { CarBlockIterator } = await import('@ipld/car/iterator')
+    const { verifyBlock } = await import('../lib/verify.js')
+    const hashing = args.child === 'iterate-hash'
+    const iterator = await CarBlockIterator.fromIterable(fs.createReadStream(file, { highWaterMark: 1 << 20 }))
+    let bad = 0
+    for await (const { cid, bytes } of iterator) if (hashing && verifyBlock(cid, bytes) !== 'ok') bad++
+    if (bad) throw new Error(`${bad} blocks did not hash to their CIDs`)
+  }
+  const u = process.resourceUsage()
+  console.log(JSON.stringify({ cpu: (u.userCPUTime + u.systemCPUTime) / 1e6, rss: u.maxRSS * 1024 }))
+  process.exit(0)
+}
+
+/**
+ * Run one row as a child process; its wall time from here, its CPU and peak RSS from itself (or,
+ * for go-car, from /usr/bin/time when it is there).
+ *
+ * @param {string[]} argv
+ * @param {boolean} timed by /usr/bin/time
+ * @returns {{ seconds: number, cpu: number | null, rss: number | null }}
+ */
+function measure (argv, timed) {
+  const useTime = timed && fs.existsSync('/usr/bin/time')
+  const command = useTime ? ['/usr/bin/time', '-f', '@@time %U %S %M', ...argv] : argv
+  const t = performance.now()
+  const r = spawnSync(command[0], command.slice(1), { encoding: 'utf8', maxBuffer: 1 << 26 })
+  const seconds = (performance.now() - t) / 1000
+  if (r.status !== 0) throw new Error(`${argv.join(' ')} failed (${r.status}): ${r.stderr}`)
+  if (timed) {
+    const m = /@@time (\S+) (\S+) (\d+)/.exec(r.stderr)
+    return { seconds, cpu: m ? Number(m[1]) + Number(m[2]) : null, rss: m ? Number(m[3]) * 1024 : null }
+  }
+  const last = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}')
+  return { seconds, cpu: last.cpu, rss: last.rss }
+}
+
+/** The throughput table on one generated (or given) CAR. */
+async function throughput () {
+  const quick = !!args.quick || process.argv.includes('--quick')
+  const runs = Number(args.runs ?? (quick ? 1 : 3))
+  let file = typeof args.car === 'string' ? args.car : null
+  let made = false
+  if (!file) {
+    file = path.join(os.tmpdir(), `dag-cbor-car-bench-${process.pid}.car`)
+    await makeCar(file, { size: parseSize(String(args.size ?? (quick ? '64M' : '300M'))) })
+    made = true
+  }
+  try {
+    const size = fs.statSync(file).size
+    const self = fileURLToPath(import.meta.url)
+    const rows = /** @type {[string, string[], boolean][]} */ ([
+      ['ours --workers 1', [process.execPath, self, '--child', 'ours', '--car', file, '--workers', '1'], false],
+      ['ours --workers 2', [process.execPath, self, '--child', 'ours', '--car', file, '--workers', '2'], false],
+      ['@ipld/car iteration', [process.execPath, self, '--child', 'iterate', '--car', file], false],
+      ['@ipld/car iteration + hashing', [process.execPath, self, '--child', 'iterate-hash', '--car', file], false]
+    ])
+    if (typeof args.gocar === 'string') rows.push(['go-car car verify', [args.gocar, 'verify', file], true])
+    console.log(`${path.basename(file)}: ${(size / 1e6).toFixed(0)} MB, ${runs} run${runs === 1 ? '' : 's'} of each row, back to back; ${os.availableParallelism()} cores`)
+    for (let r = 0; r < runs; r++) {
+      for (const [label, argv, timed] of rows) {
+        const load = os.loadavg()[0].toFixed(2)
+        const m = measure(argv, timed)
+        console.log(`  ${label.padEnd(30)} ${(size / 1e6 / m.seconds).toFixed(0).padStart(5)} MB/s  ${m.seconds.toFixed(2).padStart(6)} s wall  ` +
+          `${m.cpu === null ? '     ?' : m.cpu.toFixed(2).padStart(6)} s CPU  ${m.rss === null ? '    ?' : (m.rss / 1e6).toFixed(0).padStart(5)} MB peak RSS  (load ${load})`)
+      }
+    }
+  } finally {
+    if (made) fs.rmSync(file, { force: true })
+  }
+}
+
+await throughput()
 
 const carDir = new URL('../../test/fixtures/cars/', import.meta.url)
 const cars = ['filecoin-calibnet-genesis.car', 'filecoin-sample-v1.car'].map((name) => {
