@@ -110,7 +110,7 @@ export async function roundTrip (options) {
           seeds.set(cidKey(block.cid.bytes), { cid: detach(block.cid), canonical: r.out }) // its links are spliced in resolve()
           await output.put(newCid, r.out)
         } else {
-          // canonical blocks are written as read: processBlock proved our re-encoding identical
+          // canonical blocks are written as read: strict validation accepts only canonical bytes
           o.unchanged++
           await output.put(block.cid, block.bytes)
         }

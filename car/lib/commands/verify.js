@@ -1,7 +1,7 @@
 // dag-cbor-car verify (also a bare `dag-cbor-car [file]`): stream a CAR, verify every block's hash,
-// round-trip every DAG-CBOR block through the codec, classify it (canonical / non-canonical / invalid),
-// optionally write a CAR back out. Exit: 0 all verified and canonical, 1 problems found in the data,
-// 2 bad usage or unreadable input. See the tool's README.md for the options, the JSON fields and the
+// check every DAG-CBOR block strictly and classify it (canonical / non-canonical / invalid), check the
+// roots and a CARv2 index, optionally write a CAR back out. Exit: 0 every check passed (or, with
+// --canonicalize, every problem fixed), 1 problems found in the data, 2 bad usage or unreadable input. See the tool's README.md for the options, the JSON fields and the
 // memory bounds.
 import fs from 'node:fs'
 import path from 'node:path'
