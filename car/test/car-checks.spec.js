@@ -11,7 +11,13 @@ import { fileURLToPath } from 'node:url'
 import { CarWriter } from '@ipld/car'
 import * as dagCbor from '@ipld/dag-cbor'
 import { CID } from 'multiformats/cid'
-import { sha256 } from 'multiformats/hashes/sha2'
+import { sha256, sha512 } from 'multiformats/hashes/sha2'
+import { identity } from 'multiformats/hashes/identity'
+import { blake2b256 } from '@multiformats/blake2/blake2b'
+import * as dagPb from '@ipld/dag-pb'
+import * as dagJson from '@ipld/dag-json'
+import { roundTrip } from '../lib/run.js'
+import { openInput } from '../lib/source.js'
 
 const TOOL = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))
 const V2_MH = fileURLToPath(new URL('fixtures/genesis-slice-v2.car', import.meta.url))
@@ -136,6 +142,57 @@ describe('dag-cbor-car: checks on the CAR as a whole', function () {
     assert.equal(r.code, 0)
     assert.equal(r.summary.duplicates, 3)
     assert.match(tool(path.join(tmp, 'dup.car')).stdout, /blocks {6}5 .*; 3 duplicates/)
+  })
+
+  it('blocks of other codecs: checked against their codec; an unknown codec is reported, not passed', async () => {
+    const pbBytes = dagPb.encode(dagPb.prepare({ Data: Uint8Array.of(8, 1), Links: [] }))
+    const pb = { cid: CID.create(1, dagPb.code, await sha256.digest(pbBytes)), bytes: pbBytes }
+    const fakePb = { cid: CID.create(1, dagPb.code, await sha256.digest(leaf.bytes)), bytes: leaf.bytes } // DAG-CBOR bytes named dag-pb
+    const cbor = { cid: CID.create(1, 0x51, await sha256.digest(leaf.bytes)), bytes: leaf.bytes } // codec 0x51 (cbor): not one the tool knows
+    const r = toolJson(await writeCar('codecs.car', [root.cid], [root, leaf, pb, fakePb, cbor]))
+    assert.equal(r.code, 1)
+    assert.deepEqual(r.summary.otherCodecs, { invalid: 1, unknown: 1 })
+    assert.deepEqual(r.summary.problems.map((/** @type {any} */ p) => [p.kind, p.cid]), [['invalid', fakePb.cid.toString()], ['unknown-codec', cbor.cid.toString()]])
+    assert.match(r.summary.problems[0].message, /^block at byte offset \d+: not valid dag-pb, as its CID says it is/)
+    assert.match(r.summary.problems[1].message, /codec 0x51 is not one this tool knows/)
+  })
+
+  it('the section pipeline (no --out; inline and on workers) and the block pipeline (--out) give the same summary', async () => {
+    const blocks = [root, leaf]
+    const add = async (/** @type {number} */ code, /** @type {Uint8Array} */ bytes, /** @type {any} */ hasher) => {
+      const b = { cid: CID.create(1, code, await hasher.digest(bytes)), bytes }
+      blocks.push(b)
+      return b
+    }
+    await add(0x71, dagCbor.encode({ b: 'blake2b' }), blake2b256)
+    await add(0x55, Uint8Array.of(1, 2, 3), sha256)
+    await add(0x55, Uint8Array.of(4, 5), identity)
+    await add(0x71, dagCbor.encode({ h: 'sha512' }), sha512) // unverified
+    await add(0x71, Uint8Array.of(0xa2, 0x61, 0x62, 0x01, 0x61, 0x61, 0x02), sha256) // keys out of order
+    await add(0x71, Uint8Array.of(0xa1, 0x61, 0x66, 0xfb, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0), sha256) // {"f": 1.0} as float64
+    await add(0x71, Uint8Array.of(0xff), sha256) // invalid
+    await add(0x0129, dagJson.encode({ j: 1 }), sha256)
+    await add(0x55, dagCbor.encode({ x: 1 }), { digest: async () => sha256.digest(Uint8Array.of(9)) }) // hash mismatch
+    blocks.push(leaf) // a duplicate
+    const file = await writeCar('mixed.car', [root.cid], blocks)
+    const run = async (/** @type {any} */ options) => {
+      const source = await openInput(file)
+      try {
+        const { seconds, mbPerSec, workers, output, ...rest } = await roundTrip({ source, ...options })
+        return rest
+      } finally {
+        await source.close()
+      }
+    }
+    const viaBlocks = await run({ workers: 1, out: path.join(tmp, 'mixed-out.car') })
+    assert.equal(viaBlocks.blocks, 12)
+    assert.equal(viaBlocks.unverified, 1)
+    assert.equal(viaBlocks.hashMismatches, 1)
+    assert.equal(viaBlocks.integralFloats.blocks, 1)
+    assert.deepEqual(viaBlocks.dagCbor.rules, { 'map-key-order': 1, 'indefinite-length': 1 })
+    assert.equal(viaBlocks.duplicates, 1)
+    assert.deepEqual(await run({ workers: 1 }), viaBlocks)
+    assert.deepEqual(await run({ workers: 2 }), viaBlocks)
   })
 
   describe('CARv2 index (written by go-car)', () => {
