@@ -60,6 +60,25 @@ export function count (n, one, many = one + 's') {
 }
 
 /**
+ * The detail of a 'truncated' error for a head whose length cannot fit in what is left:
+ * 'map of 2 entries (at least 2 bytes each), only 3 bytes left'. (decode.js and validate.js
+ * must say the same.)
+ *
+ * @param {number} major - the head's major type: 2 byte string, 3 text string, 4 array, 5 map
+ * @param {number|bigint} n - the length it declares
+ * @param {number} left - bytes left after the head
+ * @returns {string}
+ */
+export function lengthPastEnd (major, n, left) {
+  const what = major === 4
+    ? `array of ${count(n, 'item')} (at least 1 byte each)`
+    : major === 5
+      ? `map of ${count(n, 'entry', 'entries')} (at least 2 bytes each)`
+      : `${major === 2 ? 'byte' : 'text'} string of ${count(n, 'byte')}`
+  return `${what}, only ${count(left, 'byte')} left`
+}
+
+/**
  * A type's name with its article, for messages: 'a string', 'an Int8Array'.
  *
  * @param {string} name
