@@ -1,13 +1,16 @@
 // The text form of a CAR for `export` and `import` (JSON lines, so jq can edit it):
 //   {"roots":[{"/":"bafy..."}],"version":1}                      the CAR header, as DAG-JSON
 //   {"cid":"bafy...","codec":"dag-cbor","value":<DAG-JSON>}       a block given by its value
+//                                                                 (DAG-CBOR, dag-pb or DAG-JSON)
 //   {"cid":"bafy...","codec":"raw","bytes":"<base64>"}            a block given by its bytes
 // A block is written as a value only when the value gives back exactly the same bytes: export
 // encodes the value to DAG-JSON, decodes that, encodes it with the block's codec and compares. Any
 // other block (non-canonical or invalid DAG-CBOR, a value DAG-JSON cannot carry exactly such as -0
-// or a float64 holding an integer, a codec this tool does not decode) is written as its bytes, with
-// a "note" saying why. So export | import gives back every block byte for byte, or import fails.
+// or a float64 holding an integer, raw, or a codec this tool does not decode) is written as its
+// bytes, with a "note" saying why when its codec has values. So export | import gives back every
+// block byte for byte, or import fails.
 import * as dagJson from '@ipld/dag-json'
+import * as dagPb from '@ipld/dag-pb'
 import * as codec from 'dag-cbor-fast'
 import { CID } from 'multiformats/cid'
 import { create as createDigest } from 'multiformats/hashes/digest'
@@ -16,9 +19,22 @@ import { describeError } from './classify.js'
 import { digestOf, verifyBlock, hashName } from './verify.js'
 import { sameBytes } from './bytes.js'
 import { codecName } from './summary.js'
-import { DAG_CBOR, DAG_JSON, RAW } from './links.js'
+import { DAG_CBOR, DAG_JSON, DAG_PB, RAW } from './links.js'
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * Codecs besides DAG-CBOR whose blocks have values (a dag-pb block's is its PBNode: Data, Links).
+ *
+ * @type {Map<number, { name: string, decode: (bytes: Uint8Array) => any, encode: (value: any) => Uint8Array }>}
+ */
+const OTHER_VALUE_CODECS = new Map([
+  [DAG_JSON, { name: 'DAG-JSON', decode: (b) => dagJson.decode(b), encode: (v) => dagJson.encode(v) }],
+  [DAG_PB, { name: 'dag-pb', decode: (b) => dagPb.decode(b), encode: (v) => dagPb.encode(v) }]
+])
+
+/** @param {number} code a codec other than DAG-CBOR @returns {{ name: string, decode: (bytes: Uint8Array) => any } | undefined} */
+export const otherValueCodec = (code) => OTHER_VALUE_CODECS.get(code)
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 
 /** @param {import('multiformats').CID[]} roots */
@@ -55,16 +71,17 @@ export function blockLine (cid, bytes) {
     if (text === null) return asBytes(null, 'DAG-JSON cannot carry its value exactly (-0, or a float64 holding an integer): its bytes are kept as they are')
     return { line: `${head},"value":${text}}`, problem: null, note: null }
   }
-  if (cid.code === DAG_JSON) {
+  const other = OTHER_VALUE_CODECS.get(cid.code)
+  if (other) {
     let value
     try {
-      value = dagJson.decode(bytes)
+      value = other.decode(bytes)
     } catch (err) {
-      const why = `not DAG-JSON (${String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]})`
+      const why = `not ${other.name} (${String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]})`
       return asBytes(null, `${why}: its bytes are kept as they are`)
     }
-    const text = valueText(value, (v) => dagJson.encode(v), bytes)
-    if (text === null) return asBytes(null, 'not in canonical DAG-JSON form: its bytes are kept as they are')
+    const text = valueText(value, other.encode, bytes)
+    if (text === null) return asBytes(null, `not in canonical ${other.name} form: its bytes are kept as they are`)
     return { line: `${head},"value":${text}}`, problem: null, note: null }
   }
   return asBytes(null, null)
@@ -173,7 +190,8 @@ export function parseBlockLine (line, n) {
 function encodeValue (code, value, n) {
   try {
     if (code === DAG_CBOR) return codec.encode(value)
-    if (code === DAG_JSON) return dagJson.encode(value)
+    const other = OTHER_VALUE_CODECS.get(code)
+    if (other) return other.encode(value)
   } catch (err) {
     throw new LineError(`line ${n}: its "value" cannot be encoded as ${codecName(code)}: ${describeError(err)}`)
   }
@@ -185,7 +203,7 @@ function encodeValue (code, value, n) {
 function codeOf (codecField) {
   if (typeof codecField === 'number' && Number.isInteger(codecField) && codecField >= 0) return codecField
   if (typeof codecField !== 'string') return null
-  for (const c of [DAG_CBOR, RAW, 0x70, DAG_JSON, 0x0200]) if (codecName(c) === codecField) return c
+  for (const c of [DAG_CBOR, RAW, DAG_PB, DAG_JSON, 0x0200]) if (codecName(c) === codecField) return c
   if (/^0x[0-9a-f]+$/i.test(codecField)) return Number(codecField)
   return null
 }

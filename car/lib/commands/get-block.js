@@ -6,13 +6,13 @@ import * as dagJson from '@ipld/dag-json'
 import * as codec from 'dag-cbor-fast'
 import { openCarInput } from '../blocks.js'
 import { checkBlock, codecName, parseCid } from '../block-report.js'
-import { blockLine } from '../block-json.js'
+import { blockLine, otherValueCodec } from '../block-json.js'
 import { hasEscapedBytes, describeError } from '../classify.js'
 import { writeOut } from '../lines.js'
 import { prettyJson } from '../pretty-json.js'
 import { UsageError } from '../errors.js'
 import { parseCommand, COMMON_USAGE } from '../command-args.js'
-import { DAG_CBOR, DAG_JSON, RAW } from '../links.js'
+import { DAG_CBOR, RAW } from '../links.js'
 
 const USAGE = `usage: dag-cbor-car get-block <in.car | -> <CID> [--dag-json [--pretty] | --json]
 
@@ -83,11 +83,12 @@ async function write ({ cid, bytes, offset }, values) {
     }
     value = codec.decode(bytes)
     if (check.result.jsFloats) process.stderr.write(`dag-cbor-car: note: ${at} holds float64 values that are integers; DAG-JSON shows them as integers\n`)
-  } else if (cid.code === DAG_JSON) {
+  } else if (otherValueCodec(cid.code)) {
+    const other = /** @type {NonNullable<ReturnType<typeof otherValueCodec>>} */ (otherValueCodec(cid.code))
     try {
-      value = dagJson.decode(bytes)
+      value = other.decode(bytes)
     } catch (err) {
-      return complain(at, `not DAG-JSON (${describeError(err)})`)
+      return complain(at, `not ${other.name} (${describeError(err)})`)
     }
   } else if (cid.code === RAW) {
     value = bytes

@@ -6,9 +6,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 import * as dagCbor from '@ipld/dag-cbor'
 import * as dagJson from '@ipld/dag-json'
+import * as dagPb from '@ipld/dag-pb'
 import { blake2b256 } from '@multiformats/blake2/blake2b'
 import { CID } from 'multiformats/cid'
-import { tool, tempDir, walk, block, SAMPLE, GENESIS } from './helpers.js'
+import { tool, tempDir, walk, block, dagPbCar, SAMPLE, GENESIS } from './helpers.js'
 import { carV1 } from '../helpers/car-oracle.js'
 
 /** export, then import what it printed; returns both runs and the CAR written */
@@ -54,6 +55,21 @@ describe('dag-cbor-car export and import', function () {
     // the big integers survive as integers (JSON.parse would round them; the text must not)
     assert.match(exported.stdout, /"big":9223372036854775808,/)
     assert.match(exported.stdout, /"negBig":-18446744073709551616/)
+  })
+
+  it('dag-pb (UnixFS) blocks export as their PBNode value and come back byte for byte; get-block shows it', () => {
+    const car = dagPbCar()
+    const file = path.join(tmp, 'unixfs.car')
+    fs.writeFileSync(file, car.bytes)
+    const out = path.join(tmp, 'unixfs-back.car')
+    const { exported, imported, lines } = roundTrip(file, out)
+    assert.equal(exported.code, 0, exported.stderr)
+    assert.equal(imported.code, 0, imported.stderr)
+    assert.deepEqual(fs.readFileSync(out), car.bytes)
+    const expected = new TextDecoder().decode(dagJson.encode(dagPb.decode(car.root.bytes)))
+    const rootLine = lines.find((l) => l.cid === car.root.cid.toString())
+    assert.deepEqual(rootLine, { cid: car.root.cid.toString(), codec: 'dag-pb', value: JSON.parse(expected) })
+    assert.equal(tool(['get-block', file, car.root.cid.toString(), '--dag-json']).stdout, expected + '\n')
   })
 
   for (const [file, nonCanonical] of /** @type {const} */ ([[SAMPLE, 140], [GENESIS, 1]])) {
