@@ -74,6 +74,12 @@ function consumerLockfile (tarballs, dependencies) {
     if (found === null) throw new Error(`package-lock.json has no entry for ${name} (needed from ${from || 'a tarball'})`)
     if (packages[found]) continue
     const { dev, devOptional, peer, ...entry } = ours[found]
+    // with no address in the lockfile, npm asks the registry where the tarball is, which offline it
+    // answers only from a cached packument; the registry's address for it needs no question
+    if (!entry.resolved && entry.integrity) {
+      const name = found.slice(found.lastIndexOf('node_modules/') + 'node_modules/'.length)
+      entry.resolved = `https://registry.npmjs.org/${name}/-/${name.split('/').pop()}-${entry.version}.tgz`
+    }
     packages[found] = entry
     for (const dep of Object.keys(entry.dependencies ?? {})) pending.push([found, dep])
   }
