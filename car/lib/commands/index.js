@@ -14,7 +14,8 @@ export const COMMANDS = {
   'get-block': () => import('./get-block.js'),
   'get-dag': () => import('./get-dag.js'),
   filter: () => import('./filter.js'),
-  diff: () => import('./diff.js')
+  diff: () => import('./diff.js'),
+  help: () => import('./help.js')
 }
 
 export const DEFAULT_COMMAND = 'verify'
