@@ -31,7 +31,7 @@ export class SeenCids {
     b = (b ^ (b >>> 15)) >>> 0
     if (b === EMPTY_HIGH) b = 1 // 0 marks an empty slot
     if (this.has(a, b)) return true
-    if ((this.size + 1) * 2 > this.mask + 1) this.grow()
+    if ((this.size + 1) * 10 > (this.mask + 1) * 7) this.grow() // at most 70% full: a few probes per miss
     this.put(a, b)
     this.size++
     return false
