@@ -1,4 +1,4 @@
-// The checks over the CAR as a whole (go-car's `car verify` makes the same ones): the header lists at
+// The checks over the CAR as a whole (those go-car's `car verify` makes, and a duplicate count): the header lists at
 // least one root, every root is present as a block, duplicate blocks are counted, and a CARv2 index
 // (when there is one) matches the blocks. Fed block by block in CAR order on the main thread.
 import { CID } from 'multiformats/cid'
