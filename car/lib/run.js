@@ -10,6 +10,7 @@ import { openCarOutput, openAtomicFile } from './output.js'
 import { SEGMENT, cidKey, cidFor, detach, findAffected, relinked, resolve } from './relink.js'
 import { ToolError } from './errors.js'
 import { createChecks } from './checks.js'
+import { processSections } from './sections.js'
 import { openInput } from './source.js'
 
 /** Our codec, imported by module URL so worker threads can load the same one (the bench swaps it). */
@@ -37,7 +38,7 @@ export function defaultWorkers (size) {
  * @property {import('./source.js').Source} source
  * @property {string} [out] path of the CAR to write
  * @property {boolean} [canonicalize] write canonical forms of non-canonical blocks, and relink their parents
- * @property {number} [workers] 1 = inline; more = that many worker threads
+ * @property {number} [workers] threads checking blocks: 1 = inline; without `out`, N = the main thread and N - 1 worker threads; with `out`, N worker threads
  * @property {number} [maxBlockSize] largest block (and section length claim) accepted
  * @property {string} [mapFile] with canonicalize: also write every old -> new CID to this file
  * @property {string} [codecUrl] module URL of the codec (default: this repo's index.js)
@@ -70,7 +71,9 @@ export async function roundTrip (options) {
     summary.version = car.version
     summary.roots = car.roots.map(String)
     const checks = createChecks(car, { partial })
-    processor = workers > 1 ? workerPool(workers, codecUrl, { canonicalize }) : inlineProcessor(await import(codecUrl), { canonicalize })
+    // without --out, the main thread checks batches too (verifyInWorkers): N threads are N - 1 workers and it
+    const threads = out ? workers : workers - 1
+    processor = threads > 0 ? workerPool(threads, codecUrl, { canonicalize }) : inlineProcessor(await import(codecUrl), { canonicalize })
     if (out) {
       output = await openCarOutput(out, car.roots)
       summary.output = { file: out, blocks: 0, unchanged: 0, canonicalized: 0, relinked: 0, keptUnchanged: 0, rootsReplaced: 0, passes: 1, mappings: [], cannotRewrite: [] }
@@ -83,7 +86,8 @@ export async function roundTrip (options) {
     const currentCar = car
 
     if (!out) {
-      await verifyInWorkers({ car, processor, summary, checks, workers, maxBlockSize: maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, onProgress })
+      const inline = threads > 0 ? await import(codecUrl) : null
+      await verifyInWorkers({ car, processor, inline, threads, summary, checks, maxBlockSize: maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, onProgress })
       await checks.finish(summary)
       summary.bytes = car.position()
       await car.stop()
@@ -190,22 +194,26 @@ export async function roundTrip (options) {
 }
 
 /**
- * A verify run without output on worker threads: the main thread only splits the input into
- * batches of whole sections (by their length varints) and hands each to a worker, which reads the
- * CIDs, checks the blocks and counts them (sections.js); the batches' summaries are merged in CAR
- * order, and the CIDs they send back go through the whole-CAR checks (roots, duplicates, index).
+ * A verify run without output: the main thread splits the input into batches of whole sections (by
+ * their length varints) and hands each to a worker, which reads the CIDs, checks the blocks and
+ * counts them (sections.js), or, while every worker has two batches queued, checks the batch
+ * itself; so with N threads on N cores none waits for the others. The batches' summaries are
+ * merged in CAR order, and the CIDs they send back go through the whole-CAR checks (roots,
+ * duplicates, index).
  *
  * @param {object} a
  * @param {import('./read.js').Car} a.car
- * @param {import('./workers.js').Processor} a.processor
+ * @param {import('./workers.js').Processor} a.processor worker threads, or the inline processor
+ * @param {import('./classify.js').Codec | null} a.inline the codec, for the main thread's share; null: the processor is inline
+ * @param {number} a.threads worker threads in the processor (0: inline)
  * @param {import('./summary.js').Summary} a.summary
  * @param {ReturnType<typeof createChecks>} a.checks
- * @param {number} a.workers
  * @param {number} a.maxBlockSize
  * @param {RunOptions['onProgress']} [a.onProgress]
  */
-async function verifyInWorkers ({ car, processor, summary, checks, workers, maxBlockSize, onProgress }) {
-  const maxInFlight = 2 * workers
+async function verifyInWorkers ({ car, processor, inline, threads, summary, checks, maxBlockSize, onProgress }) {
+  const queued = 4 * threads // batches waiting at the workers before the main thread takes one itself
+  const maxInFlight = inline ? queued + 2 : 2
   /** @type {{ starts: Float64Array, result: Promise<import('./sections.js').SectionResult> }[]} */
   const inFlight = []
   const drainOne = async () => {
@@ -222,7 +230,10 @@ async function verifyInWorkers ({ car, processor, summary, checks, workers, maxB
     try {
       for await (const batch of car.sectionBatches(BATCH_BYTES, SECTION_BATCH)) {
         const starts = batch.starts // kept here: the batch's other buffers move to the worker
-        inFlight.push({ starts, result: processor.submitSections(batch, maxBlockSize) })
+        const result = inline && processor.pending() >= queued
+          ? Promise.resolve(processSections(inline, batch, { maxBlockSize }))
+          : processor.submitSections(batch, maxBlockSize)
+        inFlight.push({ starts, result })
         while (inFlight.length >= maxInFlight) await drainOne()
       }
     } catch (err) {

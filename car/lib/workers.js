@@ -8,7 +8,8 @@ import { processSections } from './sections.js'
 /**
  * @typedef {import('./classify.js').BlockResult} BlockResult
  * @typedef {import('./sections.js').SectionResult} SectionResult
- * @typedef {{ submit: (blocks: import('./batch.js').Block[]) => Promise<BlockResult[]>, submitSections: (batch: import('./read.js').SectionBatch, maxBlockSize: number) => Promise<SectionResult>, close: () => Promise<void> }} Processor
+ * @typedef {{ submit: (blocks: import('./batch.js').Block[]) => Promise<BlockResult[]>, submitSections: (batch: import('./read.js').SectionBatch, maxBlockSize: number) => Promise<SectionResult>, pending: () => number, close: () => Promise<void> }} Processor
+ *   pending: batches submitted and not yet answered
  */
 
 /**
@@ -20,6 +21,7 @@ export function inlineProcessor (codec, options) {
   return {
     submit: async (blocks) => processBatch(codec, blocks, options),
     submitSections: async (batch, maxBlockSize) => processSections(codec, batch, { maxBlockSize }),
+    pending: () => 0,
     close: async () => {}
   }
 }
@@ -84,6 +86,7 @@ export function workerPool (n, codecUrl, options) {
       const batch = pack(blocks)
       return send({ batch }, transferList(batch))
     },
+    pending: () => pending.size,
     submitSections (sections, maxBlockSize) {
       return send({ sections, maxBlockSize }, [/** @type {ArrayBuffer} */ (sections.bytes.buffer), /** @type {ArrayBuffer} */ (sections.ends.buffer)])
     },
