@@ -8,6 +8,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { consumerLockfile } from '../../test/helpers/consumer-lockfile.js'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
 const GENESIS = path.join(repo, 'test/fixtures/cars/filecoin-calibnet-genesis.car')
@@ -31,59 +32,6 @@ function run (file, args) {
  */
 function pack (args) {
   return JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', dir, ...args], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))[0]
-}
-
-/**
- * A lockfile for a project whose dependencies are the two tarballs, pinning everything else to the
- * versions, addresses and integrity hashes in this repo's lockfile, so `npm ci --offline` takes every
- * package from npm's cache by its hash and never asks the registry (as test/package/package.test.js
- * does for the codec alone).
- *
- * @param {{ packed: ReturnType<typeof pack>, manifest: any }[]} tarballs
- * @param {Record<string, string>} dependencies
- */
-function consumerLockfile (tarballs, dependencies) {
-  const ours = JSON.parse(fs.readFileSync(path.join(repo, 'package-lock.json'), 'utf8')).packages
-  /** @type {Record<string, any>} */
-  const packages = { '': { name: 'consumer', dependencies } }
-  /** @type {[string, string][]} */
-  const pending = []
-  for (const { packed, manifest } of tarballs) {
-    packages[`node_modules/${packed.name}`] = {
-      version: packed.version,
-      resolved: dependencies[packed.name],
-      integrity: packed.integrity,
-      license: manifest.license,
-      dependencies: manifest.dependencies,
-      bin: manifest.bin
-    }
-    for (const name of Object.keys(manifest.dependencies ?? {})) pending.push(['', name])
-  }
-  // npm's resolution: node_modules/a/node_modules/b finds c in its own node_modules, then in each enclosing one
-  while (pending.length > 0) {
-    const [from, name] = /** @type {[string, string]} */ (pending.pop())
-    if (packages[`node_modules/${name}`] && from === '') continue
-    let at = from
-    let found = null
-    for (;;) {
-      const candidate = `${at ? at + '/' : ''}node_modules/${name}`
-      if (packages[candidate] || ours[candidate]) { found = candidate; break }
-      if (!at) break
-      at = at.replace(/\/?node_modules\/(@[^/]+\/)?[^/]+$/, '')
-    }
-    if (found === null) throw new Error(`package-lock.json has no entry for ${name} (needed from ${from || 'a tarball'})`)
-    if (packages[found]) continue
-    const { dev, devOptional, peer, ...entry } = ours[found]
-    // with no address in the lockfile, npm asks the registry where the tarball is, which offline it
-    // answers only from a cached packument; the registry's address for it needs no question
-    if (!entry.resolved && entry.integrity) {
-      const name = found.slice(found.lastIndexOf('node_modules/') + 'node_modules/'.length)
-      entry.resolved = `https://registry.npmjs.org/${name}/-/${name.split('/').pop()}-${entry.version}.tgz`
-    }
-    packages[found] = entry
-    for (const dep of Object.keys(entry.dependencies ?? {})) pending.push([found, dep])
-  }
-  return { name: 'consumer', lockfileVersion: 3, requires: true, packages }
 }
 
 describe('package: the dag-cbor-car tarball (with the codec\'s) installed into an empty project', function () {

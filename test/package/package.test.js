@@ -12,6 +12,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as oracle from '@ipld/dag-cbor'
 import { CID } from 'multiformats/cid'
+import { consumerLockfile } from '../helpers/consumer-lockfile.js'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
 const tsc = path.join(repo, 'node_modules/typescript/bin/tsc')
@@ -34,55 +35,6 @@ function run (file, args, cwd = dir) {
 }
 
 /**
- * A lockfile for a project whose dependencies are the tarball and, optionally, packages this repo also
- * installs (at the top of its node_modules), pinning them and the tarball's dependencies to the
- * versions, addresses and integrity hashes in this repo's own lockfile. With it, `npm ci --offline` takes every
- * package from npm's content-addressed cache by its hash; without it, npm would first ask the registry which
- * versions match each range, which an offline install cannot do (the registry's answers are not cached by a
- * lockfile install).
- *
- * @param {{ name: string, version: string, filename: string, integrity: string }} packed
- * @param {Record<string, string>} dependencies
- */
-function consumerLockfile (packed, dependencies) {
-  const ours = JSON.parse(fs.readFileSync(path.join(repo, 'package-lock.json'), 'utf8')).packages
-  const manifest = ours['']
-  /** @type {Record<string, any>} */
-  const packages = {
-    '': { name: 'consumer', dependencies },
-    [`node_modules/${packed.name}`]: {
-      version: packed.version,
-      resolved: dependencies[packed.name],
-      integrity: packed.integrity,
-      license: manifest.license,
-      dependencies: manifest.dependencies,
-      bin: manifest.bin
-    }
-  }
-  // npm's resolution: a package at node_modules/a/node_modules/b finds c in its own node_modules, then in
-  // each enclosing one, then at the top
-  const pending = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(dependencies).filter((name) => name !== packed.name)]
-    .map((name) => ['', name])
-  while (pending.length > 0) {
-    const [from, name] = /** @type {[string, string]} */ (pending.pop())
-    let at = from
-    let found = null
-    for (;;) {
-      const candidate = `${at ? at + '/' : ''}node_modules/${name}`
-      if (ours[candidate]) { found = candidate; break }
-      if (!at) break
-      at = at.replace(/\/?node_modules\/(@[^/]+\/)?[^/]+$/, '')
-    }
-    if (found === null) throw new Error(`package-lock.json has no entry for ${name} (needed from ${from || 'the package'})`)
-    if (packages[found]) continue
-    const { dev, devOptional, peer, ...entry } = ours[found]
-    packages[found] = entry
-    for (const dep of Object.keys(entry.dependencies ?? {})) pending.push([found, dep])
-  }
-  return { name: 'consumer', lockfileVersion: 3, requires: true, packages }
-}
-
-/**
  * Installs a project with `npm ci --offline` from a lockfile made by consumerLockfile.
  *
  * @param {string} at
@@ -92,7 +44,7 @@ function consumerLockfile (packed, dependencies) {
 function installOffline (at, packed, dependencies) {
   fs.mkdirSync(at, { recursive: true })
   fs.writeFileSync(path.join(at, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies }))
-  fs.writeFileSync(path.join(at, 'package-lock.json'), JSON.stringify(consumerLockfile(packed, dependencies)))
+  fs.writeFileSync(path.join(at, 'package-lock.json'), JSON.stringify(consumerLockfile([{ packed, manifest: JSON.parse(fs.readFileSync(path.join(repo, 'package-lock.json'), 'utf8')).packages[''] }], dependencies)))
   const install = run(npm, ['ci', '--offline', '--no-audit', '--no-fund'], at)
   assert.equal(install.status, 0, `npm ci --offline in ${at} failed:\n${install.stdout}\n${install.stderr}`)
 }
