@@ -9,7 +9,7 @@ import { readUtf8, invalidUtf8At } from './utf8.js'
 import { checkCid } from './cid-decode.js'
 import { toByteView } from './byte-view.js'
 import { CID_TAG } from './cid-encode.js'
-import { DagCborDecodeError, count } from './errors.js'
+import { DagCborDecodeError, count, lengthPastEnd } from './errors.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
 
 /**
@@ -166,13 +166,7 @@ function length (info, at, unit) {
  * @returns {DagCborDecodeError}
  */
 function tooLong (n, at) {
-  const major = src[at] >> 5
-  const what = major === 4
-    ? `array of ${count(n, 'item')} (at least 1 byte each)`
-    : major === 5
-      ? `map of ${count(n, 'entry', 'entries')} (at least 2 bytes each)`
-      : `${major === 2 ? 'byte' : 'text'} string of ${count(n, 'byte')}`
-  return fail('truncated', `${what}, only ${count(end - pos, 'byte')} left`, at)
+  return fail('truncated', lengthPastEnd(src[at] >> 5, n, end - pos), at)
 }
 
 /**
