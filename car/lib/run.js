@@ -213,7 +213,9 @@ export async function roundTrip (options) {
  */
 async function verifyInWorkers ({ car, processor, inline, threads, summary, checks, maxBlockSize, onProgress }) {
   const queued = 4 * threads // batches waiting at the workers before the main thread takes one itself
-  const maxInFlight = inline ? queued + 2 : 2
+  // the main thread's own results hold no batch bytes: it may run well ahead of a slow worker batch
+  // rather than wait for it with work at hand
+  const maxInFlight = inline ? queued + 32 : 2
   /** @type {{ starts: Float64Array, result: Promise<import('./sections.js').SectionResult> }[]} */
   const inFlight = []
   const drainOne = async () => {
