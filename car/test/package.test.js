@@ -23,7 +23,7 @@ let dir
  * @param {string[]} args
  */
 function run (file, args) {
-  return spawnSync(file, args, { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 })
+  return spawnSync(file, args, { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 })
 }
 
 /**
@@ -90,6 +90,32 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
     assert.equal(s.result, 'fail')
     // npm may warn about its own configuration on stderr; the tool itself says nothing there
     assert.doesNotMatch(r.stderr, /dag-cbor-car:|\n\s+at /)
+  })
+
+  it('the installed tool\'s other commands run from the tarball: inspect, ls, export | import, repo verify', () => {
+    const inspect = run(npx, ['--offline', '--no', '--', 'dag-cbor-car', 'inspect', GENESIS, '--json'])
+    assert.equal(inspect.status, 1, inspect.stderr)
+    const summary = JSON.parse(inspect.stdout)
+    assert.equal(summary.blocks, 1207)
+    assert.deepEqual(summary.dagCbor, { canonical: 1196, nonCanonical: 1, invalid: 0 })
+    assert.equal(summary.dag.reachable, 1207)
+    const ls = run(npx, ['--offline', '--no', '--', 'dag-cbor-car', 'ls', GENESIS])
+    assert.equal(ls.status, 1, ls.stderr)
+    assert.equal(ls.stdout.trim().split('\n').length, 1207)
+    const lines = path.join(dir, 'genesis.jsonl')
+    const rebuilt = path.join(dir, 'rebuilt.car')
+    const exported = run(npx, ['--offline', '--no', '--', 'dag-cbor-car', 'export', GENESIS])
+    // exit 1: the genesis CAR's one non-canonical block is exported as its bytes, and said so
+    assert.equal(exported.status, 1, exported.stderr)
+    assert.match(exported.stderr, /not canonical DAG-CBOR/)
+    fs.writeFileSync(lines, exported.stdout)
+    const imported = run(npx, ['--offline', '--no', '--', 'dag-cbor-car', 'import', lines, '--out', rebuilt])
+    assert.equal(imported.status, 0, imported.stderr)
+    assert.ok(fs.readFileSync(rebuilt).equals(fs.readFileSync(GENESIS)), 'export | import did not give back the same bytes')
+    const repoCar = path.join(repo, 'car/test/fixtures/atproto/repo-small-v2.car')
+    const verified = run(npx, ['--offline', '--no', '--', 'dag-cbor-car', 'repo', 'verify', repoCar])
+    assert.equal(verified.status, 0, verified.stdout + verified.stderr)
+    assert.match(verified.stdout, /records +6: app\.bsky\.actor\.profile 1, app\.bsky\.feed\.post 5/)
   })
 
   it('npx dag-cbor-car --out --canonicalize fixes it: exit 0, and the written CAR checks clean', () => {
