@@ -46,9 +46,16 @@ class EndOfInput extends Error {
  * readHeader takes. Holds the current chunk and, while a request spans chunks, the request's bytes.
  */
 class ByteReader {
-  /** @param {AsyncIterable<Uint8Array>} chunks */
-  constructor (chunks) {
+  /**
+   * @param {AsyncIterable<Uint8Array>} chunks
+   * @param {boolean} readAhead ask for the next chunk as soon as one arrives, so reading overlaps
+   *   the work on it: only for a regular file, whose reads always end (a pipe's might wait on its writer)
+   */
+  constructor (chunks, readAhead) {
     this.iterator = chunks[Symbol.asyncIterator]()
+    this.readAhead = readAhead
+    /** @type {Promise<IteratorResult<Uint8Array>> | null} the chunk asked for ahead */
+    this.ahead = null
     /** @type {Uint8Array} */
     this.buf = new Uint8Array(0)
     this.off = 0
@@ -64,8 +71,13 @@ class ByteReader {
     if (have >= n || this.eof) return
     const parts = have ? [this.buf.subarray(this.off)] : []
     while (have < n) {
-      const next = await this.iterator.next()
+      const next = await (this.ahead ?? this.iterator.next())
+      this.ahead = null
       if (next.done) { this.eof = true; break }
+      if (this.readAhead) {
+        this.ahead = this.iterator.next()
+        this.ahead.catch(() => {}) // its error, if any, is thrown where it is awaited
+      }
       const chunk = next.value
       if (chunk.length === 0) continue
       parts.push(chunk)
@@ -174,7 +186,7 @@ export function readVarint (bytes) {
  * @returns {Promise<Car>}
  */
 export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_SIZE } = {}) {
-  const reader = new ByteReader(chunks)
+  const reader = new ByteReader(chunks, size !== undefined)
   reader.end = size
   const maxSection = maxBlockSize + CID_ROOM
   const where = size === undefined ? 'the input' : 'the file'
