@@ -25,12 +25,16 @@ const SECTION_BATCH = 8192
 export const maxWorkers = () => os.availableParallelism()
 
 /**
- * Worker count when the user gives none: 1 (inline) for small or unknown-size inputs, else cores - 1.
+ * Worker count when the user gives none: 1 (inline) for small or unknown-size inputs; else, without
+ * an output file, one thread per core (the main thread checks batches too, see verifyInWorkers),
+ * and with one, cores - 1 worker threads (the main thread reads and writes).
  *
  * @param {number | undefined} size input size in bytes
+ * @param {boolean} [out] an output file is written
  */
-export function defaultWorkers (size) {
-  return size === undefined || size < SMALL_FILE ? 1 : Math.max(1, maxWorkers() - 1)
+export function defaultWorkers (size, out = false) {
+  if (size === undefined || size < SMALL_FILE) return 1
+  return out ? Math.max(1, maxWorkers() - 1) : maxWorkers()
 }
 
 /**
@@ -55,7 +59,7 @@ export function defaultWorkers (size) {
  */
 export async function roundTrip (options) {
   const { source, out, canonicalize = false, codecUrl = defaultCodecUrl, onProgress, maxBlockSize, mapFile, partial = false } = options
-  const workers = options.workers ?? defaultWorkers(source.size)
+  const workers = options.workers ?? defaultWorkers(source.size, out !== undefined)
   const start = performance.now()
   const summary = createSummary()
   summary.input = source.name

@@ -27,7 +27,8 @@ const USAGE = `usage: dag-cbor-car [verify] [in.car | -] [--out out.car [--canon
   --json               print the summary as one JSON object
   --partial            the CAR is part of a larger DAG: accept roots that are not among its
                        blocks, and a header that lists no roots
-  --workers N          worker threads (default: 1 below 8 MB or from a pipe, else cores - 1;
+  --workers N          threads checking blocks (default: 1 below 8 MB or from a pipe, else one
+                       per core, or cores - 1 worker threads with --out;
                        at most the machine's available parallelism, ${maxWorkers()} here)
   --max-block-size S   largest block accepted, in bytes or with K/M/G (KiB/MiB/GiB); default ${bytesText(DEFAULT_MAX_BLOCK_SIZE)}
   -h, --help           this help
@@ -124,7 +125,7 @@ export async function run (argv) {
     if (args.canonicalize && !source.seekable) {
       throw new ToolError(`--canonicalize needs an input it can read more than once (to rewrite the blocks that link to rewritten ones), and ${source.name} is a stream; save it to a file first`)
     }
-    let workers = args.workers ?? defaultWorkers(source.size)
+    let workers = args.workers ?? defaultWorkers(source.size, args.out !== undefined)
     if (workers > maxWorkers()) {
       process.stderr.write(`dag-cbor-car: --workers ${workers} is more than this machine's available parallelism; using ${maxWorkers()}\n`)
       workers = maxWorkers()
