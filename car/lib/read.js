@@ -56,6 +56,8 @@ class ByteReader {
     this.readAhead = readAhead
     /** @type {Promise<IteratorResult<Uint8Array>> | null} the chunk asked for ahead */
     this.ahead = null
+    /** @type {Uint8Array | null} what follows `buf` in the input, from a chunk a request took part of */
+    this.rest = null
     /** @type {Uint8Array} */
     this.buf = new Uint8Array(0)
     this.off = 0
@@ -65,26 +67,44 @@ class ByteReader {
     this.end = undefined
   }
 
-  /** @param {number} n make at least n bytes available from pos, if the input has them */
+  /**
+   * Make at least n bytes available from pos, if the input has them. A request that spans chunks
+   * gets a buffer of exactly n bytes: the rest of the last chunk is kept aside (`rest`), to be the
+   * next buffer as it is, rather than copied along with the request.
+   *
+   * @param {number} n
+   */
   async fill (n) {
     let have = this.buf.length - this.off
-    if (have >= n || this.eof) return
+    if (have >= n || (this.eof && this.rest === null)) return
     const parts = have ? [this.buf.subarray(this.off)] : []
     while (have < n) {
-      const next = await (this.ahead ?? this.iterator.next())
-      this.ahead = null
-      if (next.done) { this.eof = true; break }
-      if (this.readAhead) {
-        this.ahead = this.iterator.next()
-        this.ahead.catch(() => {}) // its error, if any, is thrown where it is awaited
+      let chunk = this.rest
+      this.rest = null
+      if (chunk === null) {
+        if (this.eof) break
+        const next = await (this.ahead ?? this.iterator.next())
+        this.ahead = null
+        if (next.done) { this.eof = true; break }
+        if (this.readAhead) {
+          this.ahead = this.iterator.next()
+          this.ahead.catch(() => {}) // its error, if any, is thrown where it is awaited
+        }
+        chunk = next.value
       }
-      const chunk = next.value
       if (chunk.length === 0) continue
       parts.push(chunk)
       have += chunk.length
     }
     if (parts.length === 1) this.buf = parts[0]
     else {
+      if (have > n && parts.length > 1) {
+        const last = parts[parts.length - 1]
+        const keep = last.length - (have - n)
+        this.rest = last.subarray(keep)
+        parts[parts.length - 1] = last.subarray(0, keep)
+        have = n
+      }
       this.buf = new Uint8Array(have)
       let at = 0
       for (const p of parts) { this.buf.set(p, at); at += p.length }
