@@ -194,7 +194,7 @@ export function readVarint (bytes) {
  * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block a block, and the byte offset of its section
  * @typedef {{ dataOffset: number, dataSize: number, indexOffset: number }} V2Header
  * @typedef {{ bytes: Uint8Array, ends: Uint32Array, starts: Float64Array, first: number }} SectionBatch whole sections (length varint, CID, block bytes) end to end; where each ends in `bytes`; the file offset of each; how many sections came before
- * @typedef {{ version: number, roots: CID[], v2: V2Header | null, blocks: () => AsyncGenerator<Block>, sectionBatches: (batchBytes: number, batchSections: number) => AsyncGenerator<SectionBatch>, position: () => number, dataEnd: () => number, stop: () => Promise<void>, readIndex: () => Promise<Uint8Array>, trailingBytes: () => Promise<number> }} Car
+ * @typedef {{ version: number, roots: CID[], v2: V2Header | null, blocks: () => AsyncGenerator<Block>, sectionBatches: (batchBytes: number, batchSections: number, spare?: ArrayBuffer[]) => AsyncGenerator<SectionBatch>, position: () => number, dataEnd: () => number, stop: () => Promise<void>, readIndex: () => Promise<Uint8Array>, trailingBytes: () => Promise<number> }} Car
  *   readIndex and trailingBytes: CARv2 only, after the last block (they read on past the payload)
  */
 
@@ -329,9 +329,11 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
    *
    * @param {number} batchBytes
    * @param {number} batchSections
+   * @param {ArrayBuffer[]} [spare] buffers of batches already checked, to copy the next batches into
+   *   rather than into fresh memory (which the system must first map in, page by page)
    * @returns {AsyncGenerator<SectionBatch>}
    */
-  async function * sectionBatches (batchBytes, batchSections) {
+  async function * sectionBatches (batchBytes, batchSections, spare = []) {
     let count = 0
     for (;;) {
       /** @type {[Uint8Array, number, number][]} byte ranges to copy into the batch, in order */
@@ -399,7 +401,7 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
         if (failure) throw failure
         return
       }
-      const bytes = new Uint8Array(size)
+      const bytes = batchBuffer(spare, size, batchBytes)
       let at = 0
       for (const [from, start, stop] of runs) {
         bytes.set(from.subarray(start, stop), at)
@@ -556,6 +558,22 @@ export function scanSections (range, base, visit) {
     visit(codec, cidStart, p, end)
     at = end
   }
+}
+
+/**
+ * `size` bytes for a batch: in a spare buffer big enough, else in a new one with room for a
+ * typical batch (`batchBytes` and a few sections more), so that it can be used again.
+ *
+ * @param {ArrayBuffer[]} spare
+ * @param {number} size
+ * @param {number} batchBytes
+ */
+function batchBuffer (spare, size, batchBytes) {
+  while (spare.length > 0) {
+    const buffer = /** @type {ArrayBuffer} */ (spare.pop())
+    if (buffer.byteLength >= size) return new Uint8Array(buffer, 0, size)
+  }
+  return new Uint8Array(new ArrayBuffer(Math.max(size, batchBytes + (batchBytes >> 3))), 0, size)
 }
 
 /**

@@ -220,11 +220,15 @@ async function verifyInWorkers ({ car, processor, inline, threads, summary, chec
   // the main thread's own results hold no batch bytes: it may run well ahead of a slow worker batch
   // rather than wait for it with work at hand
   const maxInFlight = inline ? queued + 32 : 2
-  /** @type {{ starts: Float64Array, result: Promise<import('./sections.js').SectionResult> }[]} */
+  /** @type {{ starts: Float64Array, result: Promise<import('./sections.js').SectionResult>, buffer: ArrayBuffer | undefined }[]} */
   const inFlight = []
+  /** @type {ArrayBuffer[]} the buffers of checked batches, which sectionBatches fills again */
+  const spare = []
   const drainOne = async () => {
-    const { starts, result } = /** @type {typeof inFlight[0]} */ (inFlight.shift())
+    const { starts, result, buffer } = /** @type {typeof inFlight[0]} */ (inFlight.shift())
     const r = await result
+    const checked = buffer ?? r.batchBuffer
+    if (checked) spare.push(checked)
     mergeSummary(summary, r.summary)
     checks.cids(r.cids, r.cidEnds, starts)
     if (r.error) throw sectionError(starts[r.error.index], summary.blocks, r.error.kind, r.error.detail, r.error.length, maxBlockSize)
@@ -234,12 +238,14 @@ async function verifyInWorkers ({ car, processor, inline, threads, summary, chec
     /** @type {CarReadError | null} */
     let readError = null
     try {
-      for await (const batch of car.sectionBatches(BATCH_BYTES, SECTION_BATCH)) {
+      for await (const batch of car.sectionBatches(BATCH_BYTES, SECTION_BATCH, spare)) {
         const starts = batch.starts // kept here: the batch's other buffers move to the worker
-        const result = inline && processor.pending() >= queued
+        const here = inline === null || processor.pending() >= queued // checked on this thread
+        const buffer = here ? /** @type {ArrayBuffer} */ (batch.bytes.buffer) : undefined
+        const result = inline && here
           ? Promise.resolve(processSections(inline, batch, { maxBlockSize }))
           : processor.submitSections(batch, maxBlockSize)
-        inFlight.push({ starts, result })
+        inFlight.push({ starts, result, buffer })
         while (inFlight.length >= maxInFlight) await drainOne()
       }
     } catch (err) {

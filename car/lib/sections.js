@@ -86,6 +86,7 @@ function commonBlock (codec, bytes, from, to, maxBlockSize) {
  * @property {Uint8Array} cids the CIDs' bytes, end to end
  * @property {Uint32Array} cidEnds where each ends in `cids`
  * @property {SectionError | null} error
+ * @property {ArrayBuffer} [batchBuffer] the batch's buffer, back from a worker thread to be used again
  */
 
 /**

@@ -11,7 +11,10 @@ parentPort?.on('message', (/** @type {{ id: number, batch?: import('./batch.js')
   try {
     if (msg.sections) {
       const result = processSections(codec, msg.sections, { maxBlockSize: /** @type {number} */ (msg.maxBlockSize) })
-      parentPort?.postMessage({ id: msg.id, sectionResult: result }, [/** @type {ArrayBuffer} */ (result.cids.buffer), /** @type {ArrayBuffer} */ (result.cidEnds.buffer)])
+      // the batch's buffer goes back too, for the main thread to fill again
+      const batchBuffer = /** @type {ArrayBuffer} */ (msg.sections.bytes.buffer)
+      result.batchBuffer = batchBuffer
+      parentPort?.postMessage({ id: msg.id, sectionResult: result }, [/** @type {ArrayBuffer} */ (result.cids.buffer), /** @type {ArrayBuffer} */ (result.cidEnds.buffer), batchBuffer])
       return
     }
     // results are cloned, not transferred: an encoder's output may be a view on a buffer it reuses
