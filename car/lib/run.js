@@ -200,7 +200,7 @@ export async function roundTrip (options) {
 /**
  * A verify run without output: the main thread splits the input into batches of whole sections (by
  * their length varints) and hands each to a worker, which reads the CIDs, checks the blocks and
- * counts them (sections.js), or, while every worker has two batches queued, checks the batch
+ * counts them (sections.js), or, while every worker has four batches queued, checks the batch
  * itself; so with N threads on N cores none waits for the others. The batches' summaries are
  * merged in CAR order, and the CIDs they send back go through the whole-CAR checks (roots,
  * duplicates, index).
@@ -240,11 +240,17 @@ async function verifyInWorkers ({ car, processor, inline, threads, summary, chec
     try {
       for await (const batch of car.sectionBatches(BATCH_BYTES, SECTION_BATCH, spare)) {
         const starts = batch.starts // kept here: the batch's other buffers move to the worker
-        const here = inline === null || processor.pending() >= queued // checked on this thread
-        const buffer = here ? /** @type {ArrayBuffer} */ (batch.bytes.buffer) : undefined
-        const result = inline && here
-          ? Promise.resolve(processSections(inline, batch, { maxBlockSize }))
-          : processor.submitSections(batch, maxBlockSize)
+        /** @type {Promise<import('./sections.js').SectionResult>} */
+        let result
+        /** @type {ArrayBuffer | undefined} the batch's buffer, free again once the result is drained */
+        let buffer
+        if (inline && processor.pending() >= queued) {
+          result = Promise.resolve(processSections(inline, batch, { maxBlockSize }))
+          spare.push(/** @type {ArrayBuffer} */ (batch.bytes.buffer)) // checked: free at once
+        } else {
+          result = processor.submitSections(batch, maxBlockSize)
+          if (!inline) buffer = /** @type {ArrayBuffer} */ (batch.bytes.buffer) // checked inline as it was submitted
+        }
         inFlight.push({ starts, result, buffer })
         while (inFlight.length >= maxInFlight) await drainOne()
       }
