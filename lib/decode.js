@@ -8,7 +8,7 @@ import { readUtf8, invalidAt } from './utf8.js'
 import { readCid } from './cid-decode.js'
 import { toByteView } from './byte-view.js'
 import { CID_TAG } from './cid-encode.js'
-import { DagCborDecodeError, count, lengthPastEnd } from './errors.js'
+import { DagCborDecodeError, count, lengthPastEnd, withDecodeSegment as withSegment } from './errors.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
 import { fromPool, POOLED_MIN, POOLED_MAX } from './pool.js'
 
@@ -297,16 +297,6 @@ function enter (at) {
   if (++depth > maxDepth) {
     throw fail('depth', `nesting deeper than maxDepth (${count(maxDepth, 'level')})`, at)
   }
-}
-
-/**
- * @param {any} e
- * @param {string|number} segment
- * @returns {any}
- */
-function withSegment (e, segment) {
-  if (e instanceof DagCborDecodeError) e.segments.push(segment)
-  return e
 }
 
 /**

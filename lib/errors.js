@@ -166,3 +166,17 @@ export class DagCborDecodeError extends DagCborError {
       (this.relaxable ? `, ${NOT_CANONICAL.includes(this.rule) ? 'not canonical' : 'not in the IPLD data model'} (decode(bytes, { relaxed: true }) reads it)` : '')
   }
 }
+
+/**
+ * A decode error unwinding out of a list or map gets that level's index or key (innermost first;
+ * `finish` joins them into the path); any other error passes through as it is. Shared by decode.js
+ * and validate.js, whose paths must be the same.
+ *
+ * @param {any} e
+ * @param {string|number} segment
+ * @returns {any}
+ */
+export function withDecodeSegment (e, segment) {
+  if (e instanceof DagCborDecodeError) e.segments.push(segment)
+  return e
+}
