@@ -8,7 +8,6 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { CarWriter } from '@ipld/car'
 import * as dagCbor from '@ipld/dag-cbor'
 import { CID } from 'multiformats/cid'
 import { sha256, sha512 } from 'multiformats/hashes/sha2'
@@ -18,6 +17,7 @@ import * as dagPb from '@ipld/dag-pb'
 import * as dagJson from '@ipld/dag-json'
 import { roundTrip } from '../lib/run.js'
 import { openInput } from '../lib/source.js'
+import { carWriterBytes } from './helpers/car-oracle.js'
 
 const TOOL = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))
 const V2_MH = fileURLToPath(new URL('fixtures/genesis-slice-v2.car', import.meta.url))
@@ -53,14 +53,8 @@ async function block (value) {
  * @param {{ cid: CID, bytes: Uint8Array }[]} blocks
  */
 async function writeCar (name, roots, blocks) {
-  const { writer, out } = CarWriter.create(roots)
-  const chunks = []
-  const done = (async () => { for await (const c of out) chunks.push(c) })()
-  for (const b of blocks) await writer.put(b)
-  await writer.close()
-  await done
   const file = path.join(tmp, name)
-  fs.writeFileSync(file, Buffer.concat(chunks))
+  fs.writeFileSync(file, await carWriterBytes(roots, blocks))
   return file
 }
 

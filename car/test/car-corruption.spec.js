@@ -10,12 +10,13 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { CarReader, CarWriter, CarIndexer } from '@ipld/car'
+import { CarReader, CarIndexer } from '@ipld/car'
 import * as codec from 'dag-cbor-fast'
 import { roundTrip } from '../lib/run.js'
 import { bytesSource } from '../lib/source.js'
 import { exitCode } from '../lib/summary.js'
 import { ToolError } from '../lib/errors.js'
+import { carWriterBytes } from './helpers/car-oracle.js'
 
 const TOOL = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))
 const CARS = ['filecoin-calibnet-genesis.car', 'filecoin-sample-v1.car'].map((name) => fileURLToPath(new URL(`../../test/fixtures/cars/${name}`, import.meta.url)))
@@ -57,13 +58,7 @@ async function cleanBase (file) {
     if (kept.length < BASE_BLOCKS || b.cid.equals(root)) kept.push(b)
   }
   assert.ok(kept.some((b) => b.cid.equals(root)), `${file}: its root is not a clean block`)
-  const { writer, out } = CarWriter.create([root])
-  const chunks = []
-  const done = (async () => { for await (const c of out) chunks.push(c) })()
-  for (const b of kept) await writer.put(b)
-  await writer.close()
-  await done
-  return new Uint8Array(Buffer.concat(chunks))
+  return carWriterBytes([root], kept)
 }
 
 /**

@@ -3,7 +3,7 @@
 // and the multiformats hashers to verify: nothing from bin/ or lib/.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
-import { CarReader } from '@ipld/car'
+import { CarReader, CarWriter } from '@ipld/car'
 import * as dagCbor from '@ipld/dag-cbor'
 import { decode as cborgDecode } from 'cborg'
 import { blake2b256 } from '@multiformats/blake2/blake2b'
@@ -116,6 +116,24 @@ export function varint (n) {
 export function carV1 (roots, blocks) {
   const header = dagCbor.encode({ roots, version: 1 })
   return Buffer.concat([varint(header.length), header, ...blocks.map(section)])
+}
+
+/**
+ * CARv1 bytes written by @ipld/car's CarWriter: an independent writer, for inputs the tool must
+ * accept as any CAR writer makes them.
+ *
+ * @param {CID[]} roots
+ * @param {Iterable<{ cid: CID, bytes: Uint8Array }>} blocks
+ * @returns {Promise<Uint8Array>}
+ */
+export async function carWriterBytes (roots, blocks) {
+  const { writer, out } = CarWriter.create(roots)
+  const chunks = []
+  const collected = (async () => { for await (const c of out) chunks.push(c) })()
+  for (const b of blocks) await writer.put(b)
+  await writer.close()
+  await collected
+  return new Uint8Array(Buffer.concat(chunks))
 }
 
 /** @param {{ cid: CID, bytes: Uint8Array }} block */

@@ -3,7 +3,7 @@
 // commit signed with @noble/curves, and the CAR (@ipld/car's CarWriter). Every piece can be bent
 // to plant a fault: nodes can be written by hand, keys given a false height, blocks left out.
 import { createHash } from 'node:crypto'
-import { CarWriter } from '@ipld/car'
+import { carWriterBytes } from '../../helpers/car-oracle.js'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { base58btc } from 'multiformats/bases/base58'
@@ -128,19 +128,8 @@ export function post (text) {
   return { $type: 'app.bsky.feed.post', text, createdAt: '2024-01-01T00:00:00.000Z' }
 }
 
-/**
- * @param {CID[]} roots
- * @param {Block[]} blocks
- */
-export async function carBytes (roots, blocks) {
-  const { writer, out } = CarWriter.create(roots)
-  const chunks = []
-  const collecting = (async () => { for await (const c of out) chunks.push(c) })()
-  for (const b of blocks) await writer.put(b)
-  await writer.close()
-  await collecting
-  return new Uint8Array(Buffer.concat(chunks))
-}
+/** CAR bytes of roots and blocks, written by @ipld/car's CarWriter. */
+export const carBytes = carWriterBytes
 
 /**
  * A whole repo: records under their keys, the MST over them, a signed commit, the CAR.
