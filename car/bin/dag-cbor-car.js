@@ -33,7 +33,7 @@ async function main () {
   }
   const name = argv.length > 0 && Object.hasOwn(COMMANDS, argv[0]) ? /** @type {string} */ (argv.shift()) : DEFAULT_COMMAND
   const many = await import('../lib/many.js') // several inputs: one worker process per core
-  if (many.isMany(name, argv)) return many.runMany(name, argv)
+  if (await many.isMany(name, argv)) return many.runMany(name, argv)
   const command = await COMMANDS[name]()
   if ('stopProgress' in command && typeof command.stopProgress === 'function') onSignal.push(/** @type {() => void} */ (command.stopProgress))
   return command.run(argv)

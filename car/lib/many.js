@@ -9,20 +9,22 @@ import { fork } from 'node:child_process'
 import { UsageError } from './errors.js'
 import { guardStdout } from './lines.js'
 
-/** Per command that takes several inputs: its flags that take a value (the rest are inputs or switches). */
-const VALUE_FLAGS = {
-  verify: new Set(['--out', '--map', '--workers', '--max-block-size']),
-  inspect: new Set(['--out', '--map', '--max-block-size'])
+/** The commands that take several inputs, each with its option table (the flags that take a value
+ * are read from it, so a flag's value is never taken for an input). */
+const OPTION_TABLES = {
+  verify: async () => (await import('./commands/verify.js')).OPTIONS,
+  inspect: async () => (await import('./commands/inspect.js')).OPTIONS
 }
 /** Flags that write one output, so make sense for one input only. */
 const SINGLE_ONLY = new Set(['--out', '--map', '--canonicalize'])
 
 /**
- * @param {string} name
+ * @param {string} name a key of OPTION_TABLES
  * @param {string[]} argv
  */
-function split (name, argv) {
-  const valueFlags = VALUE_FLAGS[/** @type {keyof typeof VALUE_FLAGS} */ (name)]
+async function split (name, argv) {
+  const table = await OPTION_TABLES[/** @type {keyof typeof OPTION_TABLES} */ (name)]()
+  const valueFlags = new Set(Object.entries(table).filter(([, o]) => o.type === 'string').map(([flag]) => `--${flag}`))
   /** @type {string[]} */ const inputs = []
   /** @type {string[]} */ const flags = []
   for (let i = 0; i < argv.length; i++) {
@@ -39,14 +41,14 @@ function split (name, argv) {
 }
 
 /**
- * True when the command takes several inputs and was given more than one (and no --help).
+ * Resolves true when the command takes several inputs and was given more than one (and no --help).
  *
  * @param {string} name
  * @param {string[]} argv
  */
-export function isMany (name, argv) {
-  if (!Object.hasOwn(VALUE_FLAGS, name)) return false
-  const { inputs, flags } = split(name, argv)
+export async function isMany (name, argv) {
+  if (!Object.hasOwn(OPTION_TABLES, name)) return false
+  const { inputs, flags } = await split(name, argv)
   return inputs.length > 1 && !flags.includes('--help') && !flags.includes('-h')
 }
 
@@ -61,7 +63,7 @@ export function isMany (name, argv) {
  */
 export async function runMany (name, argv) {
   guardStdout()
-  const { inputs, flags } = split(name, argv)
+  const { inputs, flags } = await split(name, argv)
   const single = flags.find((f) => SINGLE_ONLY.has(f.split('=')[0]))
   if (single) throw new UsageError(`${single} writes one output, so it takes one input; ${inputs.length} were given`)
   if (inputs.includes('-')) throw new UsageError('standard input (-) cannot be one of several inputs')

@@ -9,7 +9,12 @@ import { checkBlock, codecName, SizeList } from '../block-report.js'
 import { hashName } from '../verify.js'
 import { cidText } from '../links.js'
 import { humanBytes } from '../units.js'
-import { parseCommand, COMMON_USAGE } from '../command-args.js'
+import { parseCommand, COMMON_OPTIONS, COMMON_USAGE } from '../command-args.js'
+
+/** @type {{ partial: { type: 'boolean' } }} */
+const OWN_OPTIONS = { partial: { type: 'boolean' } }
+/** inspect's options (also read by many.js, to tell a flag's value from an input) */
+export const OPTIONS = { ...COMMON_OPTIONS, ...OWN_OPTIONS }
 
 const USAGE = `usage: dag-cbor-car inspect <in.car | -> [--partial] [--json] [--max-block-size SIZE]
        dag-cbor-car inspect a.car b.car ... [--json]   (several files, in parallel)
@@ -29,7 +34,7 @@ const MAX_PROBLEMS = 10
  * @returns {Promise<number>}
  */
 export async function run (argv) {
-  const args = parseCommand(argv, { partial: { type: 'boolean' } }, USAGE, ['in.car'])
+  const args = parseCommand(argv, OWN_OPTIONS, USAGE, ['in.car'])
   if (!args) return 0 // --help
   const { values, positionals, maxBlockSize } = args
   const input = await openCarInput(positionals[0], { maxBlockSize })

@@ -47,18 +47,21 @@ function parseSize (text) {
   return Number(m[1]) * unit
 }
 
+/** verify's options (also read by many.js, to tell a flag's value from an input) */
+export const OPTIONS = /** @type {const} */ ({
+  out: { type: 'string' },
+  canonicalize: { type: 'boolean' },
+  map: { type: 'string' },
+  json: { type: 'boolean' },
+  partial: { type: 'boolean' },
+  workers: { type: 'string' },
+  'max-block-size': { type: 'string' },
+  help: { type: 'boolean', short: 'h' }
+})
+
 /** @param {string[]} argv */
 function parse (argv) {
-  const { values: v, positionals } = parseOptions(argv, {
-    out: { type: 'string' },
-    canonicalize: { type: 'boolean' },
-    map: { type: 'string' },
-    json: { type: 'boolean' },
-    partial: { type: 'boolean' },
-    workers: { type: 'string' },
-    'max-block-size': { type: 'string' },
-    help: { type: 'boolean', short: 'h' }
-  })
+  const { values: v, positionals } = parseOptions(argv, OPTIONS)
   const values = /** @type {{ out?: string, canonicalize?: boolean, map?: string, json?: boolean, partial?: boolean, workers?: string, 'max-block-size'?: string, help?: boolean }} */ (v)
   if (positionals.length > 1) throw new UsageError(`expected at most one input file, got ${positionals.length}`)
   let workers
