@@ -1,35 +1,30 @@
 // Hash verification: does a block's bytes hash to its CID's multihash?
 import crypto from 'node:crypto'
+import { createRequire } from 'node:module'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { identity } from 'multiformats/hashes/identity'
-import { blake2b256 } from '@multiformats/blake2/blake2b'
-import { createBLAKE2b } from 'hash-wasm'
 import { sameBytes } from './bytes.js'
 
-/** @typedef {import('multiformats').MultihashHasher<number>} Hasher */
+const SHA2_256 = sha256.code
+const IDENTITY = identity.code
+const BLAKE2B_256 = 0xb220
 
-/** Hashers we verify with; any other multihash code is reported "unverified", never guessed. */
-/** @type {Map<number, { name: string, hasher: { digest: (bytes: Uint8Array) => any } }>} */
-export const hashers = new Map([
-  [sha256.code, { name: 'sha2-256', hasher: sha256 }],
-  [identity.code, { name: 'identity', hasher: identity }],
-  [blake2b256.code, { name: 'blake2b-256', hasher: blake2b256 }]
-])
+/** The hashes we verify with; any other multihash code is reported "unverified", never guessed. */
+const hashNames = new Map([[SHA2_256, 'sha2-256'], [IDENTITY, 'identity'], [BLAKE2B_256, 'blake2b-256']])
 
 /**
  * @param {number} code multihash code
  * @returns {string}
  */
 export function hashName (code) {
-  return hashers.get(code)?.name ?? `0x${code.toString(16)}`
+  return hashNames.get(code) ?? `0x${code.toString(16)}`
 }
 
-const SHA2_256 = sha256.code
-const IDENTITY = identity.code
-const BLAKE2B_256 = blake2b256.code
-
 // blake2b-256 (every Filecoin block) through hash-wasm's WebAssembly build, many times faster than
-// blakejs, which @multiformats/blake2 uses; one instance, reset per block (all calls are synchronous)
+// blakejs, which @multiformats/blake2 uses; one instance, reset per block (all calls are synchronous).
+// Its blake2b build alone: the package's entry point carries every algorithm's WebAssembly, which
+// each worker thread would load and compile before its first block.
+const { createBLAKE2b } = /** @type {typeof import('hash-wasm')} */ (createRequire(import.meta.url)('hash-wasm/dist/blake2b.umd.min.js'))
 const blake2b256Wasm = await createBLAKE2b(256)
 
 /** @param {Uint8Array} bytes */
@@ -50,8 +45,40 @@ const sha256Bytes = typeof crypto.hash === 'function'
   : (bytes) => crypto.createHash('sha256').update(bytes).digest()
 
 /**
- * All three hashers are synchronous (sha2 via node:crypto, blake2b-256 via hash-wasm, the others
- * through their multiformats hasher).
+ * sha2-256 of `bytes` as a 'binary' (latin1) string, one character per digest byte: a string is made on V8's
+ * heap, where a Buffer takes a native allocation that the garbage collector must then track and
+ * sweep, once per block.
+ *
+ * @type {(bytes: Uint8Array) => string}
+ */
+const sha256Latin1 = typeof crypto.hash === 'function'
+  ? (bytes) => crypto.hash('sha256', bytes, 'binary')
+  : (bytes) => crypto.createHash('sha256').update(bytes).digest('binary')
+
+/**
+ * Does `bytes` hash to the 32-byte digest at expected[at]? For the multihash codes digestOf knows
+ * that have 32-byte digests (sha2-256, blake2b-256).
+ *
+ * @param {number} code
+ * @param {Uint8Array} bytes
+ * @param {Uint8Array} expected
+ * @param {number} at
+ */
+export function digest32Matches (code, bytes, expected, at) {
+  if (code === SHA2_256) {
+    const digest = sha256Latin1(bytes)
+    for (let k = 0; k < 32; k++) if (digest.charCodeAt(k) !== expected[at + k]) return false
+    return true
+  }
+  const digest = digestOf(code, bytes)
+  if (digest === null || digest.length !== 32) return false
+  for (let k = 0; k < 32; k++) if (digest[k] !== expected[at + k]) return false
+  return true
+}
+
+/**
+ * All three are synchronous: sha2-256 through node:crypto, blake2b-256 through hash-wasm, identity
+ * through multiformats.
  *
  * @param {number} code
  * @param {Uint8Array} bytes
@@ -60,10 +87,8 @@ const sha256Bytes = typeof crypto.hash === 'function'
 export function digestOf (code, bytes) {
   if (code === SHA2_256) return sha256Bytes(bytes)
   if (code === BLAKE2B_256) return blake2b256Bytes(bytes)
-  const entry = hashers.get(code)
-  if (!entry) return null
-  const d = /** @type {import('multiformats').MultihashDigest} */ (entry.hasher.digest(bytes))
-  return d.digest
+  if (code === IDENTITY) return identity.digest(bytes).digest
+  return null
 }
 
 /**
