@@ -2,7 +2,7 @@
 // least one root, every root is present as a block, duplicate blocks are counted, and a CARv2 index
 // (when there is one) matches the blocks. Fed block by block in CAR order on the main thread.
 import { CID } from 'multiformats/cid'
-import { SeenCids } from './seen.js'
+import { SeenCids, fingerprintInto } from './seen.js'
 import { BlockRecords, checkIndex } from './car-index.js'
 
 const MAX_CAR_PROBLEMS = 10
@@ -13,11 +13,13 @@ const MAX_CAR_PROBLEMS = 10
  *   stored elsewhere (absent from its blocks) and its header may list none
  */
 export function createChecks (car, { partial = false } = {}) {
-  /** @type {Map<number, CID[]>} roots by the last 4 bytes of their CID, a cheap first filter per block */
-  const rootsByTail = new Map()
+  /** @type {Map<number, CID[]>} roots by their fingerprint's first word, a cheap first filter per block */
+  const rootsByFingerprint = new Map()
+  const fingerprint = new Uint32Array(2)
   for (const root of car.roots) {
-    const t = tail(root.bytes)
-    rootsByTail.set(t, [...(rootsByTail.get(t) ?? []), root])
+    fingerprintInto(root.bytes, 0, root.bytes.length, fingerprint, 0)
+    const key = fingerprint[0] & KEY_MASK
+    rootsByFingerprint.set(key, [...(rootsByFingerprint.get(key) ?? []), root])
   }
   /** @type {Set<CID>} */
   const found = new Set()
@@ -27,17 +29,18 @@ export function createChecks (car, { partial = false } = {}) {
   const records = car.v2 && car.v2.indexOffset !== 0 ? new BlockRecords() : null
 
   /**
-   * @param {Uint8Array} bytes the block's CID
+   * @param {number} a @param {number} b the CID's fingerprint (seen.js fingerprintInto)
+   * @param {Uint8Array} bytes @param {number} from @param {number} to the CID is bytes[from, to)
    * @param {number} offset its section's byte offset
    * @param {CID | null} cid the same CID, when at hand
    */
-  const check = (bytes, offset, cid) => {
-    const candidates = rootsByTail.get(tail(bytes))
-    if (candidates) for (const root of candidates) if (sameCid(root.bytes, bytes)) found.add(root)
-    const duplicate = seen.add(bytes)
+  const check = (a, b, bytes, from, to, offset, cid) => {
+    const candidates = rootsByFingerprint.get(a & KEY_MASK)
+    if (candidates) for (const root of candidates) if (sameCid(root.bytes, bytes, from, to)) found.add(root)
+    const duplicate = seen.addFingerprint(a, b)
     if (duplicate) duplicates++
     if (records) {
-      const mh = (cid ?? CID.decode(bytes)).multihash
+      const mh = (cid ?? CID.decode(bytes.subarray(from, to))).multihash
       records.add(mh.code, mh.digest, offset - dataOffset, duplicate)
     }
   }
@@ -47,20 +50,24 @@ export function createChecks (car, { partial = false } = {}) {
      * @param {import('./read.js').Block} block
      */
     block (block) {
-      check(block.cid.bytes, block.offset, block.cid)
+      const bytes = block.cid.bytes
+      fingerprintInto(bytes, 0, bytes.length, fingerprint, 0)
+      check(fingerprint[0], fingerprint[1], bytes, 0, bytes.length, block.offset, block.cid)
     },
 
     /**
-     * The same, for blocks a worker read (sections.js): their CIDs' bytes end to end.
+     * The same, for blocks a worker read (sections.js): their CIDs' bytes end to end, and the
+     * fingerprint of each, two words per CID.
      *
      * @param {Uint8Array} cids
      * @param {Uint32Array} cidEnds
+     * @param {Uint32Array} fingerprints
      * @param {Float64Array} offsets
      */
-    cids (cids, cidEnds, offsets) {
+    cids (cids, cidEnds, fingerprints, offsets) {
       let from = 0
       for (let i = 0; i < cidEnds.length; i++) {
-        check(cids.subarray(from, cidEnds[i]), offsets[i], null)
+        check(fingerprints[2 * i], fingerprints[2 * i + 1], cids, from, cidEnds[i], offsets[i], null)
         from = cidEnds[i]
       }
     },
@@ -108,12 +115,12 @@ function addProblem (s, p) {
   if (s.carProblems <= MAX_CAR_PROBLEMS) s.problems.push(p) // shown even after a full list of block problems
 }
 
-/** @param {Uint8Array} b */
-const tail = (b) => b.length < 4 ? b.length : (b[b.length - 1] | b[b.length - 2] << 8 | b[b.length - 3] << 16) + b[b.length - 4] * 2 ** 24
+/** a small integer key for the roots map (a fingerprint word can exceed V8's small-integer range) */
+const KEY_MASK = 0x3fffffff
 
-/** @param {Uint8Array} a @param {Uint8Array} b */
-function sameCid (a, b) {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+/** @param {Uint8Array} cid @param {Uint8Array} bytes @param {number} from @param {number} to */
+function sameCid (cid, bytes, from, to) {
+  if (cid.length !== to - from) return false
+  for (let i = 0; i < cid.length; i++) if (cid[i] !== bytes[from + i]) return false
   return true
 }

@@ -17,6 +17,10 @@ const CID_ROOM = 4096
 const V2_PRAGMA = Uint8Array.from([0x0a, 0xa1, 0x67, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x02])
 const V2_FIXED_HEADER = 40
 const V2_HEADER_END = V2_PRAGMA.length + V2_FIXED_HEADER
+/** reads in flight at once when sections are read from a file by position (directSectionBatches) */
+const READS_AHEAD = 4
+/** room before each chunk read by position for the start of a section the previous chunk cut short */
+const HEADROOM = 64 * 1024
 
 /** A CAR that could not be read to the end: not a CAR, a bad header, a bad claim, or cut short. Exit code 2. */
 export class CarReadError extends ToolError {
@@ -193,8 +197,9 @@ export function readVarint (bytes) {
 /**
  * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block a block, and the byte offset of its section
  * @typedef {{ dataOffset: number, dataSize: number, indexOffset: number }} V2Header
+ * @typedef {{ readRange: (start: number, length: number, into?: Uint8Array) => Promise<Uint8Array>, stream: (start?: number) => AsyncIterable<Uint8Array> }} SeekableFile
  * @typedef {{ bytes: Uint8Array, ends: Uint32Array, starts: Float64Array, first: number }} SectionBatch whole sections (length varint, CID, block bytes) end to end; where each ends in `bytes`; the file offset of each; how many sections came before
- * @typedef {{ version: number, roots: CID[], v2: V2Header | null, blocks: () => AsyncGenerator<Block>, sectionBatches: (batchBytes: number, batchSections: number, spare?: ArrayBuffer[]) => AsyncGenerator<SectionBatch>, position: () => number, dataEnd: () => number, stop: () => Promise<void>, readIndex: () => Promise<Uint8Array>, trailingBytes: () => Promise<number> }} Car
+ * @typedef {{ version: number, roots: CID[], v2: V2Header | null, blocks: () => AsyncGenerator<Block>, sectionBatches: (batchBytes: number, batchSections: number, spare?: SharedArrayBuffer[]) => AsyncGenerator<SectionBatch>, position: () => number, dataEnd: () => number, stop: () => Promise<void>, readIndex: () => Promise<Uint8Array>, trailingBytes: () => Promise<number> }} Car
  *   readIndex and trailingBytes: CARv2 only, after the last block (they read on past the payload)
  */
 
@@ -202,11 +207,14 @@ export function readVarint (bytes) {
  * Read a CAR's header from a stream of chunks, and return a generator of its blocks.
  *
  * @param {AsyncIterable<Uint8Array>} chunks
- * @param {{ size?: number, maxBlockSize?: number }} [options] size: the input's size in bytes, when known
+ * @param {{ size?: number, maxBlockSize?: number, file?: SeekableFile }} [options] size: the input's size
+ *   in bytes, when known; file: the same input, to read by position (sectionBatches reads it directly)
  * @returns {Promise<Car>}
  */
-export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_SIZE } = {}) {
-  const reader = new ByteReader(chunks, size !== undefined)
+export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_SIZE, file } = {}) {
+  let reader = new ByteReader(chunks, size !== undefined)
+  /** where directSectionBatches has read to, while it reads instead of `reader` (-1: it does not) */
+  let directPos = -1
   reader.end = size
   const maxSection = maxBlockSize + CID_ROOM
   const where = size === undefined ? 'the input' : 'the file'
@@ -320,21 +328,149 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
   }
 
   /**
-   * Whole sections in batches of about `batchBytes`, copied into one buffer per batch (to hand to
-   * a worker thread, which reads the CIDs: see sections.js), with the file offset of each section.
-   * A section that lies whole in the chunk at hand and whose length claim passes the checks
-   * nextSection makes is taken as it is, with no object made for it, and runs of such sections are
-   * copied at once; any other (one that spans chunks, or a claim to report) goes through
-   * nextSection, so every error is the one blocks() gives. The length varints stay in the batch.
+   * Whole sections in batches of about `batchBytes`, each in one SharedArrayBuffer (to hand to a
+   * worker thread, which reads the CIDs: see sections.js), with the file offset of each section and
+   * the length varints left in. A file given as `file` is read by position straight into the
+   * batches (directSectionBatches); any other input is copied out of its stream's chunks
+   * (copiedSectionBatches). Either way every error is the one blocks() gives.
    *
    * @param {number} batchBytes
    * @param {number} batchSections
-   * @param {ArrayBuffer[]} [spare] buffers of batches already checked, to copy the next batches into
+   * @param {SharedArrayBuffer[]} [spare] buffers of batches already checked, to copy the next batches into
    *   rather than into fresh memory (which the system must first map in, page by page)
    * @returns {AsyncGenerator<SectionBatch>}
    */
   async function * sectionBatches (batchBytes, batchSections, spare = []) {
+    if (file && dataEnd !== undefined) yield * directSectionBatches(file, dataEnd, batchBytes, batchSections, spare)
+    else yield * copiedSectionBatches(batchBytes, batchSections, spare, 0)
+  }
+
+  /**
+   * sectionBatches for a file read by position: the data is read in chunks of `batchBytes` at fixed
+   * positions, READS_AHEAD of them at a time (one read at a time leaves this thread waiting on each
+   * while the cores are busy), each into a spare buffer with HEADROOM bytes before the chunk. The
+   * whole sections in a chunk are handed out as they were read, with no copy; the section a chunk
+   * cuts short is copied into the headroom of the next, in front of its rest. A section too big
+   * for that is read on its own, as a batch of one. At the first claim that is not a plain whole
+   * section (one to report, as nextSection does), and at the end, the stream reader takes over at
+   * that position, so every error and what follows the data are as blocks() gives them.
+   *
+   * @param {SeekableFile} file
+   * @param {number} end where the sections end
+   * @param {number} batchBytes
+   * @param {number} batchSections
+   * @param {SharedArrayBuffer[]} spare
+   * @returns {AsyncGenerator<SectionBatch>}
+   */
+  async function * directSectionBatches (file, end, batchBytes, batchSections, spare) {
+    let pos = reader.pos // where the next section starts
     let count = 0
+    let claimToReport = false
+    /** @type {{ at: number, length: number, buffer: Uint8Array, read: Promise<Uint8Array> }[]} */
+    const reads = []
+    let readAt = pos
+    const readAhead = () => {
+      while (reads.length < READS_AHEAD && readAt < end) {
+        const length = Math.min(batchBytes, end - readAt)
+        const buffer = batchBuffer(spare, HEADROOM + length, HEADROOM + batchBytes)
+        reads.push({ at: readAt, length, buffer, read: file.readRange(readAt, length, buffer.subarray(HEADROOM)) })
+        readAt += length
+      }
+    }
+    /** @type {Uint8Array | null} the start of the section the last chunk cut short (file bytes [pos, that chunk's end)) */
+    let carry = null
+    directPos = pos
+    try {
+      readAhead()
+      while (reads.length > 0 && !claimToReport) {
+        const chunk = /** @type {typeof reads[0]} */ (reads.shift())
+        await chunk.read
+        readAhead()
+        const buffer = chunk.buffer
+        const limit = HEADROOM + chunk.length
+        if (pos >= chunk.at + chunk.length) { // inside a big section read on its own
+          spare.push(/** @type {SharedArrayBuffer} */ (buffer.buffer))
+          continue
+        }
+        const first = HEADROOM + pos - chunk.at // where this batch starts in `buffer`: before HEADROOM with a carry
+        if (carry) {
+          buffer.set(carry, first)
+          carry = null
+        }
+        let ends = new Uint32Array(batchSections)
+        let starts = new Float64Array(batchSections)
+        let n = 0
+        let i = first
+        let bigSection = 0
+        while (i < limit) {
+          let length = 0
+          let scale = 1
+          let varintSize = 0
+          for (let k = 0; k < 9 && i + k < limit; k++) {
+            const b = buffer[i + k]
+            length += (b & 0x7f) * scale
+            if (b < 0x80) { varintSize = k + 1; break }
+            scale *= 128
+          }
+          const at = chunk.at + i - HEADROOM
+          if (varintSize === 0) { // cut short by the chunk (the next one has the rest), or malformed
+            claimToReport = i + 9 <= limit || chunk.at + chunk.length >= end
+            break
+          }
+          if (length === 0 || length > maxSection || length > end - at - varintSize) { claimToReport = true; break }
+          const size = varintSize + length
+          if (i + size > limit) {
+            if (size > HEADROOM) bigSection = size
+            break
+          }
+          if (n === ends.length) { ends = grow(ends); starts = grow(starts) }
+          starts[n] = at
+          i += size
+          ends[n++] = i - first
+        }
+        pos = chunk.at + i - HEADROOM
+        directPos = pos
+        if (!claimToReport && bigSection === 0 && i < limit) carry = buffer.slice(i, limit)
+        if (n > 0) {
+          yield { bytes: buffer.subarray(first, i), ends: ends.slice(0, n), starts: starts.slice(0, n), first: count }
+          count += n
+        } else {
+          spare.push(/** @type {SharedArrayBuffer} */ (buffer.buffer))
+        }
+        if (bigSection > 0) {
+          const bytes = await file.readRange(pos, bigSection, batchBuffer(spare, bigSection, batchBytes))
+          yield { bytes, ends: Uint32Array.of(bigSection), starts: Float64Array.of(pos), first: count }
+          count++
+          pos += bigSection
+          directPos = pos
+        }
+      }
+    } finally {
+      for (const r of reads) r.read.catch(() => {}) // reads ahead no one will take
+      // the stream reader takes over where these reads stopped (ahead of it, it had read only the header)
+      const readerEnd = reader.end
+      reader = new ByteReader(file.stream(pos), true)
+      reader.pos = pos
+      reader.end = readerEnd
+      directPos = -1
+    }
+    if (claimToReport) yield * copiedSectionBatches(batchBytes, batchSections, spare, count)
+  }
+
+  /**
+   * sectionBatches for any input, copying each batch's sections out of the stream's chunks. A
+   * section that lies whole in the chunk at hand and whose length claim passes the checks
+   * nextSection makes is taken as it is, with no object made for it, and runs of such sections are
+   * copied at once; any other (one that spans chunks, or a claim to report) goes through
+   * nextSection, so every error is the one blocks() gives.
+   *
+   * @param {number} batchBytes
+   * @param {number} batchSections
+   * @param {SharedArrayBuffer[]} spare
+   * @param {number} count sections read before
+   * @returns {AsyncGenerator<SectionBatch>}
+   */
+  async function * copiedSectionBatches (batchBytes, batchSections, spare, count) {
     for (;;) {
       /** @type {[Uint8Array, number, number][]} byte ranges to copy into the batch, in order */
       const runs = []
@@ -455,7 +591,7 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
     }
   }
 
-  return { version: v2 ? 2 : 1, roots: header.roots, v2, blocks, sectionBatches, position: () => reader.pos, dataEnd: () => dataEnd ?? reader.pos, stop: () => reader.stop(), readIndex, trailingBytes }
+  return { version: v2 ? 2 : 1, roots: header.roots, v2, blocks, sectionBatches, position: () => directPos >= 0 ? directPos : reader.pos, dataEnd: () => dataEnd ?? reader.pos, stop: () => reader.stop(), readIndex, trailingBytes }
 }
 
 /**
@@ -561,19 +697,32 @@ export function scanSections (range, base, visit) {
 }
 
 /**
+ * A typed array twice as long, holding the old contents.
+ *
+ * @template {Uint32Array | Float64Array} T
+ * @param {T} array
+ * @returns {T}
+ */
+function grow (array) {
+  const next = /** @type {T} */ (new /** @type {any} */ (array.constructor)(array.length * 2))
+  next.set(/** @type {any} */ (array))
+  return next
+}
+
+/**
  * `size` bytes for a batch: in a spare buffer big enough, else in a new one with room for a
  * typical batch (`batchBytes` and a few sections more), so that it can be used again.
  *
- * @param {ArrayBuffer[]} spare
+ * @param {SharedArrayBuffer[]} spare
  * @param {number} size
  * @param {number} batchBytes
  */
 function batchBuffer (spare, size, batchBytes) {
   while (spare.length > 0) {
-    const buffer = /** @type {ArrayBuffer} */ (spare.pop())
+    const buffer = /** @type {SharedArrayBuffer} */ (spare.pop())
     if (buffer.byteLength >= size) return new Uint8Array(buffer, 0, size)
   }
-  return new Uint8Array(new ArrayBuffer(Math.max(size, batchBytes + (batchBytes >> 3))), 0, size)
+  return new Uint8Array(new SharedArrayBuffer(Math.max(size, batchBytes + (batchBytes >> 3))), 0, size)
 }
 
 /**

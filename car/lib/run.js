@@ -71,7 +71,7 @@ export async function roundTrip (options) {
   /** @type {import('./workers.js').Processor | null} */
   let processor = null
   try {
-    car = await openCar(source.stream(), { size: source.size, maxBlockSize })
+    car = await openCar(source.stream(), { size: source.size, maxBlockSize, file: source.seekable ? source : undefined })
     summary.version = car.version
     summary.roots = car.roots.map(String)
     const checks = createChecks(car, { partial })
@@ -220,17 +220,16 @@ async function verifyInWorkers ({ car, processor, inline, threads, summary, chec
   // the main thread's own results hold no batch bytes: it may run well ahead of a slow worker batch
   // rather than wait for it with work at hand
   const maxInFlight = inline ? queued + 32 : 2
-  /** @type {{ starts: Float64Array, result: Promise<import('./sections.js').SectionResult>, buffer: ArrayBuffer | undefined }[]} */
+  /** @type {{ starts: Float64Array, result: Promise<import('./sections.js').SectionResult>, buffer: SharedArrayBuffer | null }[]} */
   const inFlight = []
-  /** @type {ArrayBuffer[]} the buffers of checked batches, which sectionBatches fills again */
+  /** @type {SharedArrayBuffer[]} the buffers of checked batches, which sectionBatches fills again */
   const spare = []
   const drainOne = async () => {
     const { starts, result, buffer } = /** @type {typeof inFlight[0]} */ (inFlight.shift())
     const r = await result
-    const checked = buffer ?? r.batchBuffer
-    if (checked) spare.push(checked)
+    if (buffer) spare.push(buffer)
     mergeSummary(summary, r.summary)
-    checks.cids(r.cids, r.cidEnds, starts)
+    checks.cids(r.cids, r.cidEnds, r.fingerprints, starts)
     if (r.error) throw sectionError(starts[r.error.index], summary.blocks, r.error.kind, r.error.detail, r.error.length, maxBlockSize)
     onProgress?.(summary.blocks, car.position())
   }
@@ -239,17 +238,17 @@ async function verifyInWorkers ({ car, processor, inline, threads, summary, chec
     let readError = null
     try {
       for await (const batch of car.sectionBatches(BATCH_BYTES, SECTION_BATCH, spare)) {
-        const starts = batch.starts // kept here: the batch's other buffers move to the worker
+        const starts = batch.starts
         /** @type {Promise<import('./sections.js').SectionResult>} */
         let result
-        /** @type {ArrayBuffer | undefined} the batch's buffer, free again once the result is drained */
-        let buffer
-        if (inline && processor.pending() >= queued) {
+        /** @type {SharedArrayBuffer | null} the batch's buffer while a worker reads it, free again once its result is drained */
+        let buffer = null
+        if (inline && (processor.pending() >= queued || !processor.ready())) {
           result = Promise.resolve(processSections(inline, batch, { maxBlockSize }))
-          spare.push(/** @type {ArrayBuffer} */ (batch.bytes.buffer)) // checked: free at once
+          spare.push(/** @type {SharedArrayBuffer} */ (batch.bytes.buffer)) // checked: free at once
         } else {
           result = processor.submitSections(batch, maxBlockSize)
-          if (!inline) buffer = /** @type {ArrayBuffer} */ (batch.bytes.buffer) // checked inline as it was submitted
+          buffer = /** @type {SharedArrayBuffer} */ (batch.bytes.buffer)
         }
         inFlight.push({ starts, result, buffer })
         while (inFlight.length >= maxInFlight) await drainOne()

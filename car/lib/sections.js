@@ -7,7 +7,8 @@
 import { CID } from 'multiformats/cid'
 import { processBlock, DAG_CBOR } from './classify.js'
 import { createSummary, addBlock, countBlock } from './summary.js'
-import { digestOf } from './verify.js'
+import { digest32Matches } from './verify.js'
+import { fingerprintInto } from './seen.js'
 
 const RAW = 0x55
 const SHA2_256 = 0x12
@@ -62,8 +63,7 @@ function commonBlock (codec, bytes, from, to, maxBlockSize) {
   const dataAt = p + DIGEST_SIZE
   if (dataAt > to || to - dataAt > maxBlockSize) return -1
   const data = bytes.subarray(dataAt, to)
-  const digest = /** @type {Uint8Array} */ (digestOf(hashCode, data))
-  for (let k = 0; k < DIGEST_SIZE; k++) if (digest[k] !== bytes[digestAt + k]) return -1
+  if (!digest32Matches(hashCode, data, bytes, digestAt)) return -1
   if (code === DAG_CBOR) {
     try {
       if (/** @type {NonNullable<typeof codec.validate>} */ (codec.validate)(data).integralFloats !== 0) return -1
@@ -85,8 +85,9 @@ function commonBlock (codec, bytes, from, to, maxBlockSize) {
  * @property {import('./summary.js').Summary} summary the batch's blocks, counted
  * @property {Uint8Array} cids the CIDs' bytes, end to end
  * @property {Uint32Array} cidEnds where each ends in `cids`
+ * @property {Uint32Array} fingerprints each CID's fingerprint (seen.js), two words per CID, made here
+ *   so that the main thread, which checks every CID of the CAR against the others, only looks them up
  * @property {SectionError | null} error
- * @property {ArrayBuffer} [batchBuffer] the batch's buffer, back from a worker thread to be used again
  */
 
 /**
@@ -96,25 +97,59 @@ function commonBlock (codec, bytes, from, to, maxBlockSize) {
  * @returns {SectionResult}
  */
 export function processSections (codec, batch, options) {
-  const { bytes, ends, starts } = batch
-  const summary = createSummary()
-  const cids = new Uint8Array(Math.min(bytes.length, ends.length * 64))
-  const cidEnds = new Uint32Array(ends.length)
+  const state = new BatchState(batch)
+  const count = checkSections(codec, batch.bytes, batch.ends, batch.starts, options.maxBlockSize, state)
+  return { summary: state.summary, cids: state.cids.slice(0, state.cidAt), cidEnds: state.cidEnds.slice(0, count), fingerprints: state.fingerprints.slice(0, 2 * count), error: state.error }
+}
+
+/** What checkSections gathers for a batch. */
+class BatchState {
+  /** @param {import('./read.js').SectionBatch} batch */
+  constructor (batch) {
+    const n = batch.ends.length
+    this.summary = createSummary()
+    this.cids = new Uint8Array(Math.min(batch.bytes.length, n * 64))
+    this.cidAt = 0
+    this.cidEnds = new Uint32Array(n)
+    this.fingerprints = new Uint32Array(2 * n)
+    /** @type {SectionError | null} */
+    this.error = null
+  }
+}
+
+/**
+ * The loop over a batch's sections, apart from processSections so that nothing after the loop
+ * needs type feedback: V8 compiles a long loop while it runs (on-stack replacement), before the
+ * code after it has ever run, and code that then finds no feedback there is thrown away at the end
+ * of every batch.
+ *
+ * @param {import('./classify.js').Codec} codec
+ * @param {Uint8Array} bytes
+ * @param {Uint32Array} ends
+ * @param {Float64Array} starts
+ * @param {number} maxBlockSize
+ * @param {BatchState} state
+ * @returns {number} the sections checked: all, or those before state.error's
+ */
+function checkSections (codec, bytes, ends, starts, maxBlockSize, state) {
+  const { summary, cidEnds, fingerprints } = state
+  const n = ends.length
+  let cidBuffer = state.cids
   let cidAt = 0
-  let cidBuffer = cids
-  /** @type {SectionError | null} */
-  let error = null
   const block = { cid: /** @type {CID} */ (/** @type {unknown} */ (null)), bytes, offset: 0 }
   let from = 0
-  for (let i = 0; i < ends.length; i++) {
+  let i = 0
+  for (; i < n; i++) {
     const to = ends[i]
     while (bytes[from++] >= 0x80); // the length varint, checked by the main thread
-    const dataAt = commonBlock(codec, bytes, from, to, options.maxBlockSize)
+    const dataAt = commonBlock(codec, bytes, from, to, maxBlockSize)
     if (dataAt !== -1) {
       const cidLength = dataAt - from
-      if (cidAt + cidLength > cidBuffer.length) cidBuffer = grow(cidBuffer, cidAt, cidLength)
+      if (cidAt + cidLength > cidBuffer.length) state.cids = cidBuffer = grow(cidBuffer, cidAt, cidLength)
       for (let k = 0; k < cidLength; k++) cidBuffer[cidAt + k] = bytes[from + k]
+      fingerprintInto(bytes, from, dataAt, fingerprints, i)
       cidEnds[i] = cidAt += cidLength
+      state.cidAt = cidAt
       const code = bytes[from + 1]
       countBlock(summary, code, bytes[from + 2] === SHA2_256 ? SHA2_256 : BLAKE2B_256, to - dataAt)
       summary.verified++
@@ -128,24 +163,25 @@ export function processSections (codec, batch, options) {
     try {
       [cid, data] = CID.decodeFirst(section)
     } catch (err) {
-      error = { index: i, kind: 'cid', detail: String(/** @type {any} */ (err)?.message ?? err).split('\n')[0], length: 0 }
+      state.error = { index: i, kind: 'cid', detail: String(/** @type {any} */ (err)?.message ?? err).split('\n')[0], length: 0 }
       break
     }
-    if (data.length > options.maxBlockSize) {
-      error = { index: i, kind: 'too-big', detail: '', length: data.length }
+    if (data.length > maxBlockSize) {
+      state.error = { index: i, kind: 'too-big', detail: '', length: data.length }
       break
     }
     const cidBytes = cid.bytes
-    if (cidAt + cidBytes.length > cidBuffer.length) cidBuffer = grow(cidBuffer, cidAt, cidBytes.length)
+    if (cidAt + cidBytes.length > cidBuffer.length) state.cids = cidBuffer = grow(cidBuffer, cidAt, cidBytes.length)
     cidBuffer.set(cidBytes, cidAt)
+    fingerprintInto(cidBytes, 0, cidBytes.length, fingerprints, i)
     cidEnds[i] = cidAt += cidBytes.length
+    state.cidAt = cidAt
     block.cid = cid
     block.bytes = data
     block.offset = starts[i]
     addBlock(summary, block, processBlock(codec, cid, data))
   }
-  const count = error ? error.index : ends.length
-  return { summary, cids: cidBuffer.slice(0, cidAt), cidEnds: cidEnds.slice(0, count), error }
+  return i
 }
 
 /** @param {Uint8Array} buffer @param {number} used @param {number} more */

@@ -21,15 +21,16 @@ export class SeenCids {
    * @param {Uint8Array} bytes
    */
   add (bytes) {
-    let a = 0x811c9dc5
-    let b = 0x01000193 ^ bytes.length
-    for (let i = 0; i < bytes.length; i++) {
-      a = Math.imul(a ^ bytes[i], 0x01000193)
-      b = Math.imul(b ^ bytes[i], 0x5bd1e995)
-    }
-    a >>>= 0
-    b = (b ^ (b >>> 15)) >>> 0
-    if (b === EMPTY_HIGH) b = 1 // 0 marks an empty slot
+    fingerprintInto(bytes, 0, bytes.length, scratch, 0)
+    return this.addFingerprint(scratch[0], scratch[1])
+  }
+
+  /**
+   * Add a fingerprint fingerprintInto() made (on another thread, say); true when it was added before.
+   *
+   * @param {number} a @param {number} b
+   */
+  addFingerprint (a, b) {
     if (this.has(a, b)) return true
     if ((this.size + 1) * 10 > (this.mask + 1) * 7) this.grow() // at most 70% full: a few probes per miss
     this.put(a, b)
@@ -61,4 +62,26 @@ export class SeenCids {
     this.low = new Uint32Array(high.length * 2)
     for (let i = 0; i < high.length; i++) if (high[i] !== EMPTY_HIGH) this.put(low[i], high[i])
   }
+}
+
+const scratch = new Uint32Array(2)
+
+/**
+ * The 64-bit fingerprint of the CID in bytes[start, end), written to out[2i] and out[2i + 1]: the
+ * two 32-bit words SeenCids keeps. Workers compute it where they read the CID, so the main thread,
+ * which sees every CID in turn, only looks it up.
+ *
+ * @param {Uint8Array} bytes @param {number} start @param {number} end
+ * @param {Uint32Array} out @param {number} i
+ */
+export function fingerprintInto (bytes, start, end, out, i) {
+  let a = 0x811c9dc5
+  let b = 0x01000193 ^ (end - start)
+  for (let k = start; k < end; k++) {
+    a = Math.imul(a ^ bytes[k], 0x01000193)
+    b = Math.imul(b ^ bytes[k], 0x5bd1e995)
+  }
+  b = (b ^ (b >>> 15)) >>> 0
+  out[2 * i] = a >>> 0
+  out[2 * i + 1] = b === EMPTY_HIGH ? 1 : b // 0 marks an empty slot
 }

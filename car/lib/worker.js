@@ -11,10 +11,7 @@ parentPort?.on('message', (/** @type {{ id: number, batch?: import('./batch.js')
   try {
     if (msg.sections) {
       const result = processSections(codec, msg.sections, { maxBlockSize: /** @type {number} */ (msg.maxBlockSize) })
-      // the batch's buffer goes back too, for the main thread to fill again
-      const batchBuffer = /** @type {ArrayBuffer} */ (msg.sections.bytes.buffer)
-      result.batchBuffer = batchBuffer
-      parentPort?.postMessage({ id: msg.id, sectionResult: result }, [/** @type {ArrayBuffer} */ (result.cids.buffer), /** @type {ArrayBuffer} */ (result.cidEnds.buffer), batchBuffer])
+      parentPort?.postMessage({ id: msg.id, sectionResult: result })
       return
     }
     // results are cloned, not transferred: an encoder's output may be a view on a buffer it reuses
@@ -23,3 +20,4 @@ parentPort?.on('message', (/** @type {{ id: number, batch?: import('./batch.js')
     parentPort?.postMessage({ id: msg.id, error: String(/** @type {any} */ (err)?.message ?? err) })
   }
 })
+parentPort?.postMessage({ id: -1, ready: true })

@@ -8,8 +8,9 @@ import { processSections } from './sections.js'
 /**
  * @typedef {import('./classify.js').BlockResult} BlockResult
  * @typedef {import('./sections.js').SectionResult} SectionResult
- * @typedef {{ submit: (blocks: import('./batch.js').Block[]) => Promise<BlockResult[]>, submitSections: (batch: import('./read.js').SectionBatch, maxBlockSize: number) => Promise<SectionResult>, pending: () => number, close: () => Promise<void> }} Processor
- *   pending: batches submitted and not yet answered
+ * @typedef {{ submit: (blocks: import('./batch.js').Block[]) => Promise<BlockResult[]>, submitSections: (batch: import('./read.js').SectionBatch, maxBlockSize: number) => Promise<SectionResult>, pending: () => number, ready: () => boolean, close: () => Promise<void> }} Processor
+ *   pending: batches submitted and not yet answered; ready: some worker has loaded its modules (a
+ *   batch sent before then would wait behind that loading, so the main thread may better check it)
  */
 
 /**
@@ -22,6 +23,7 @@ export function inlineProcessor (codec, options) {
     submit: async (blocks) => processBatch(codec, blocks, options),
     submitSections: async (batch, maxBlockSize) => processSections(codec, batch, { maxBlockSize }),
     pending: () => 0,
+    ready: () => true,
     close: async () => {}
   }
 }
@@ -37,6 +39,7 @@ export function workerPool (n, codecUrl, options) {
   const pending = new Map()
   const load = new Array(n).fill(0)
   let nextId = 0
+  let readyWorkers = 0
   /** @type {Error|null} */
   let failed = null
 
@@ -51,7 +54,8 @@ export function workerPool (n, codecUrl, options) {
     const w = new Worker(new URL('./worker.js', import.meta.url), {
       workerData: { codecUrl, canonicalize: !!options.canonicalize }
     })
-    w.on('message', (/** @type {{ id: number, results?: BlockResult[], sectionResult?: SectionResult, error?: string }} */ msg) => {
+    w.on('message', (/** @type {{ id: number, ready?: true, results?: BlockResult[], sectionResult?: SectionResult, error?: string }} */ msg) => {
+      if (msg.ready) { readyWorkers++; return }
       const p = pending.get(msg.id)
       if (!p) return
       pending.delete(msg.id)
@@ -87,8 +91,12 @@ export function workerPool (n, codecUrl, options) {
       return send({ batch }, transferList(batch))
     },
     pending: () => pending.size,
+    ready: () => readyWorkers > 0,
     submitSections (sections, maxBlockSize) {
-      return send({ sections, maxBlockSize }, [/** @type {ArrayBuffer} */ (sections.bytes.buffer), /** @type {ArrayBuffer} */ (sections.ends.buffer)])
+      // the batch's bytes are in a SharedArrayBuffer: the worker reads them where they are. Nothing
+      // is transferred either way: transferring detaches an ArrayBuffer, and the first detach in a
+      // thread makes V8 throw away its optimized code and add a detach check to every typed array access
+      return send({ sections, maxBlockSize }, [])
     },
     async close () {
       await Promise.all(workers.map((w) => w.terminate()))
