@@ -379,6 +379,9 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
     }
     /** @type {Uint8Array | null} the start of the section the last chunk cut short (file bytes [pos, that chunk's end)) */
     let carry = null
+    // where each section of a chunk ends and starts, copied out for its batch (so made once)
+    let ends = new Uint32Array(batchSections)
+    let starts = new Float64Array(batchSections)
     directPos = pos
     try {
       readAhead()
@@ -397,8 +400,6 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
           buffer.set(carry, first)
           carry = null
         }
-        let ends = new Uint32Array(batchSections)
-        let starts = new Float64Array(batchSections)
         let n = 0
         let i = first
         let bigSection = 0

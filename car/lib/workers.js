@@ -9,7 +9,7 @@ import { processSections } from './sections.js'
  * @typedef {import('./classify.js').BlockResult} BlockResult
  * @typedef {import('./sections.js').SectionResult} SectionResult
  * @typedef {{ submit: (blocks: import('./batch.js').Block[]) => Promise<BlockResult[]>, submitSections: (batch: import('./read.js').SectionBatch, maxBlockSize: number) => Promise<SectionResult>, pending: () => number, ready: () => boolean, close: () => Promise<void> }} Processor
- *   pending: batches submitted and not yet answered; ready: some worker has loaded its modules (a
+ *   pending: batches submitted and not yet checked; ready: some worker has loaded its modules (a
  *   batch sent before then would wait behind that loading, so the main thread may better check it)
  */
 
@@ -37,9 +37,15 @@ export function inlineProcessor (codec, options) {
 export function workerPool (n, codecUrl, options) {
   /** @type {Map<number, { resolve: (r: any) => void, reject: (e: Error) => void}>} */
   const pending = new Map()
-  const load = new Array(n).fill(0)
+  // per worker: [ready, batches checked], written by the worker itself: the main thread reads them
+  // without waiting for messages, which its event loop delivers only when it next waits, and a main
+  // thread busy checking batches of its own may not wait for a long time (a worker would sit idle,
+  // its batches done, while it looked busy)
+  const progress = new Int32Array(new SharedArrayBuffer(8 * n))
+  const sent = new Array(n).fill(0)
+  /** @param {number} i */
+  const queued = (i) => sent[i] - Atomics.load(progress, 2 * i + 1)
   let nextId = 0
-  let readyWorkers = 0
   /** @type {Error|null} */
   let failed = null
 
@@ -52,14 +58,12 @@ export function workerPool (n, codecUrl, options) {
 
   const workers = Array.from({ length: n }, (_, i) => {
     const w = new Worker(new URL('./worker.js', import.meta.url), {
-      workerData: { codecUrl, canonicalize: !!options.canonicalize }
+      workerData: { codecUrl, canonicalize: !!options.canonicalize, progress, index: i }
     })
-    w.on('message', (/** @type {{ id: number, ready?: true, results?: BlockResult[], sectionResult?: SectionResult, error?: string }} */ msg) => {
-      if (msg.ready) { readyWorkers++; return }
+    w.on('message', (/** @type {{ id: number, results?: BlockResult[], sectionResult?: SectionResult, error?: string }} */ msg) => {
       const p = pending.get(msg.id)
       if (!p) return
       pending.delete(msg.id)
-      load[i]--
       if (msg.error !== undefined) p.reject(new Error(`worker failed: ${msg.error}`))
       else p.resolve(msg.sectionResult ?? msg.results)
     })
@@ -76,9 +80,9 @@ export function workerPool (n, codecUrl, options) {
   const send = (message, transfer) => {
     if (failed) return Promise.reject(failed)
     let target = 0
-    for (let i = 1; i < n; i++) if (load[i] < load[target]) target = i
+    for (let i = 1; i < n; i++) if (queued(i) < queued(target)) target = i
     const id = nextId++
-    load[target]++
+    sent[target]++
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject })
       workers[target].postMessage({ id, ...message }, transfer)
@@ -90,8 +94,15 @@ export function workerPool (n, codecUrl, options) {
       const batch = pack(blocks)
       return send({ batch }, transferList(batch))
     },
-    pending: () => pending.size,
-    ready: () => readyWorkers > 0,
+    pending: () => {
+      let total = 0
+      for (let i = 0; i < n; i++) total += queued(i)
+      return total
+    },
+    ready: () => {
+      for (let i = 0; i < n; i++) if (Atomics.load(progress, 2 * i) === 1) return true
+      return false
+    },
     submitSections (sections, maxBlockSize) {
       // the batch's bytes are in a SharedArrayBuffer: the worker reads them where they are. Nothing
       // is transferred either way: transferring detaches an ArrayBuffer, and the first detach in a

@@ -187,6 +187,7 @@ describe('dag-cbor-car: checks on the CAR as a whole', function () {
     assert.equal(viaBlocks.duplicates, 1)
     assert.deepEqual(await run({ workers: 1 }), viaBlocks)
     assert.deepEqual(await run({ workers: 2 }), viaBlocks)
+    assert.deepEqual(await run({ workers: 2, mainThreadChecks: false }), viaBlocks) // every batch on the worker thread
   })
 
   describe('CARv2 index (written by go-car)', () => {
