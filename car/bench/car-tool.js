@@ -180,6 +180,27 @@ function measure (argv, timed) {
   return { seconds, cpu: last.cpu, rss: last.rss }
 }
 
+/**
+ * Issue 24's speed targets, as ratios of the medians measured above in the same run.
+ *
+ * @param {number} size
+ * @param {Map<string, number[]>} walls
+ */
+function targets (size, walls) {
+  const mid = (/** @type {string} */ label) => {
+    const xs = [...(walls.get(label) ?? [])].sort((a, b) => a - b)
+    return xs.length ? xs[xs.length >> 1] : NaN
+  }
+  const one = mid('ours --workers 1')
+  const two = mid('ours --workers 2')
+  const gocar = mid('go-car car verify')
+  const verdict = (/** @type {boolean} */ met) => met ? 'met' : 'NOT MET'
+  console.log(`  medians: --workers 1 ${(size / 1e6 / one).toFixed(0)} MB/s, --workers 2 ${(size / 1e6 / two).toFixed(0)} MB/s${Number.isNaN(gocar) ? '' : `, go-car ${(size / 1e6 / gocar).toFixed(0)} MB/s`}`)
+  if (os.availableParallelism() === 2 && !Number.isNaN(gocar)) console.log(`  default (--workers 2 on this 2-core machine) / go-car car verify: ${(gocar / two).toFixed(2)}x (target: at least 1x) ${verdict(gocar / two >= 1)}`)
+  console.log(`  --workers 1: ${(size / 1e6 / one).toFixed(0)} MB/s (target: at least 120 MB/s) ${verdict(size / 1e6 / one >= 120)}`)
+  console.log(`  --workers 2 / --workers 1: ${(one / two).toFixed(2)}x (target: at least 1.6x) ${verdict(one / two >= 1.6)}`)
+}
+
 /** The throughput table on one generated (or given) CAR. */
 async function throughput () {
   const quick = !!args.quick || process.argv.includes('--quick')
@@ -202,14 +223,18 @@ async function throughput () {
     ])
     if (typeof args.gocar === 'string') rows.push(['go-car car verify', [args.gocar, 'verify', file], true])
     console.log(`${path.basename(file)}: ${(size / 1e6).toFixed(0)} MB, ${runs} run${runs === 1 ? '' : 's'} of each row, back to back; ${os.availableParallelism()} cores`)
+    /** @type {Map<string, number[]>} wall seconds of each row's runs */
+    const walls = new Map(rows.map(([label]) => [label, []]))
     for (let r = 0; r < runs; r++) {
       for (const [label, argv, timed] of rows) {
         const load = os.loadavg()[0].toFixed(2)
         const m = measure(argv, timed)
+        walls.get(label)?.push(m.seconds)
         console.log(`  ${label.padEnd(30)} ${(size / 1e6 / m.seconds).toFixed(0).padStart(5)} MB/s  ${m.seconds.toFixed(2).padStart(6)} s wall  ` +
           `${m.cpu === null ? '     ?' : m.cpu.toFixed(2).padStart(6)} s CPU  ${m.rss === null ? '    ?' : (m.rss / 1e6).toFixed(0).padStart(5)} MB peak RSS  (load ${load})`)
       }
     }
+    targets(size, walls)
   } finally {
     if (made) fs.rmSync(file, { force: true })
   }

@@ -15,11 +15,14 @@ const MAX_CAR_PROBLEMS = 10
 export function createChecks (car, { partial = false } = {}) {
   /** @type {Map<number, CID[]>} roots by their fingerprint's first word, a cheap first filter per block */
   const rootsByFingerprint = new Map()
+  /** one bit per value of a fingerprint's low 10 bits, set for the roots': most blocks pass with one read */
+  const rootBits = new Uint32Array(32)
   const fingerprint = new Uint32Array(2)
   for (const root of car.roots) {
     fingerprintInto(root.bytes, 0, root.bytes.length, fingerprint, 0)
     const key = fingerprint[0] & KEY_MASK
     rootsByFingerprint.set(key, [...(rootsByFingerprint.get(key) ?? []), root])
+    rootBits[(key & 1023) >>> 5] |= 1 << (key & 31)
   }
   /** @type {Set<CID>} */
   const found = new Set()
@@ -35,8 +38,10 @@ export function createChecks (car, { partial = false } = {}) {
    * @param {CID | null} cid the same CID, when at hand
    */
   const check = (a, b, bytes, from, to, offset, cid) => {
-    const candidates = rootsByFingerprint.get(a & KEY_MASK)
-    if (candidates) for (const root of candidates) if (sameCid(root.bytes, bytes, from, to)) found.add(root)
+    if ((rootBits[(a & 1023) >>> 5] >>> (a & 31)) & 1) {
+      const candidates = rootsByFingerprint.get(a & KEY_MASK)
+      if (candidates) for (const root of candidates) if (sameCid(root.bytes, bytes, from, to)) found.add(root)
+    }
     const duplicate = seen.addFingerprint(a, b)
     if (duplicate) duplicates++
     if (records) {

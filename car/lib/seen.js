@@ -1,6 +1,6 @@
 // A set of CIDs seen so far, for counting duplicate blocks in CARs of millions of blocks: each CID is
 // kept as a 64-bit fingerprint of its bytes (two independent 32-bit FNV-1a lanes) in an open-addressed
-// table of two Uint32Arrays, 8 bytes a slot, instead of a string per CID in a Set (tens of bytes each
+// table in one Uint32Array, 8 bytes a slot, instead of a string per CID in a Set (tens of bytes each
 // plus the Set's entry). Two different CIDs with the same 64-bit fingerprint would be counted as a
 // duplicate; duplicates are reported, never a reason to fail, so that chance (about n^2 / 2^65) can
 // only add a line of information, never hide a problem.
@@ -11,8 +11,8 @@ export class SeenCids {
   constructor (capacity = 1 << 16) {
     this.size = 0
     this.mask = capacity - 1
-    this.high = new Uint32Array(capacity)
-    this.low = new Uint32Array(capacity)
+    /** slot i is words 2i (the fingerprint's b; EMPTY_HIGH: a free slot) and 2i + 1 (its a), side by side: a probe reads one cache line */
+    this.slots = new Uint32Array(2 * capacity)
   }
 
   /**
@@ -31,36 +31,34 @@ export class SeenCids {
    * @param {number} a @param {number} b
    */
   addFingerprint (a, b) {
-    if (this.has(a, b)) return true
     if ((this.size + 1) * 10 > (this.mask + 1) * 7) this.grow() // at most 70% full: a few probes per miss
-    this.put(a, b)
-    this.size++
-    return false
-  }
-
-  /** @param {number} a @param {number} b */
-  has (a, b) {
-    for (let i = a & this.mask; ; i = (i + 1) & this.mask) {
-      const h = this.high[i]
-      if (h === EMPTY_HIGH) return false
-      if (h === b && this.low[i] === a) return true
+    const slots = this.slots
+    const mask = this.mask
+    for (let i = a & mask; ; i = (i + 1) & mask) {
+      const high = slots[2 * i]
+      if (high === EMPTY_HIGH) {
+        slots[2 * i] = b
+        slots[2 * i + 1] = a
+        this.size++
+        return false
+      }
+      if (high === b && slots[2 * i + 1] === a) return true
     }
   }
 
-  /** @param {number} a @param {number} b */
-  put (a, b) {
-    let i = a & this.mask
-    while (this.high[i] !== EMPTY_HIGH) i = (i + 1) & this.mask
-    this.high[i] = b
-    this.low[i] = a
-  }
-
   grow () {
-    const { high, low } = this
-    this.mask = high.length * 2 - 1
-    this.high = new Uint32Array(high.length * 2)
-    this.low = new Uint32Array(high.length * 2)
-    for (let i = 0; i < high.length; i++) if (high[i] !== EMPTY_HIGH) this.put(low[i], high[i])
+    const old = this.slots
+    const slots = new Uint32Array(old.length * 2)
+    const mask = old.length - 1 // twice the slots: old.length / 2 of them before
+    for (let j = 0; j < old.length; j += 2) {
+      if (old[j] === EMPTY_HIGH) continue
+      let i = old[j + 1] & mask
+      while (slots[2 * i] !== EMPTY_HIGH) i = (i + 1) & mask
+      slots[2 * i] = old[j]
+      slots[2 * i + 1] = old[j + 1]
+    }
+    this.slots = slots
+    this.mask = mask
   }
 }
 
