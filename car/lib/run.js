@@ -238,26 +238,39 @@ async function verifyInWorkers ({ car, processor, inline, threads, summary, chec
   try {
     /** @type {CarReadError | null} */
     let readError = null
-    try {
-      for await (const batch of car.sectionBatches(BATCH_BYTES, SECTION_BATCH, spare)) {
-        const starts = batch.starts
-        /** @type {Promise<import('./sections.js').SectionResult>} */
-        let result
-        /** @type {SharedArrayBuffer | null} the batch's buffer while a worker reads it, free again once its result is drained */
-        let buffer = null
-        if (inline && (processor.pending() >= queued || !processor.ready())) {
-          result = Promise.resolve(processSections(inline, batch, { maxBlockSize }))
-          spare.push(/** @type {SharedArrayBuffer} */ (batch.bytes.buffer)) // checked: free at once
-        } else {
-          result = processor.submitSections(batch, maxBlockSize)
-          buffer = /** @type {SharedArrayBuffer} */ (batch.bytes.buffer)
-        }
-        inFlight.push({ starts, result, buffer })
-        while (inFlight.length >= maxInFlight) await drainOne()
+    const batches = car.sectionBatches(BATCH_BYTES, SECTION_BATCH, spare)
+    for (;;) {
+      // only an error of the reader is held back until the batches before it are counted: one a
+      // drained batch reports is the first in the CAR, and ends the run at once
+      let next
+      try {
+        next = await batches.next()
+      } catch (err) {
+        if (!(err instanceof CarReadError)) throw err
+        readError = err // the sections split before it are still checked and counted
+        break
       }
-    } catch (err) {
-      if (!(err instanceof CarReadError)) throw err
-      readError = err // the sections split before it are still checked and counted
+      if (next.done) break
+      const batch = next.value
+      const starts = batch.starts
+      /** @type {Promise<import('./sections.js').SectionResult>} */
+      let result
+      /** @type {SharedArrayBuffer | null} the batch's buffer while a worker reads it, free again once its result is drained */
+      let buffer = null
+      if (inline && (processor.pending() >= queued || !processor.ready())) {
+        result = Promise.resolve(processSections(inline, batch, { maxBlockSize }))
+        spare.push(/** @type {SharedArrayBuffer} */ (batch.bytes.buffer)) // checked: free at once
+      } else {
+        result = processor.submitSections(batch, maxBlockSize)
+        buffer = /** @type {SharedArrayBuffer} */ (batch.bytes.buffer)
+      }
+      inFlight.push({ starts, result, buffer })
+      try {
+        while (inFlight.length >= maxInFlight) await drainOne()
+      } catch (err) {
+        await batches.return(undefined) // stops reading ahead
+        throw err
+      }
     }
     while (inFlight.length) await drainOne()
     if (readError) throw readError

@@ -16,8 +16,8 @@ import { blake2b256 } from '@multiformats/blake2/blake2b'
 import * as dagPb from '@ipld/dag-pb'
 import * as dagJson from '@ipld/dag-json'
 import { roundTrip } from '../lib/run.js'
-import { openInput } from '../lib/source.js'
-import { carWriterBytes } from './helpers/car-oracle.js'
+import { openInput, bytesSource } from '../lib/source.js'
+import { carWriterBytes, carV1, varint } from './helpers/car-oracle.js'
 
 const TOOL = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))
 const V2_MH = fileURLToPath(new URL('fixtures/genesis-slice-v2.car', import.meta.url))
@@ -188,6 +188,36 @@ describe('dag-cbor-car: checks on the CAR as a whole', function () {
     assert.deepEqual(await run({ workers: 1 }), viaBlocks)
     assert.deepEqual(await run({ workers: 2 }), viaBlocks)
     assert.deepEqual(await run({ workers: 2, mainThreadChecks: false }), viaBlocks) // every batch on the worker thread
+  })
+
+  it('two bad sections in different batches: every way of reading reports the first, with the blocks before it', async () => {
+    const raw = async (/** @type {number} */ i) => {
+      const bytes = new Uint8Array(4000).fill(i & 0xff)
+      return { cid: CID.create(1, 0x55, await sha256.digest(bytes)), bytes }
+    }
+    const blocks = await Promise.all(Array.from({ length: 500 }, (_, i) => raw(i)))
+    const good = carV1([blocks[0].cid], blocks)
+    // a section whose CID starts with version byte 5, at about 0.8 MB (the first 1 MiB batch) and at about 1.6 MB (the second)
+    const bad = Buffer.concat([varint(50), Buffer.alloc(50, 5)])
+    const sectionAt = (/** @type {number} */ n) => good.length - (blocks.length - n) * (varint(4036).length + 4036)
+    const first = sectionAt(200)
+    const bytes = Buffer.concat([good.subarray(0, first), bad, good.subarray(first, sectionAt(400)), bad, good.subarray(sectionAt(400))])
+    /** @returns {import('../lib/source.js').Source} standard input, say: read once, front to back */
+    const stream = () => ({ ...bytesSource('stream', bytes), size: undefined, seekable: false, stream: () => (async function * () { for (let i = 0; i < bytes.length; i += 65536) yield bytes.subarray(i, i + 65536) })() })
+    const runs = /** @type {[string, () => import('../lib/source.js').Source, object][]} */ ([
+      ['a file, --workers 1', () => bytesSource('file', bytes), { workers: 1 }],
+      ['a file, --workers 2', () => bytesSource('file', bytes), { workers: 2 }],
+      ['a file, every batch on the worker', () => bytesSource('file', bytes), { workers: 2, mainThreadChecks: false }],
+      ['a stream', stream, { workers: 1 }]
+    ])
+    for (const [what, source, options] of runs) {
+      await assert.rejects(roundTrip({ source: source(), ...options }), (/** @type {any} */ err) => {
+        assert.equal(err.offset, first, what)
+        assert.equal(err.blocks, 200, what)
+        assert.match(err.message, new RegExp(`after 200 complete blocks: the section at byte offset ${first} does not start with a valid CID`), what)
+        return true
+      })
+    }
   })
 
   describe('CARv2 index (written by go-car)', () => {
