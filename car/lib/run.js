@@ -99,7 +99,7 @@ export async function roundTrip (options) {
       await car.stop()
       return finishSummary(summary, start)
     }
-    const maxInFlight = workers > 1 ? 2 * workers : 1
+    const maxInFlight = threads > 0 ? 2 * threads : 1
     /** @type {{ blocks: import('./read.js').Block[], results: Promise<import('./classify.js').BlockResult[]> }[]} */
     const inFlight = []
     const drainOne = async () => {
