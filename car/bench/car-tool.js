@@ -29,6 +29,7 @@ import { blake2b256 } from '@multiformats/blake2/blake2b'
 import * as ours from 'dag-cbor-fast'
 import { roundTrip, defaultCodecUrl } from '../lib/run.js'
 import { openInput } from '../lib/source.js'
+import { parseSize } from '../lib/units.js'
 
 /** @param {number} n */
 const varint = (n) => {
@@ -123,15 +124,14 @@ const { values: args } = parseArgs({
 })
 
 /** @param {string} text e.g. 300M, 1G */
-function parseSize (text) {
-  const units = /** @type {Record<string, number>} */ ({ '': 1, K: 2 ** 10, M: 2 ** 20, G: 2 ** 30 })
-  const m = /^(\d+)([KMG]?)$/i.exec(text)
-  if (!m) throw new Error(`--size ${text}: expected e.g. 300M or 1G`)
-  return Number(m[1]) * units[m[2].toUpperCase()]
+function sizeOption (text) {
+  const size = parseSize(text)
+  if (!(size > 0)) throw new Error(`--size ${text}: expected e.g. 300M or 1G`)
+  return size
 }
 
 if (typeof args['make-car'] === 'string') {
-  await makeCar(args['make-car'], { size: parseSize(String(args.size ?? '1G')), claim: args.claim === undefined ? undefined : Number(args.claim), at: args.at === undefined ? undefined : Number(args.at), plant: args.plant === undefined ? undefined : Number(args.plant) })
+  await makeCar(args['make-car'], { size: sizeOption(String(args.size ?? '1G')), claim: args.claim === undefined ? undefined : Number(args.claim), at: args.at === undefined ? undefined : Number(args.at), plant: args.plant === undefined ? undefined : Number(args.plant) })
   process.exit(0)
 }
 
@@ -209,7 +209,7 @@ async function throughput () {
   let made = false
   if (!file) {
     file = path.join(os.tmpdir(), `dag-cbor-car-bench-${process.pid}.car`)
-    await makeCar(file, { size: parseSize(String(args.size ?? (quick ? '64M' : '300M'))) })
+    await makeCar(file, { size: sizeOption(String(args.size ?? (quick ? '64M' : '300M'))) })
     made = true
   }
   try {

@@ -4,6 +4,7 @@ import { parseOptions } from './args.js'
 import { UsageError } from './errors.js'
 import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from './read.js'
 import { guardStdout } from './lines.js'
+import { parseSize } from './units.js'
 
 /** @type {{ json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, 'max-block-size': { type: 'string' } }} */
 export const COMMON_OPTIONS = {
@@ -38,13 +39,7 @@ export function parseCommand (argv, options, usage, inputs) {
     for (const [name, spec] of Object.entries(options)) {
       if (spec.type === 'string' && values[name] === '') throw new UsageError(`--${name} needs a value`)
     }
-    let maxBlockSize = DEFAULT_MAX_BLOCK_SIZE
-    const size = values['max-block-size']
-    if (typeof size === 'string') {
-      maxBlockSize = parseSize(size)
-      if (!(maxBlockSize >= 1 && maxBlockSize <= MAX_MAX_BLOCK_SIZE)) throw new UsageError(`--max-block-size must be a size from 1 byte to ${bytesText(MAX_MAX_BLOCK_SIZE)} (e.g. 8M), got "${size}"`)
-    }
-    return { values, positionals, maxBlockSize }
+    return { values, positionals, maxBlockSize: maxBlockSizeOption(values['max-block-size']) }
   } catch (err) {
     if (err instanceof UsageError) err.usage = usage
     throw err
@@ -63,10 +58,15 @@ function expectInputs (positionals, names) {
   if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be only one of the inputs')
 }
 
-/** @param {string} text e.g. 4194304, 8M, 512KiB */
-function parseSize (text) {
-  const m = /^(\d+)\s*([kmg]i?b?)?$/i.exec(text.trim())
-  if (!m) return NaN
-  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(m[2] ?? '').charAt(0).toLowerCase()] ?? NaN
-  return Number(m[1]) * unit
+/**
+ * --max-block-size, checked: the default when not given.
+ *
+ * @param {unknown} text the option's value
+ * @returns {number}
+ */
+export function maxBlockSizeOption (text) {
+  if (typeof text !== 'string') return DEFAULT_MAX_BLOCK_SIZE
+  const size = parseSize(text)
+  if (!(size >= 1 && size <= MAX_MAX_BLOCK_SIZE)) throw new UsageError(`--max-block-size must be a size from 1 byte to ${bytesText(MAX_MAX_BLOCK_SIZE)} (e.g. 8M), got "${text}"`)
+  return size
 }

@@ -34,3 +34,16 @@ export function humanRate (bytes, seconds) {
 export function humanSeconds (seconds) {
   return `${seconds < 0.1 ? seconds.toFixed(3) : seconds < 10 ? seconds.toFixed(2) : seconds.toFixed(0)} s`
 }
+
+/**
+ * A size as the command line gives it: bytes, or with K/M/G (binary: KiB, MiB, GiB; "iB"/"B" optional).
+ *
+ * @param {string} text e.g. 4194304, 8M, 512KiB, 1G
+ * @returns {number} NaN when it is not a size
+ */
+export function parseSize (text) {
+  const m = /^(\d+)\s*([kmg]i?b?)?$/i.exec(text.trim())
+  if (!m) return NaN
+  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(m[2] ?? '').charAt(0).toLowerCase()] ?? NaN
+  return Number(m[1]) * unit
+}

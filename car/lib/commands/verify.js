@@ -6,9 +6,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { parseOptions } from '../args.js'
+import { maxBlockSizeOption } from '../command-args.js'
 import { ToolError, UsageError } from '../errors.js'
 import { openInput, bytesSource } from '../source.js'
-import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from '../read.js'
+import { DEFAULT_MAX_BLOCK_SIZE, bytesText } from '../read.js'
 import { roundTrip, defaultWorkers, maxWorkers } from '../run.js'
 import { formatSummary, exitCode } from '../summary.js'
 import { createProgress } from '../progress.js'
@@ -39,14 +40,6 @@ exit status: 0 every check passed (or, with --canonicalize, every problem was a 
              2 bad usage, or input that is unreadable or malformed (no output file is left)`
 
 
-/** @param {string} text */
-function parseSize (text) {
-  const m = /^(\d+)\s*([kmg]i?b?)?$/i.exec(text.trim())
-  if (!m) return NaN
-  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(m[2] ?? '').charAt(0).toLowerCase()] ?? NaN
-  return Number(m[1]) * unit
-}
-
 /** verify's options (also read by many.js, to tell a flag's value from an input) */
 export const OPTIONS = /** @type {const} */ ({
   out: { type: 'string' },
@@ -69,11 +62,7 @@ function parse (argv) {
     workers = Number(values.workers)
     if (!/^\d+$/.test(values.workers) || workers < 1) throw new UsageError(`--workers must be a whole number of at least 1, got "${values.workers}"`)
   }
-  let maxBlockSize = DEFAULT_MAX_BLOCK_SIZE
-  if (values['max-block-size'] !== undefined) {
-    maxBlockSize = parseSize(values['max-block-size'])
-    if (!(maxBlockSize >= 1 && maxBlockSize <= MAX_MAX_BLOCK_SIZE)) throw new UsageError(`--max-block-size must be a size from 1 byte to ${bytesText(MAX_MAX_BLOCK_SIZE)} (e.g. 8M), got "${values['max-block-size']}"`)
-  }
+  const maxBlockSize = maxBlockSizeOption(values['max-block-size'])
   if (values.out === '') throw new UsageError('--out needs a file name')
   if (values.canonicalize && !values.out) throw new UsageError('--canonicalize needs --out FILE')
   if (values.map !== undefined && !values.canonicalize) throw new UsageError('--map needs --canonicalize')
