@@ -11,20 +11,16 @@ const progress = workerData.progress
 const at = 2 * workerData.index
 
 parentPort?.on('message', (/** @type {{ id: number, batch?: import('./batch.js').PackedBatch, sections?: import('./read.js').SectionBatch, maxBlockSize?: number }} */ msg) => {
+  let reply
   try {
-    if (msg.sections) {
-      const result = processSections(codec, msg.sections, { maxBlockSize: /** @type {number} */ (msg.maxBlockSize) })
-      Atomics.add(progress, at + 1, 1)
-      parentPort?.postMessage({ id: msg.id, sectionResult: result })
-      return
-    }
-    // results are cloned, not transferred: an encoder's output may be a view on a buffer it reuses
-    const results = processBatch(codec, unpack(/** @type {import('./batch.js').PackedBatch} */ (msg.batch)), options)
-    Atomics.add(progress, at + 1, 1)
-    parentPort?.postMessage({ id: msg.id, results })
+    reply = msg.sections
+      ? { id: msg.id, sectionResult: processSections(codec, msg.sections, { maxBlockSize: /** @type {number} */ (msg.maxBlockSize) }) }
+      // results are cloned, not transferred: an encoder's output may be a view on a buffer it reuses
+      : { id: msg.id, results: processBatch(codec, unpack(/** @type {import('./batch.js').PackedBatch} */ (msg.batch)), options) }
   } catch (err) {
-    Atomics.add(progress, at + 1, 1)
-    parentPort?.postMessage({ id: msg.id, error: String(/** @type {any} */ (err)?.message ?? err) })
+    reply = { id: msg.id, error: String(/** @type {any} */ (err)?.message ?? err) }
   }
+  Atomics.add(progress, at + 1, 1) // counted before the answer is sent: the main thread may read it first
+  parentPort?.postMessage(reply)
 })
 Atomics.store(progress, at, 1)
