@@ -5,14 +5,13 @@
 // shapes), writes heads with no room checks into one preallocated buffer, strings through
 // lib/utf8.js (our encoder's own text path), byte strings and CIDs by the same copies our
 // writer makes (a loop under 12 bytes, set() above, large ones referenced until the end), and
-// returns a result made as `encode` makes it (from lib/pool.js in its range). What it skips: every check our encoder
+// returns a result made as `encode` makes it (owned, exact size). What it skips: every check our encoder
 // makes (circular references, depth, NaN and Infinity, lone surrogates, the CID signal) and
 // the writer's room checks. So the floor is optimistic: where its ratio to @ipld/dag-cbor is
 // under 3x, no encoder writing the same bytes with these primitives (an owned result,
 // Object.keys, our key sort, TextEncoder) reaches 3x on that corpus.
 import { writeUtf8 } from '../lib/utf8.js'
 import { canonicalOrder } from '../lib/key-order.js'
-import { fromPool, POOLED_MIN, POOLED_MAX } from '../lib/pool.js'
 
 /** byte strings at least this long are referenced until the result is made (as lib/writer.js) */
 const LARGE_BYTES = 16 * 1024
@@ -171,11 +170,8 @@ export function writeFloor (value) {
   pos = 0
   write(value)
   if (large.length === 0) {
-    // the result as our writer makes it: a view of the shared pool in its range, else owned
-    if (pos < POOLED_MIN || pos > POOLED_MAX) return buf.slice(0, pos)
-    const result = fromPool(pos)
-    result.set(buf.subarray(0, pos))
-    return result
+    // the result as our writer makes it: owned, exact size
+    return buf.slice(0, pos)
   }
   let length = pos
   for (let i = 1; i < large.length; i += 2) length += /** @type {Uint8Array} */ (large[i]).length

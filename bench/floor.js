@@ -11,7 +11,6 @@
 import { readUtf8 } from '../lib/utf8.js'
 import { readCid } from '../lib/cid-decode.js'
 import { toByteView } from '../lib/byte-view.js'
-import { fromPool, POOLED_MIN, POOLED_MAX } from '../lib/pool.js'
 // the decoder's own map constructor (see lib/decode.js for why not `{}`), the size above which
 // it uses `{}` after all, and its half-float reader
 import { PlainObject, LARGE_MAP, readHalf } from '../lib/decode.js'
@@ -155,11 +154,8 @@ function build () {
     }
     case TEXT: return readUtf8(src, a, b, true)
     case BYTES: {
-      // copied as our decoder copies: into the shared pool in its range, else an owned slice
-      if (b - a < POOLED_MIN || b - a > POOLED_MAX) return src.slice(a, b)
-      const bytes = fromPool(b - a)
-      bytes.set(src.subarray(a, b))
-      return bytes
+      // copied as our decoder copies: an owned, exact-size slice
+      return src.slice(a, b)
     }
     case LINK: return readCid(src, a, b)
     default: return consts[a]

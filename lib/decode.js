@@ -10,7 +10,6 @@ import { toByteView } from './byte-view.js'
 import { CID_TAG } from './cid-encode.js'
 import { DagCborDecodeError, count, lengthPastEnd, withDecodeSegment as withSegment } from './errors.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
-import { fromPool, POOLED_MIN, POOLED_MAX } from './pool.js'
 
 /**
  * @typedef {object} DecodeOptions
@@ -188,11 +187,7 @@ function readItem () {
       const n = readLength(info, at, 1)
       const start = pos
       pos += n
-      if (viewBytes) return src.subarray(start, pos)
-      if (n < POOLED_MIN || n > POOLED_MAX) return src.slice(start, pos)
-      const bytes = fromPool(n)
-      bytes.set(src.subarray(start, pos))
-      return bytes
+      return viewBytes ? src.subarray(start, pos) : src.slice(start, pos)
     }
     case 3: {
       const n = readLength(info, at, 1)

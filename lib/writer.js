@@ -9,7 +9,6 @@
 
 import { writeUtf8 } from './utf8.js'
 import { CID_TAG } from './cid-encode.js'
-import { fromPool, POOLED_MIN, POOLED_MAX } from './pool.js'
 
 const SCRATCH_SIZE = 64 * 1024
 /** A buffer grown for a large value is kept as the scratch buffer up to this size, so that
@@ -263,9 +262,7 @@ function copyTo (target) {
  */
 export function finish (target) {
   if (target !== undefined) return copyTo(target)
-  const length = written()
-  if (length >= POOLED_MIN && length <= POOLED_MAX) return copyTo(fromPool(length))
-  return chunks.length === 0 ? buf.slice(start, pos) : copyTo(new Uint8Array(length))
+  return chunks.length === 0 ? buf.slice(start, pos) : copyTo(new Uint8Array(written()))
 }
 
 /** Forget what was written; the scratch buffer is reused. */

@@ -10,7 +10,6 @@
 // to cross them at every alignment even if those sizes change.
 import assert from 'node:assert/strict'
 import { CID } from 'multiformats/cid'
-import { POOL_SIZE, POOLED_MIN, POOLED_MAX } from '../lib/pool.js'
 import { encode, encodedLength, encodeInto, DagCborEncodeError } from '../index.js'
 import { head, text, concat, concatAll, toHex } from './fuzz/cbor.js'
 import { mulberry32 } from './helpers/prng.js'
@@ -207,10 +206,9 @@ describe('writer: results', () => {
     encode(new Uint8Array(3 << 20))
     results.forEach((r, i) => {
       assert.equal(toHex(r), copies[i])
-      // POOLED_MIN..POOLED_MAX bytes: a view of the shared pool (test/pool.spec.js); otherwise its own buffer
-      const pooled = r.length >= POOLED_MIN && r.length <= POOLED_MAX
-      assert.equal(r.buffer.byteLength, pooled ? POOL_SIZE : r.length)
-      if (!pooled) assert.equal(r.byteOffset, 0)
+      // its own buffer, exactly (test/ownership.spec.js)
+      assert.equal(r.buffer.byteLength, r.length)
+      assert.equal(r.byteOffset, 0)
     })
   })
 

@@ -14,6 +14,7 @@ import { randomBytes, randomCbor } from './random-cbor.js'
 import { seededGarbage, PLANTS, implant, makeCircular } from './values.js'
 import { bytesEqual, dataModelDiff } from '../helpers/ipld-equal.js'
 import { hasNegZero, stripLeadingBom } from './equal.js'
+import { ownsExactly, ownershipProblem } from '../helpers/ownership.js'
 
 const TEST_DATA = new URL('../fixtures/', import.meta.url)
 const FIXTURES = fileURLToPath(new URL('codec-fixtures/', TEST_DATA))
@@ -177,8 +178,11 @@ export function checkDecode (bytes, r, ctx) {
     else stats.count(`decode-rejected:${sErr.rule}`)
   } else {
     stats.count('decode-ok')
+    const shared = ownershipProblem(strict)
+    if (shared) fail('decode-shares-memory', shared)
     try {
       const re = codec.encode(strict)
+      if (!ownsExactly(re)) fail('encode-shares-memory', `${re.length} bytes at ${re.byteOffset} of a ${re.buffer.byteLength}-byte buffer`)
       if (!bytesEqual(re, bytes)) stats.count('reencode-js-numbers')
       if (!reencodesFaithfully(re, bytes, strict)) fail('reencode-mismatch', `strict decode accepted, encode gave ${toHex(re.subarray(0, 64))}`)
     } catch (e) {
@@ -199,6 +203,8 @@ export function checkDecode (bytes, r, ctx) {
     }
   } else {
     stats.count('relaxed-ok')
+    const shared = ownershipProblem(relaxed)
+    if (shared) fail('relaxed-shares-memory', shared)
     if (strictOk) {
       const d = dataModelDiff(strict, relaxed, PLAIN)
       if (d) fail('relaxed-differs-from-strict', d)
