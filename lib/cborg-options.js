@@ -10,7 +10,7 @@ import { Token, Type } from 'cborg'
 import { cidBytes, CID_TAG } from './cid-encode.js'
 import { readCid } from './cid-decode.js'
 import { toByteView } from './byte-view.js'
-import { loneSurrogateIndex } from './utf8.js'
+import { loneSurrogateDetail } from './utf8.js'
 import { DagCborEncodeError, DagCborDecodeError, named } from './errors.js'
 
 /**
@@ -67,8 +67,8 @@ function numberEncoder (value) {
  * @returns {null}
  */
 function stringEncoder (value) {
-  const at = loneSurrogateIndex(value)
-  if (at >= 0) reject('utf8', `the lone surrogate at index ${at} has no UTF-8 form`)
+  const detail = loneSurrogateDetail(value, false)
+  if (detail !== '') reject('utf8', detail)
   return null
 }
 

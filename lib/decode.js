@@ -505,7 +505,7 @@ function run (input, options, whole) {
   try {
     const value = readItem()
     if (whole && pos !== end) {
-      throw fail('trailing-bytes', `${count(end - pos, 'byte')} left over after the first item`, pos)
+      throw fail('trailing-bytes', `${count(end - pos, 'byte')} left over after the first item (decodeFirst(bytes) returns the first item and the bytes after it)`, pos)
     }
     return value
   } catch (e) {

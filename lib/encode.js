@@ -5,7 +5,7 @@
 
 import * as out from './writer.js'
 import { cidBytes } from './cid-encode.js'
-import { loneSurrogateIndex } from './utf8.js'
+import { loneSurrogateDetail } from './utf8.js'
 import { canonicalOrder } from './key-order.js'
 import { DagCborEncodeError, count, named } from './errors.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
@@ -77,7 +77,7 @@ function writeBigInt (v) {
  */
 function writeString (s) {
   if (!out.writeString(s, escapedBytes)) {
-    throw fail('utf8', `the lone surrogate at index ${loneSurrogateIndex(s)} has no UTF-8 form`)
+    throw fail('utf8', loneSurrogateDetail(s, escapedBytes))
   }
 }
 

@@ -127,7 +127,8 @@ class DagCborError extends Error {
    * @returns {string}
    */
   where (path) {
-    return this.located ? `DAG-CBOR encode at ${path || '/'}` : 'DAG-CBOR encode (in cborg, no value path)'
+    // '/' is the path of the value at key '', so the value itself is named in words
+    return this.located ? `DAG-CBOR encode at ${path || 'the top level'}` : 'DAG-CBOR encode (in cborg, no value path)'
   }
 }
 

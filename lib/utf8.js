@@ -18,20 +18,29 @@ const SHORT_TEXT = 24
 const SHORT_STRING = 40
 
 /**
- * Index of the first lone surrogate in `s` (for error messages), or -1.
+ * The detail of the error for a string that `writeUtf8(s, ..., escaped)` cannot write, or ''
+ * when it can: where its first unwritable lone surrogate is and, for one that relaxed decode
+ * makes of invalid UTF-8 (U+DC80..U+DCFF), the option that writes it back.
  *
  * @param {string} s
- * @returns {number}
+ * @param {boolean} escaped
+ * @returns {string}
  */
-export function loneSurrogateIndex (s) {
+export function loneSurrogateDetail (s, escaped) {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i)
-    if (c >= 0xd800 && c <= 0xdfff) {
-      if (c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++
-      else return i
+    if (c < 0xd800 || c > 0xdfff) continue
+    if (c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      i++
+      continue
     }
+    const escape = c >= 0xdc80 && c <= 0xdcff
+    if (escape && escaped) continue
+    return `the lone surrogate at index ${i} has no UTF-8 form` + (escape
+      ? ` (U+${c.toString(16).toUpperCase()} is how decode(bytes, { relaxed: true }) keeps a byte of invalid UTF-8: encode(value, { escapedBytes: true }) writes it back as that byte)`
+      : '')
   }
-  return -1
+  return ''
 }
 
 /**

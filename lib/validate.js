@@ -412,7 +412,7 @@ function walk () {
   depth = 0
   integralFloats = 0
   item()
-  if (pos !== end) throw fail('trailing-bytes', `${count(end - pos, 'byte')} left over after the first item`, pos)
+  if (pos !== end) throw fail('trailing-bytes', `${count(end - pos, 'byte')} left over after the first item (decodeFirst(bytes) returns the first item and the bytes after it)`, pos)
 }
 
 /**

@@ -91,8 +91,8 @@ const DECODE_MESSAGES = [
   ['8301', 'DAG-CBOR decode at byte 0: array of 3 items (at least 1 byte each), only 1 byte left [rule: truncated]'],
   ['8201', 'DAG-CBOR decode at byte 0: array of 2 items (at least 1 byte each), only 1 byte left [rule: truncated]'],
   ['a16161', 'DAG-CBOR decode at byte 3 (/a): unexpected end of input [rule: truncated]'],
-  ['0102', 'DAG-CBOR decode at byte 1: 1 byte left over after the first item [rule: trailing-bytes]'],
-  ['010203', 'DAG-CBOR decode at byte 1: 2 bytes left over after the first item [rule: trailing-bytes]'],
+  ['0102', 'DAG-CBOR decode at byte 1: 1 byte left over after the first item (decodeFirst(bytes) returns the first item and the bytes after it) [rule: trailing-bytes]'],
+  ['010203', 'DAG-CBOR decode at byte 1: 2 bytes left over after the first item (decodeFirst(bytes) returns the first item and the bytes after it) [rule: trailing-bytes]'],
   ['1c', 'DAG-CBOR decode at byte 0: additional information 28 is reserved [rule: malformed]'],
   ['9fff', 'DAG-CBOR decode at byte 0: indefinite-length item; DAG-CBOR has only definite lengths [rule: indefinite-length]'],
   ['1817', `DAG-CBOR decode at byte 0, not canonical ${RELAXED}: 23 is not in shortest form [rule: non-shortest]`],
@@ -112,14 +112,18 @@ const DECODE_MESSAGES = [
 const ENCODE_MESSAGES = [
   ['undefined', () => encode({ a: [undefined] }), 'DAG-CBOR encode at /a/0: undefined is not in the IPLD data model [rule: undefined]'],
   ['non-finite-float', () => encode([NaN]), 'DAG-CBOR encode at /0: NaN is not in the IPLD data model [rule: non-finite-float]'],
-  ['map-key-type', () => encode(new Map([[1, 2]])), 'DAG-CBOR encode at /: a Map key of type number; IPLD map keys are strings [rule: map-key-type]'],
+  ['map-key-type', () => encode(new Map([[1, 2]])), 'DAG-CBOR encode at the top level: a Map key of type number; IPLD map keys are strings [rule: map-key-type]'],
   ['depth', () => encode([[1]], { maxDepth: 1 }), 'DAG-CBOR encode at /0: nesting deeper than maxDepth (1 level) [rule: depth]'],
   ['utf8', () => encode({ s: 'a\ud800' }), 'DAG-CBOR encode at /s: the lone surrogate at index 1 has no UTF-8 form [rule: utf8]'],
   ['circular', () => { const a = /** @type {any[]} */ ([]); a.push(a); return encode(a) }, 'DAG-CBOR encode at /0: circular reference [rule: circular]'],
   ['type', () => encode({ d: new Date(0) }), 'DAG-CBOR encode at /d: a Date is not in the IPLD data model [rule: type]'],
-  ['type (bytes)', () => encode(new Int8Array(1)), 'DAG-CBOR encode at /: an Int8Array is not in the IPLD data model; bytes must be a Uint8Array [rule: type]'],
-  ['integer-range', () => encode(2n ** 64n), 'DAG-CBOR encode at /: 18446744073709551616 is outside -2^64..2^64-1 [rule: integer-range]'],
-  ['target-size', () => encodeInto('abc', new Uint8Array(1)), 'DAG-CBOR encode at /: the encoding takes 4 bytes, the target has 1 byte [rule: target-size]']
+  ['type (bytes)', () => encode(new Int8Array(1)), 'DAG-CBOR encode at the top level: an Int8Array is not in the IPLD data model; bytes must be a Uint8Array [rule: type]'],
+  ['integer-range', () => encode(2n ** 64n), 'DAG-CBOR encode at the top level: 18446744073709551616 is outside -2^64..2^64-1 [rule: integer-range]'],
+  ['target-size', () => encodeInto('abc', new Uint8Array(1)), 'DAG-CBOR encode at the top level: the encoding takes 4 bytes, the target has 1 byte [rule: target-size]'],
+  // '/' is the path of the value at key '', not of the value itself
+  ['the value at key \'\'', () => encode({ '': undefined }), 'DAG-CBOR encode at /: undefined is not in the IPLD data model [rule: undefined]'],
+  ['utf8, an escaped byte without escapedBytes', () => encode(['a\udcff']), 'DAG-CBOR encode at /0: the lone surrogate at index 1 has no UTF-8 form (U+DCFF is how decode(bytes, { relaxed: true }) keeps a byte of invalid UTF-8: encode(value, { escapedBytes: true }) writes it back as that byte) [rule: utf8]'],
+  ['utf8, with escapedBytes: the first lone surrogate it cannot write', () => encode('\udcff\ud800', { escapedBytes: true }), 'DAG-CBOR encode at the top level: the lone surrogate at index 1 has no UTF-8 form [rule: utf8]']
 ]
 
 describe('errors: one message per rule, word for word', () => {
