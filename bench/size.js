@@ -39,13 +39,23 @@ async function measure (contents) {
 }
 
 const me = pkg.name
+const REF = '@ipld/dag-cbor'
+// the README's Block example, as a user pastes it (and the same with the import switched back)
+const blockExample = fs.readFileSync(README, 'utf8').match(/```js\n\/\/ block\.mjs\n([\s\S]*?)```/)?.[1] ?? ''
+const asRef = (/** @type {string} */ code) => code.replaceAll(`'${me}'`, `'${REF}'`)
+const namespaceEntry = `import * as dagCbor from '${me}'\nexport default dagCbor`
+/** the drop-in entries, each measured for ours and for @ipld/dag-cbor the same way: [label, ours] */
+const DROP_IN = [
+  ['encode + decode', `export { encode, decode } from '${me}'`],
+  ['import * as dagCbor, used as a value', namespaceEntry],
+  ["the README's Block.encode example", blockExample]
+]
 const rows = [
-  ['ours: encode + decode', `export { encode, decode } from '${me}'`],
+  ...DROP_IN.flatMap(([label, code]) => [[`ours: ${label}`, code], [`${REF}: ${label}`, asRef(code)]]),
   ['ours: decode only', `export { decode } from '${me}'`],
   ['ours: encode only', `export { encode } from '${me}'`],
   ['ours: encodeOptions + decodeOptions', `export { encodeOptions, decodeOptions } from '${me}'`],
   ['ours: encode + decode + options', `export { encode, decode, encodeOptions, decodeOptions } from '${me}'`],
-  ['@ipld/dag-cbor: encode + decode', "export { encode, decode } from '@ipld/dag-cbor'"],
   ['@atcute/cbor: encode + decode', "export { encode, decode } from '@atcute/cbor'"],
   ['multiformats: CID alone', "export { CID } from 'multiformats/cid'"]
 ]
@@ -81,11 +91,22 @@ if (!results.get(rows[0][0]).error) {
     byFile.map(([f, i]) => `${path.relative(root, path.resolve(root, f)).replace(/^node_modules\//, '')} ${i.bytesInOutput}`).join(', '))
 }
 
-const both = results.get(rows[0][0])
-const dec = results.get(rows[1][0])
-const opts = results.get(rows[3][0])
-const withOpts = results.get(rows[4][0])
+const both = results.get('ours: encode + decode')
+const dec = results.get('ours: decode only')
+const opts = results.get('ours: encodeOptions + decodeOptions')
+const withOpts = results.get('ours: encode + decode + options')
 const checks = []
+if (!blockExample.includes('Block.encode')) checks.push(["README.md has its Block example ('// block.mjs')", false])
+for (const [label] of DROP_IN) {
+  const ours = results.get(`ours: ${label}`)
+  const ref = results.get(`${REF}: ${label}`)
+  if (!ours.error && !ref.error) checks.push([`${label}: ours at most ${REF}'s (${ours.gz} <= ${ref.gz} B gz)`, ours.gz <= ref.gz])
+}
+const named = results.get(`ours: ${DROP_IN[0][0]}`)
+const namespace = results.get(`ours: ${DROP_IN[1][0]}`)
+if (!named.error && !namespace.error) {
+  checks.push([`import * as dagCbor within 1 KB of the named imports (${namespace.gz} - ${named.gz} = ${namespace.gz - named.gz} <= ${KB} B gz)`, namespace.gz - named.gz <= KB])
+}
 for (const [label] of rows) {
   if (results.get(label).error) checks.push([`${label} builds (${results.get(label).error})`, false])
 }

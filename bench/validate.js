@@ -8,7 +8,8 @@
 import * as ref from '@ipld/dag-cbor'
 import { CID } from 'multiformats/cid'
 import { create as createDigest } from 'multiformats/hashes/digest'
-import { decode, encode, validate } from '../index.js'
+import { decode, encode } from '../index.js'
+import { validate } from '../lib/validate.js'
 import { loadCorpora } from './corpora.js'
 import { runInterleaved, median, medianRatio } from './harness.js'
 

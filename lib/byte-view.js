@@ -4,8 +4,9 @@ import { named } from './errors.js'
 // both copy byte strings with slice(), which a subclass (Node's buffers) redefines as a view.
 
 /**
- * @param {unknown} data
- * @returns {Uint8Array}
+ * @template T
+ * @param {import('multiformats/codecs/interface').ByteView<T> | import('multiformats/codecs/interface').ArrayBufferView<T> | ArrayBufferView} data
+ * @returns {import('multiformats/codecs/interface').ByteView<T>}
  */
 export function toByteView (data) {
   // a subclass (Node's buffers) may redefine slice() as a view: read through a plain Uint8Array

@@ -2,16 +2,36 @@
 // as @ipld/dag-cbor exports them. They make cborg write what our encoder writes; see the
 // README for what cborg's decoder checks less strictly than ours (key order, float width,
 // UTF-8 validity). Imported only from index.js, so a bundle that does not use them does not
-// carry them (or cborg). Both objects are frozen, down to their typeEncoders and tags: they are
+// carry them. Both objects are frozen, down to their typeEncoders and tags: they are
 // shared by every caller, so one caller's change would silently change everyone's encoding.
 // Spread them to derive your own: `{ ...decodeOptions, tags: [...] }`.
-
-import { Token, Type } from 'cborg'
 import { cidBytes, CID_TAG } from './cid-encode.js'
 import { readCid } from './cid-decode.js'
 import { toByteView } from './byte-view.js'
 import { loneSurrogateDetail } from './utf8.js'
 import { DagCborEncodeError, DagCborDecodeError, named } from './errors.js'
+
+// cborg's typeEncoders return cborg Tokens. cborg tells a token's type by its fields, not by
+// identity (its Type.equals compares major and name, so that two copies of its module work
+// together), so these copies of the three types our hooks return are read as cborg's own.
+// Importing Token and Type from 'cborg' instead would put cborg's whole encoder and decoder
+// (its entry module imports both) into every bundle that keeps these options, such as one that
+// uses `import * as dagCbor` as a codec. test/cborg-options.spec.js holds them to cborg's.
+/** @typedef {import('cborg').Token} Token */
+export const TAG_TYPE = Object.freeze({ major: 6, majorEncoded: 6 << 5, name: 'tag', terminal: false })
+export const BYTES_TYPE = Object.freeze({ major: 2, majorEncoded: 2 << 5, name: 'bytes', terminal: true })
+export const FLOAT_TYPE = Object.freeze({ major: 7, majorEncoded: 7 << 5, name: 'float', terminal: true })
+
+/**
+ * A token of the shape cborg's Token constructor makes.
+ *
+ * @param {object} type - one of the types above
+ * @param {unknown} value
+ * @returns {Token}
+ */
+function token (type, value) {
+  return /** @type {Token} */ (/** @type {unknown} */ ({ type, value, encodedLength: undefined, encodedBytes: undefined, byteValue: undefined }))
+}
 
 /**
  * Finish an error raised inside a cborg hook: cborg tells its hooks neither the value path nor
@@ -30,7 +50,7 @@ function unlocated (error) {
 /**
  * The same error, with the same rule, as our own encoder throws.
  *
- * @param {string} rule
+ * @param {import('./errors.js').RuleName} rule
  * @param {string} detail
  * @returns {never}
  */
@@ -47,7 +67,7 @@ function objectEncoder (value) {
   if (cid === null) return null
   const bytes = new Uint8Array(cid.length + 1)
   bytes.set(cid, 1) // the 0x00 prefix
-  return [new Token(Type.tag, CID_TAG), new Token(Type.bytes, bytes)]
+  return [token(TAG_TYPE, CID_TAG), token(BYTES_TYPE, bytes)]
 }
 
 /**
@@ -58,7 +78,7 @@ function numberEncoder (value) {
   if (value !== value) reject('non-finite-float', 'NaN is not in the IPLD data model') // eslint-disable-line no-self-compare
   if (value === Infinity || value === -Infinity) reject('non-finite-float', `${value} is not in the IPLD data model`)
   // -0 is written as float64 -0.0, as our encoder does (cborg would write the integer 0)
-  if (value === 0 && 1 / value < 0) return [new Token(Type.float, value)]
+  if (value === 0 && 1 / value < 0) return [token(FLOAT_TYPE, value)]
   return null
 }
 

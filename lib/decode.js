@@ -72,7 +72,7 @@ function readFloat32 (at) {
 }
 
 /**
- * @param {string} rule - whether relaxed mode lifts it is in errors.js's RULES
+ * @param {import('./errors.js').RuleName} rule - whether relaxed mode lifts it is in errors.js's RULES
  * @param {string} detail
  * @param {number} offset
  * @returns {DagCborDecodeError}
@@ -214,7 +214,7 @@ let headAt = 0
  * type `major` or else an error; returns where its content starts and moves pos past it.
  *
  * @param {number} major
- * @param {string} rule
+ * @param {import('./errors.js').RuleName} rule
  * @param {string} detail
  * @returns {number}
  */

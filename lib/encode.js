@@ -34,7 +34,7 @@ let depth = 0
 let busy = false
 
 /**
- * @param {string} rule
+ * @param {import('./errors.js').RuleName} rule
  * @param {string} detail
  * @returns {DagCborEncodeError}
  */

@@ -21,7 +21,7 @@ const NOT_IN_DATA_MODEL = ['undefined', 'invalid-utf8']
  * against it, and that an error's `relaxable` agrees with it. The errors below do not read it,
  * so a bundle that does not import it does not carry it. (Short phrases for reports live with
  * the CAR tool, car/lib/phrases.js.)
- * @type {Readonly<Record<string, Rule>>}
+ * @satisfies {Readonly<Record<string, Rule>>}
  */
 export const RULES = {
   truncated: { side: 'decode', relaxable: false },
@@ -46,6 +46,8 @@ export const RULES = {
   'integer-range': { side: 'encode', relaxable: false },
   'target-size': { side: 'encode', relaxable: false }
 }
+
+/** @typedef {keyof typeof RULES} RuleName - the name of a rule, as an error's `rule` gives it */
 
 /**
  * `n` with its unit, singular or plural: count(1, 'byte') is '1 byte', count(3, 'byte') '3 bytes'.
@@ -90,7 +92,7 @@ export function named (name) {
 
 class DagCborError extends Error {
   /**
-   * @param {string} rule - short code of the rule broken, e.g. 'map-key-order'
+   * @param {RuleName} rule - short code of the rule broken, e.g. 'map-key-order'
    * @param {string} detail - what was wrong
    */
   constructor (rule, detail) {
@@ -134,7 +136,7 @@ class DagCborError extends Error {
 
 export class DagCborEncodeError extends DagCborError {
   /**
-   * @param {string} rule - short code of the rule broken, e.g. 'undefined', 'circular'
+   * @param {RuleName} rule - short code of the rule broken, e.g. 'undefined', 'circular'
    * @param {string} detail - what was wrong
    */
   constructor (rule, detail) {
@@ -145,7 +147,7 @@ export class DagCborEncodeError extends DagCborError {
 
 export class DagCborDecodeError extends DagCborError {
   /**
-   * @param {string} rule - short code of the rule broken, e.g. 'map-key-order'
+   * @param {RuleName} rule - short code of the rule broken, e.g. 'map-key-order'
    * @param {string} detail - what was wrong
    * @param {number} offset - byte offset in the input where it was found (-1: not known)
    */

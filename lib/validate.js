@@ -70,7 +70,7 @@ function word (at) {
 }
 
 /**
- * @param {string} rule
+ * @param {import('./errors.js').RuleName} rule
  * @param {string} detail
  * @param {number} offset
  * @returns {DagCborDecodeError}
@@ -315,7 +315,7 @@ function map (n, at) {
  * type `major` or else an error; returns where its content starts and moves pos past it.
  *
  * @param {number} major
- * @param {string} rule
+ * @param {import('./errors.js').RuleName} rule
  * @param {string} detail
  * @returns {number}
  */
@@ -390,7 +390,8 @@ function simple (info, at) {
       const value = floatView.getFloat64(0)
       // what encode writes as an integer (it keeps -0 and integers past 2^53 as floats)
       if (Number.isSafeInteger(value) && (hi !== 0x80000000 || lo !== 0)) {
-        if (at === stopAt) throw fail('path', 'a path walk stops here', at)
+        // 'path' is no rule: pathTo catches this error, and no caller ever sees it
+        if (at === stopAt) throw fail(/** @type {any} */ ('path'), 'a path walk stops here', at)
         if (integralFloats < INTEGRAL_FLOAT_PATHS) integralFloatOffsets[integralFloats] = at
         integralFloats++
       }
@@ -427,7 +428,7 @@ function pathTo (offset) {
   try {
     walk()
   } catch (e) {
-    if (e instanceof DagCborDecodeError && e.rule === 'path') return e.finish().path
+    if (e instanceof DagCborDecodeError && e.rule === /** @type {any} */ ('path')) return e.finish().path
     throw e
   } finally {
     stopAt = -1

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict'
 import * as cborg from 'cborg'
 import { CID } from 'multiformats/cid'
 import { encode, decode, encodeOptions, decodeOptions, DagCborEncodeError, DagCborDecodeError } from '../index.js'
+import { TAG_TYPE, BYTES_TYPE, FLOAT_TYPE } from '../lib/cborg-options.js'
 
 const hex = (/** @type {Uint8Array} */ b) => Buffer.from(b).toString('hex')
 const bytes = (/** @type {string} */ h) => Uint8Array.from(Buffer.from(h.replace(/ /g, ''), 'hex'))
@@ -147,3 +148,23 @@ function assertThrows (fn, type) {
   }
   assert.fail(`expected ${type.name}, nothing was thrown`)
 }
+
+describe('cborg options: the tokens our hooks return are cborg\'s, field for field', () => {
+  it('the three types equal cborg\'s own (Type.equals, and every field)', () => {
+    for (const [ours, theirs] of [[TAG_TYPE, cborg.Type.tag], [BYTES_TYPE, cborg.Type.bytes], [FLOAT_TYPE, cborg.Type.float]]) {
+      assert.ok(cborg.Type.equals(/** @type {any} */ (ours), theirs), `${theirs}`)
+      assert.deepEqual({ ...ours }, { ...theirs })
+    }
+  })
+
+  it('a token has the own properties of one cborg\'s Token constructor makes, in the same order', () => {
+    const cid = CID.parse('bafyreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku')
+    const tokens = /** @type {any} */ (encodeOptions.typeEncoders)?.Object(cid, 'Object', encodeOptions)
+    assert.equal(tokens.length, 2)
+    const made = new cborg.Token(cborg.Type.tag, 42)
+    for (const t of [...tokens, /** @type {any} */ (encodeOptions.typeEncoders)?.number(-0, 'number', encodeOptions)[0]]) {
+      assert.deepEqual(Object.keys(t), Object.keys(made))
+    }
+    assert.deepEqual(cborg.decode(cborg.encode({ l: cid }, encodeOptions), decodeOptions), { l: cid })
+  })
+})

@@ -14,7 +14,7 @@ import { processSections } from './sections.js'
 import { openInput } from './source.js'
 
 /** Our codec, imported by module URL so worker threads can load the same one (the bench swaps it). */
-export const defaultCodecUrl = import.meta.resolve('dag-cbor-fast')
+export const defaultCodecUrl = new URL('./codec.js', import.meta.url).href
 const SMALL_FILE = 8 * 1024 * 1024
 const BATCH_BLOCKS = 512
 const BATCH_BYTES = 1 << 20

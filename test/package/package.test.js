@@ -105,14 +105,15 @@ describe('package: the npm pack tarball installed into an empty project', functi
       const link = CID.parse('bafyreihdb57fdysx5h35urvxz64ros7zvywshber7id6t6c6fek37jgyfe')
       const bytes = dagCbor.encode({ hello: 'world', link })
       const back = dagCbor.decode(bytes)
-      console.log(JSON.stringify({ name: dagCbor.name, code: dagCbor.code, hex: Buffer.from(bytes).toString('hex'), same: back.link.equals(link) }))
+      const { validate } = await import('dag-cbor-fast/validate')
+      console.log(JSON.stringify({ name: dagCbor.name, code: dagCbor.code, hex: Buffer.from(bytes).toString('hex'), same: back.link.equals(link), links: validate(bytes, { links: true }).links.length }))
     `)
     const result = run(process.execPath, ['esm.mjs'])
     assert.equal(result.status, 0, result.stderr)
     const out = JSON.parse(result.stdout)
     const link = CID.parse('bafyreihdb57fdysx5h35urvxz64ros7zvywshber7id6t6c6fek37jgyfe')
     const expected = Buffer.from(oracle.encode({ hello: 'world', link })).toString('hex')
-    assert.deepEqual(out, { name: 'dag-cbor', code: 0x71, hex: expected, same: true })
+    assert.deepEqual(out, { name: 'dag-cbor', code: 0x71, hex: expected, same: true, links: 2 }) // one link: a pair of offsets
   })
 
   // each example in the README: a js block whose first line is `// NAME.mjs`, then, before the next block,
@@ -147,11 +148,12 @@ describe('package: the npm pack tarball installed into an empty project', functi
     fs.writeFileSync(path.join(dir, 'cjs.cjs'), `
       const dagCbor = require('dag-cbor-fast')
       const bytes = dagCbor.encode([1, 'a', null])
-      console.log(Buffer.from(bytes).toString('hex'), JSON.stringify(dagCbor.decode(bytes)), dagCbor.code)
+      const { validate } = require('dag-cbor-fast/validate')
+      console.log(Buffer.from(bytes).toString('hex'), JSON.stringify(dagCbor.decode(bytes)), dagCbor.code, validate(bytes).integralFloats)
     `)
     const result = run(process.execPath, ['cjs.cjs'])
     assert.equal(result.status, 0, result.stderr)
-    assert.equal(result.stdout.trim(), '83016161f6 [1,"a",null] 113')
+    assert.equal(result.stdout.trim(), '83016161f6 [1,"a",null] 113 0')
   })
 
   it('TypeScript (nodenext, strict): a BlockCodec<0x71, T>, the options with cborg, and code written for @ipld/dag-cbor', () => {
@@ -165,6 +167,8 @@ describe('package: the npm pack tarball installed into an empty project', functi
       import type { BlockCodec } from 'multiformats/codecs/interface'
       import * as cborg from 'cborg'
       import * as dagCbor from 'dag-cbor-fast'
+      import type { DecodeOptions, EncodeOptions, ValidateOptions, RuleName } from 'dag-cbor-fast'
+      import { validate } from 'dag-cbor-fast/validate'
 
       interface Post { text: string, likes: number }
       const codec: BlockCodec<0x71, Post> = dagCbor
@@ -174,9 +178,16 @@ describe('package: the npm pack tarball installed into an empty project', functi
       const back: unknown = cborg.decode(viaCborg, dagCbor.decodeOptions)
       const relaxed: unknown = dagCbor.decode(bytes, { relaxed: true })
       const error: Error = new dagCbor.DagCborDecodeError('truncated', 'x', 0)
+      const options: DecodeOptions = { relaxed: true }
+      const rule: RuleName = new dagCbor.DagCborDecodeError('truncated', 'x', 0).rule
+      const encodeWith: EncodeOptions = { escapedBytes: true }
+      const validateWith: ValidateOptions = { links: true }
+      const floats: number = validate(bytes, validateWith).integralFloats
+      // @ts-expect-error not a rule name
+      const typo: RuleName = 'truncate'
       // @ts-expect-error the code is 0x71, not 0x70
       const wrong: BlockCodec<0x70, Post> = dagCbor
-      export { back, relaxed, error, wrong }
+      export { back, relaxed, error, wrong, options, rule, encodeWith, validateWith, floats, typo }
     `)
     const result = run(process.execPath, [tsc, '-p', 'tsconfig.json'])
     assert.equal(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`)

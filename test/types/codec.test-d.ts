@@ -59,3 +59,22 @@ export function describeError (err: unknown): string {
   }
   return err instanceof Error ? err.message : String(err)
 }
+
+// the option and result types are exported, and an error's rule is one of the rule names
+import type { EncodeOptions, DecodeOptions, ValidateOptions, ValidateResult, RuleName } from '../../index.js'
+import { validate } from '../../lib/validate.js'
+export const encodeWith: EncodeOptions = { escapedBytes: true, maxDepth: 10 }
+export const decodeWith: DecodeOptions = { relaxed: true, viewBytes: false, maxDepth: 10 }
+export const validateWith: ValidateOptions = { links: true }
+export const checked: ValidateResult = validate(encoded, validateWith)
+// validate is its own entry, so that a namespace import used as a codec does not carry it
+// @ts-expect-error not on the main entry
+codec.validate(encoded)
+// @ts-expect-error no such option
+export const typoOption: DecodeOptions = { relaxd: true }
+export function ruleOf (e: InstanceType<typeof codec.DagCborDecodeError>): RuleName { return e.rule }
+export const aRule: RuleName = 'map-key-order'
+// @ts-expect-error not a rule name
+export const notARule: RuleName = 'map-key-orderr'
+// @ts-expect-error .rule is a rule name, so a comparison with anything else is a typo
+export const typoRule = new codec.DagCborEncodeError('utf8', 'x').rule === 'utf-8'

@@ -5,6 +5,7 @@
 // package test compiles it a third time in a project with the packed tarball installed.
 // Each @ts-expect-error line must be an error in all three, or tsc fails ("unused directive").
 import * as dagCbor from 'dag-cbor-fast'
+import type { ByteView as DagCborByteView, ArrayBufferView as DagCborArrayBufferView } from 'dag-cbor-fast'
 import * as Block from 'multiformats/block'
 import { CID } from 'multiformats/cid'
 import type { BlockCodec, ByteView } from 'multiformats/codecs/interface'
@@ -55,3 +56,12 @@ export async function roundTrip (): Promise<Post> {
   again.value.txet
   return again.value
 }
+
+// the types it exports, and toByteView<T>, which keeps the type the bytes encode
+export const view: DagCborByteView<Post> = dagCbor.encode(post)
+export const viewed: DagCborByteView<Post> = dagCbor.toByteView<Post>(view)
+const arrayBuffer = view.buffer as DagCborArrayBufferView<Post>
+export const fromArrayBuffer: Post = dagCbor.decode(dagCbor.toByteView(arrayBuffer))
+export const fromArrayBufferDirectly: Post = dagCbor.decode(arrayBuffer)
+// @ts-expect-error bytes of a Post are not bytes of a Comment
+export const wrongView: DagCborByteView<Comment> = dagCbor.toByteView<Post>(view)
