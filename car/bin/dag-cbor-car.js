@@ -39,9 +39,29 @@ async function main () {
   return command.run(argv)
 }
 
-main().then((code) => {
+/**
+ * End the process once everything written to stdout and stderr has been handed to the OS, with
+ * `code`, whatever else is still alive: a worker thread still starting (its WebAssembly compile),
+ * a handle some library left open. Letting Node end on its own when the event loop empties runs
+ * its shutdown drain of V8's background tasks, which can deadlock (nodejs/node#54918: the main
+ * thread waits in a futex forever, after the output was complete). Our signal handlers go first, so
+ * that if Node's own teardown ever blocks, SIGTERM and SIGINT still end the process.
+ *
+ * @param {number} code
+ */
+function exitWhenFlushed (code) {
   process.exitCode = code
-}, (err) => {
+  let waiting = 2
+  const done = () => {
+    if (--waiting > 0) return
+    for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) process.removeAllListeners(signal)
+    process.exit(code)
+  }
+  process.stdout.write('', done)
+  process.stderr.write('', done)
+}
+
+main().then(exitWhenFlushed, (err) => {
   process.stderr.write(`dag-cbor-car: ${errorLine(err)}\n${err instanceof UsageError && err.usage ? err.usage + '\n' : ''}`)
-  process.exitCode = 2
+  exitWhenFlushed(2)
 })

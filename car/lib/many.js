@@ -96,15 +96,20 @@ export async function runMany (name, argv) {
     }
   }
 
+  /** @type {import('node:child_process').ChildProcess[]} */
+  const children = []
   await Promise.all(Array.from({ length: processes }, () => new Promise((resolve, reject) => {
     // stderr through a pipe, not the terminal: a command in a worker must not draw its progress line
     const child = fork(new URL('./many-child.js', import.meta.url), [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
+    children.push(child)
     child.stderr?.pipe(process.stderr, { end: false })
     /** @type {number} */
     let current = -1
     const give = () => {
       if (usageError || next >= inputs.length) {
-        child.disconnect()
+        child.disconnect() // it exits on that (many-child.js)
+        current = -1
+        resolve(undefined) // its work is done: a child slow to end does not hold up the results
         return
       }
       current = next++
@@ -126,6 +131,8 @@ export async function runMany (name, argv) {
     })
     give()
   })))
+  // a child that has not ended by now has no work left: it must not outlive this process
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   if (usageError) throw usageError
   // files never handed out: every worker process had exited (killed, out of memory)
   for (let i = next; i < inputs.length; i++) results[i] = { status: 2, stdout: '', stderr: 'dag-cbor-car: not checked: every worker process had exited\n', usage: null }
