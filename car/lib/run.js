@@ -46,6 +46,7 @@ export function defaultWorkers (size, out = false) {
  * @property {number} [maxBlockSize] largest block (and section length claim) accepted
  * @property {string} [mapFile] with canonicalize: also write every old -> new CID to this file
  * @property {string} [codecUrl] module URL of the codec (default: this repo's index.js)
+ * @property {boolean} [relaxed] non-canonical DAG-CBOR blocks that relaxed decode reads losslessly are counted and listed, not a failure
  * @property {boolean} [partial] the CAR is part of a larger DAG: roots may be absent from its blocks, and the header may list none
  * @property {boolean} [mainThreadChecks] without `out`: false sends every batch to the worker threads, even while none has
  *   loaded yet (the tests use it, so that a small CAR reaches a worker)
@@ -60,12 +61,13 @@ export function defaultWorkers (size, out = false) {
  * @returns {Promise<import('./summary.js').Summary>}
  */
 export async function roundTrip (options) {
-  const { source, out, canonicalize = false, codecUrl = defaultCodecUrl, onProgress, maxBlockSize, mapFile, partial = false, mainThreadChecks = true } = options
+  const { source, out, canonicalize = false, codecUrl = defaultCodecUrl, onProgress, maxBlockSize, mapFile, partial = false, relaxed = false, mainThreadChecks = true } = options
   const workers = options.workers ?? defaultWorkers(source.size, out !== undefined)
   const start = performance.now()
   const summary = createSummary()
   summary.input = source.name
   summary.workers = workers
+  summary.relaxed = relaxed
   /** @type {import('./read.js').Car | null} */
   let car = null
   /** @type {Awaited<ReturnType<typeof openCarOutput>> | null} */
@@ -391,7 +393,7 @@ async function readBack (file, options) {
   }
   try {
     if (!source.seekable) return { result: 'unreadable', problems: 0 }
-    const again = await roundTrip({ source, workers: options.workers, maxBlockSize: options.maxBlockSize, codecUrl: options.codecUrl, partial: options.partial })
+    const again = await roundTrip({ source, workers: options.workers, maxBlockSize: options.maxBlockSize, codecUrl: options.codecUrl, partial: options.partial, relaxed: options.relaxed })
     return { result: again.result, problems: again.problemCount }
   } catch (err) {
     return { result: 'incomplete', problems: 0 }
