@@ -13,6 +13,12 @@ export const COMMON_OPTIONS = {
   'max-block-size': { type: 'string' }
 }
 
+/** The report and retrieve commands' --strict: data problems make the exit status 1 (they are on
+ * stderr and in --json either way); see the exit status table in the README. */
+export const STRICT_OPTION = /** @type {{ strict: { type: 'boolean' } }} */ ({ strict: { type: 'boolean' } })
+export const STRICT_USAGE = `  --strict             exit status 1 when the data has problems (without it they are reported on
+                       stderr and in --json, and the status is 0 once the output is written)`
+
 export const COMMON_USAGE = `  --json               machine-readable output
   --max-block-size S   largest block accepted, in bytes or with K/M/G; default ${bytesText(DEFAULT_MAX_BLOCK_SIZE)}
   -h, --help           this help`

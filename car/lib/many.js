@@ -3,7 +3,7 @@
 // takes files one at a time, so a thousand files cost a handful of process starts). Results are
 // printed in the order the files were given: one line per file, or with --json one JSON line per
 // file (the command's own JSON, plus "status", and "error" when it stopped on one). The exit status
-// is the worst of the files' statuses.
+// is the worst of the files' statuses (for inspect without --strict, problems in the data count as 0).
 import os from 'node:os'
 import { fork } from 'node:child_process'
 import { UsageError } from './errors.js'
@@ -71,6 +71,10 @@ export async function runMany (name, argv) {
   const childFlags = flags.filter((f) => f !== '--json')
   // the parallelism is across files: a file's own run keeps to one thread
   if (name === 'verify' && !childFlags.some((f) => f.split('=')[0] === '--workers')) childFlags.push('--workers', '1')
+  // a report (inspect) exits 0 with problems unless --strict: its children always run strict, so
+  // each file's line says FAIL when it has problems, and the total's status is 0 again without --strict
+  const reportOnly = name !== 'verify' && !flags.includes('--strict')
+  if (reportOnly) childFlags.push('--strict')
   childFlags.push('--json')
 
   const processes = Math.min(inputs.length, os.availableParallelism())
@@ -87,11 +91,12 @@ export async function runMany (name, argv) {
     if (usageError) return // said once, instead of once per file
     for (; printed < inputs.length && results[printed]; printed++) {
       const r = /** @type {Result} */ (results[printed])
-      worst = Math.max(worst, r.status)
+      const status = reportOnly && r.status === 1 ? 0 : r.status // what the single-file run exits with
+      worst = Math.max(worst, status)
       if (r.status === 0) tally.ok++
       else if (r.status === 1) tally.problems++
       else tally.errors++
-      process.stdout.write((json ? jsonLine(inputs[printed], r) : textLine(inputs[printed], r)) + '\n')
+      process.stdout.write((json ? jsonLine(inputs[printed], { ...r, status }) : textLine(inputs[printed], r)) + '\n')
       results[printed] = undefined // printed: let it go
     }
   }

@@ -34,8 +34,10 @@ export async function run (argv) {
     '',
     ...names.map((n) => `  ${n.padEnd(width)}  ${SUMMARIES[n] ?? ''}`),
     '',
-    'dag-cbor-car <command> --help shows a command\'s options. Exit status: 0 checked and good,',
-    '1 problems found in the data, 2 bad usage or unreadable input.'
+    'dag-cbor-car <command> --help shows a command\'s options. Exit status: verify 0 checked and good,',
+    '1 problems found in the data; the commands that report or retrieve 0 once their output is written',
+    '(problems in the data on stderr and in --json; 1 with --strict), 1 when the data leaves nothing to',
+    'write; diff 0 same, 1 different; 2 bad usage or unreadable input.'
   ].join('\n') + '\n')
   return 0
 }
