@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // dag-cbor-car <command> [args]: the command dispatcher. A bare `dag-cbor-car file.car` means
-// `dag-cbor-car verify file.car`. Every command exits 0 (checked and good), 1 (problems found in the
-// data) or 2 (bad usage, unreadable or malformed input), with one-line errors on stderr.
-import { COMMANDS, DEFAULT_COMMAND } from '../lib/commands/index.js'
+// `dag-cbor-car verify file.car`; `--help` alone lists the commands, `--version` is `version`, and a
+// first word that is neither a command nor a file is a usage error naming the closest command. Exit
+// status: the one table in the README (0 good or written, 1 problems in the data, 2 bad usage or
+// unreadable input), with one-line errors on stderr.
+import { COMMANDS, DEFAULT_COMMAND, closestCommand } from '../lib/commands/index.js'
 import { UsageError, errorLine } from '../lib/errors.js'
 import { removeTemporaryFiles, pendingTemporaryFiles } from '../lib/output.js'
-import { readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 
 /** @type {Array<() => void>} */
 const onSignal = []
@@ -26,10 +28,13 @@ process.on('exit', removeTemporaryFiles)
 
 async function main () {
   const argv = process.argv.slice(2)
-  if (argv[0] === '--version' || argv[0] === '-V') {
-    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
-    process.stdout.write(`${manifest.name} ${manifest.version}\n`)
-    return 0
+  if (argv[0] === '--version' || argv[0] === '-V') argv[0] = 'version'
+  if (argv[0] === '--help' || argv[0] === '-h') argv[0] = 'help'
+  // a word (no dot, no slash) that names no command and no file: a mistyped command, not a file name
+  const first = argv[0]
+  if (first !== undefined && !Object.hasOwn(COMMANDS, first) && /^[A-Za-z][A-Za-z-]*$/.test(first) && !existsSync(first)) {
+    const meant = closestCommand(first.toLowerCase())
+    throw new UsageError(`unknown command '${first}'${meant ? ` (did you mean ${meant}?)` : ''}`, 'dag-cbor-car help lists the commands')
   }
   const name = argv.length > 0 && Object.hasOwn(COMMANDS, argv[0]) ? /** @type {string} */ (argv.shift()) : DEFAULT_COMMAND
   const many = await import('../lib/many.js') // several inputs: one worker process per core

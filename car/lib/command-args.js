@@ -30,7 +30,7 @@ export const COMMON_USAGE = `  --json               machine-readable output
  * @param {string[]} argv
  * @param {Record<string, { type: 'string' | 'boolean', short?: string, multiple?: boolean }>} options besides the common ones
  * @param {string} usage printed for --help and after a usage error
- * @param {string[]} inputs the names of the positional arguments, in order
+ * @param {string[]} inputs the names of the positional arguments, in order (a trailing `?`: optional)
  * @returns {{ values: Record<string, any>, positionals: string[], maxBlockSize: number } | null}
  */
 export function parseCommand (argv, options, usage, inputs) {
@@ -53,14 +53,16 @@ export function parseCommand (argv, options, usage, inputs) {
 }
 
 /**
- * Exactly `names.length` inputs, named in the usage error.
+ * The inputs named, each given unless its name ends in `?`: named in the usage error.
  *
  * @param {string[]} positionals
  * @param {string[]} names
  */
 function expectInputs (positionals, names) {
-  if (positionals.length < names.length) throw new UsageError(`missing ${names.slice(positionals.length).join(' and ')}`)
-  if (positionals.length > names.length) throw new UsageError(`unexpected argument "${positionals[names.length]}" (expected ${names.join(' ')})`)
+  const required = names.filter((n) => !n.endsWith('?')).length
+  const shown = names.map((n) => n.replace(/\?$/, ''))
+  if (positionals.length < required) throw new UsageError(`missing ${shown.slice(positionals.length, required).join(' and ')}`)
+  if (positionals.length > names.length) throw new UsageError(`unexpected argument "${positionals[names.length]}" (expected ${shown.join(' ')})`)
   if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be only one of the inputs')
 }
 

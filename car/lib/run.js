@@ -127,7 +127,8 @@ export async function roundTrip (options) {
           await output.put(block.cid, block.bytes)
         }
       }
-      onProgress?.(summary.blocks, currentCar.position())
+      // the bytes of the blocks counted, not the reader's position, which runs ahead of them
+      onProgress?.(summary.blocks, blocks.length ? blocks[blocks.length - 1].offset : currentCar.position())
     }
     try {
       /** @type {import('./read.js').Block[]} */
@@ -224,18 +225,20 @@ async function verifyInWorkers ({ car, processor, inline, threads, summary, chec
   // the main thread's own results hold no batch bytes: it may run well ahead of a slow worker batch
   // rather than wait for it with work at hand
   const maxInFlight = inline ? queued + 32 : 2
-  /** @type {{ starts: Float64Array, result: Promise<import('./sections.js').SectionResult>, buffer: SharedArrayBuffer | null }[]} */
+  /** @type {{ starts: Float64Array, end: number, result: Promise<import('./sections.js').SectionResult>, buffer: SharedArrayBuffer | null }[]} */
   const inFlight = []
   /** @type {SharedArrayBuffer[]} the buffers of checked batches, which sectionBatches fills again */
   const spare = []
   const drainOne = async () => {
-    const { starts, result, buffer } = /** @type {typeof inFlight[0]} */ (inFlight.shift())
+    const { starts, end, result, buffer } = /** @type {typeof inFlight[0]} */ (inFlight.shift())
     const r = await result
     if (buffer) spare.push(buffer)
     mergeSummary(summary, r.summary)
     checks.cids(r.cids, r.cidEnds, r.fingerprints, starts)
     if (r.error) throw sectionError(starts[r.error.index], summary.blocks, r.error.kind, r.error.detail, r.error.length, maxBlockSize)
-    onProgress?.(summary.blocks, car.position())
+    // the end of the batch just counted: the reader's position runs ahead of the batches in
+    // flight, and the line would reach 100% with tens of thousands of blocks still to count
+    onProgress?.(summary.blocks, end)
   }
   try {
     /** @type {CarReadError | null} */
@@ -266,7 +269,9 @@ async function verifyInWorkers ({ car, processor, inline, threads, summary, chec
         result = processor.submitSections(batch, maxBlockSize)
         buffer = /** @type {SharedArrayBuffer} */ (batch.bytes.buffer)
       }
-      inFlight.push({ starts, result, buffer })
+      const n = starts.length
+      const end = n ? starts[n - 1] + batch.ends[n - 1] - (n > 1 ? batch.ends[n - 2] : 0) : car.position()
+      inFlight.push({ starts, end, result, buffer })
       try {
         while (inFlight.length >= maxInFlight) await drainOne()
       } catch (err) {

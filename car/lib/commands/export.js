@@ -32,7 +32,7 @@ export async function run (argv) {
   const args = parseCommand(argv, STRICT_OPTION, USAGE, ['in.car'])
   if (!args) return 0 // --help
   const { values, positionals, maxBlockSize } = args
-  const { name, car, prefix, close } = await openCarInput(positionals[0], { maxBlockSize })
+  const { name, car, prefix, close } = await openCarInput(positionals[0], { maxBlockSize, stdoutListing: true })
   const out = createLineWriter()
   /** @type {string[]} */
   const notes = []

@@ -14,7 +14,8 @@ const SUMMARIES = {
   filter: 'a CAR of the blocks that pass --cids, --drop, --codec, --reachable-from (--out)',
   diff: 'blocks only in a, only in b, and whether the roots changed',
   export: 'the CAR as JSON lines (DAG-JSON values, or bytes), for jq',
-  import: 'JSON lines as export writes them, back to a CAR (--out)',
+  import: 'JSON lines as export writes them, back to a CAR (--out); from stdin when no file is named',
+  version: 'the tool\'s name and version (also --version)',
   help: 'this list; help <command> shows its options'
 }
 
@@ -30,7 +31,7 @@ export async function run (argv) {
   }
   const width = Math.max(...names.map((n) => n.length))
   process.stdout.write([
-    'usage: dag-cbor-car <command> [arguments]   (a file or - alone means verify)',
+    'usage: dag-cbor-car <command> [arguments]   (a file or - alone means verify: dag-cbor-car x.car)',
     '',
     ...names.map((n) => `  ${n.padEnd(width)}  ${SUMMARIES[n] ?? ''}`),
     '',

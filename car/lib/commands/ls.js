@@ -30,7 +30,7 @@ export async function run (argv) {
   const args = parseCommand(argv, { links: { type: 'boolean' }, partial: { type: 'boolean' }, ...STRICT_OPTION }, USAGE, ['in.car'])
   if (!args) return 0 // --help
   const { values, positionals, maxBlockSize } = args
-  const { name, car, close } = await openCarInput(positionals[0], { maxBlockSize })
+  const { name, car, close } = await openCarInput(positionals[0], { maxBlockSize, stdoutListing: true })
   const out = createLineWriter()
   let problems = 0
   let blockProblems = 0

@@ -17,6 +17,7 @@ import { createProgress } from '../progress.js'
 const USAGE = `usage: dag-cbor-car [verify] [in.car | -] [--out out.car [--canonicalize [--map map.txt]]] [--json]
                     [--relaxed] [--partial] [--workers N] [--max-block-size SIZE]
        dag-cbor-car --version
+       dag-cbor-car help          (the other commands: inspect, ls, get-block, get-dag, export, ...)
 
   in.car               CARv1 or CARv2 file, FIFO or device; - reads standard input;
                        without it, an embedded sample CAR is checked
@@ -140,7 +141,7 @@ export async function run (argv) {
       if (partial && err instanceof ToolError && (args.json || partial.blocks > 0)) process.stdout.write(render(partial, args.json, null) + '\n')
       throw err
     }
-    progress.done()
+    progress.done(summary.blocks, summary.bytes) // its last line: the summary's count
     process.stdout.write(render(summary, args.json, expected) + '\n')
     return expected ? sampleExitCode(summary, expected) : exitCode(summary)
   } finally {
@@ -179,7 +180,7 @@ function sampleCheck (s, expected) {
   const lines = ok
     ? [`  result      OK for the sample: it plants ${want.length} non-canonical blocks and ${expected.integralFloats.length} block of Go-style float64 integers,`,
         '              and the tool found exactly those. In a real CAR, non-canonical blocks are a FAIL (exit status 1).',
-        '              Next: npx dag-cbor-car your.car   (or: npm start -- your.car)']
+        '              Next: npx dag-cbor-car your.car   (dag-cbor-car help lists the other commands)']
     : [`  result      FAIL: the sample's planted problems were not found as expected: planted ${want.join('; ')}; found ${found.join('; ') || 'nothing'}`]
   return { ok, lines }
 }
