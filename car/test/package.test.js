@@ -9,6 +9,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { consumerLockfile } from '../../test/helpers/consumer-lockfile.js'
+import { brokenLinks } from '../../test/helpers/markdown-links.js'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
 const GENESIS = path.join(repo, 'test/fixtures/cars/filecoin-calibnet-genesis.car')
@@ -63,6 +64,19 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
       assert.ok(files.includes(needed), `${needed} missing from the tarball`)
     }
     assert.deepEqual(files.filter((f) => /^(test|bench)\//.test(f)), [])
+  })
+
+  it('the packed README: every relative link resolves inside the tarball; nothing in it works only in a clone', () => {
+    const installed = path.join(dir, 'node_modules/dag-cbor-car')
+    const readme = fs.readFileSync(path.join(installed, 'README.md'), 'utf8')
+    assert.deepEqual(brokenLinks(path.join(installed, 'README.md'), installed), [])
+    // commands and paths of the repository, which an installed user does not have
+    for (const cloneOnly of [/npm start/, /test\/fixtures/, /car\/test\//, /node car\/bench/, /run from `car\/`/]) {
+      assert.doesNotMatch(readme, cloneOnly)
+    }
+    const notYet = readme.search(/not yet on the npm registry/i)
+    const install = readme.search(/npm install /)
+    assert.ok(notYet >= 0 && notYet < install, 'the install command comes before "not yet on the npm registry"')
   })
 
   it('the installed dag-cbor-car uses the installed codec tarball, not a link to this repo', () => {
