@@ -4,10 +4,11 @@
 // writes). A hung process gets `gdb -batch -ex 'thread apply all bt'` (when gdb is installed), its
 // backtrace is printed, and it is killed. Not part of `npm test` (it takes minutes):
 //
-//   node car/test/stress-exit.js [--rounds N] [--mode NAME]... [--grace SECONDS]
+//   node car/test/stress-exit.js [--rounds N] [--mode NAME]... [--grace SECONDS] [--no-gdb]
 //
 // Modes: inline, workers, out, canonicalize, many, get-block, get-dag, inspect. Exit status 0 when
-// no run hung, 1 when one did, 2 for bad usage.
+// no run hung, 1 when one did, 2 for bad usage. --bin FILE runs FILE instead of the tool (the
+// detector's own test, stress-exit.spec.js, gives it a script that never exits).
 import { spawn, execFileSync } from 'node:child_process'
 import { parseArgs } from 'node:util'
 import { mkdtempSync, rmSync, existsSync } from 'node:fs'
@@ -16,7 +17,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-const BIN = path.join(here, '../bin/dag-cbor-car.js')
+const TOOL = path.join(here, '../bin/dag-cbor-car.js')
 const CARS = path.join(here, '../../test/fixtures/cars')
 const GENESIS = path.join(CARS, 'filecoin-calibnet-genesis.car')
 const SAMPLE = path.join(CARS, 'filecoin-sample-v1.car')
@@ -43,11 +44,13 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '50' },
     mode: { type: 'string', multiple: true },
     grace: { type: 'string', default: '10' },
+    bin: { type: 'string' },
+    'no-gdb': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' }
   }
 })
 if (values.help) {
-  process.stdout.write(`usage: node car/test/stress-exit.js [--rounds N] [--mode NAME]... [--grace SECONDS]\nmodes: ${Object.keys(MODES).join(', ')}\n`)
+  process.stdout.write(`usage: node car/test/stress-exit.js [--rounds N] [--mode NAME]... [--grace SECONDS] [--no-gdb] [--bin FILE]\nmodes: ${Object.keys(MODES).join(', ')}\n`)
   process.exit(0)
 }
 const rounds = Number(values.rounds)
@@ -59,7 +62,8 @@ for (const m of modes) {
     process.exit(2)
   }
 }
-const hasGdb = existsSync('/usr/bin/gdb')
+const hasGdb = !values['no-gdb'] && existsSync('/usr/bin/gdb')
+const BIN = values.bin ?? TOOL
 
 /**
  * One run: resolves with its exit status and whether it hung.
