@@ -119,9 +119,32 @@ const { values: args } = parseArgs({
     gocar: { type: 'string' },
     quick: { type: 'boolean' },
     child: { type: 'string' },
-    workers: { type: 'string' }
+    workers: { type: 'string' },
+    help: { type: 'boolean', short: 'h' }
   }
 })
+
+const USAGE = `usage: node car/bench/car-tool.js [--size 300M] [--runs 3] [--car FILE] [--gocar PATH] [--quick]
+       node car/bench/car-tool.js --make-car FILE [--size 1G] [--claim BYTES --at FRACTION] [--plant FRACTION]
+
+  (no --car)         generates a CAR of --size in the OS temp dir (removed afterwards) and times the
+                     tool's verify against @ipld/car and, with --gocar, go-car's car verify
+  --size SIZE        the generated CAR's size, e.g. 300M or 1G (default 300M; with --quick 64M;
+                     with --make-car 1G)
+  --runs N           runs per row (default 3)
+  --car FILE         time this CAR instead of a generated one
+  --gocar PATH       also time go-car's car verify (built from github.com/ipld/go-car, cmd/car)
+  --quick            a 64M CAR and one run: a smoke test of the bench itself
+  --make-car FILE    only write a generated CAR to FILE (for memory measurements), then stop
+  --claim BYTES --at FRACTION   with --make-car: a section claiming BYTES at FRACTION of the file
+  --plant FRACTION   with --make-car: make the header at FRACTION of the file non-canonical
+  -h, --help         this help (nothing is generated or timed)`
+
+// run directly (bench/run.js imports this file with its own flags, and prints its own help)
+if (args.help && process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  process.stdout.write(USAGE + '\n')
+  process.exit(0)
+}
 
 /** @param {string} text e.g. 300M, 1G */
 function sizeOption (text) {

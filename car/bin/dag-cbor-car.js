@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // dag-cbor-car <command> [args]: the command dispatcher. A bare `dag-cbor-car file.car` means
-// `dag-cbor-car verify file.car`. Every command exits 0 (checked and good), 1 (problems found in the
-// data) or 2 (bad usage, unreadable or malformed input), with one-line errors on stderr.
-import { COMMANDS, DEFAULT_COMMAND } from '../lib/commands/index.js'
+// `dag-cbor-car verify file.car`; `--help` alone lists the commands, `--version` is `version`, and a
+// first word that is neither a command nor a file is a usage error naming the closest command. Exit
+// status: the one table in the README (0 good or written, 1 problems in the data, 2 bad usage or
+// unreadable input), with one-line errors on stderr.
+import { COMMANDS, DEFAULT_COMMAND, closestCommand } from '../lib/commands/index.js'
 import { UsageError, errorLine } from '../lib/errors.js'
 import { removeTemporaryFiles, pendingTemporaryFiles } from '../lib/output.js'
-import { readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 
 /** @type {Array<() => void>} */
 const onSignal = []
@@ -26,10 +28,13 @@ process.on('exit', removeTemporaryFiles)
 
 async function main () {
   const argv = process.argv.slice(2)
-  if (argv[0] === '--version' || argv[0] === '-V') {
-    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
-    process.stdout.write(`${manifest.name} ${manifest.version}\n`)
-    return 0
+  if (argv[0] === '--version' || argv[0] === '-V') argv[0] = 'version'
+  if (argv[0] === '--help' || argv[0] === '-h') argv[0] = 'help'
+  // a word (no dot, no slash) that names no command and no file: a mistyped command, not a file name
+  const first = argv[0]
+  if (first !== undefined && !Object.hasOwn(COMMANDS, first) && /^[A-Za-z][A-Za-z-]*$/.test(first) && !existsSync(first)) {
+    const meant = closestCommand(first.toLowerCase())
+    throw new UsageError(`unknown command '${first}'${meant ? ` (did you mean ${meant}?)` : ''}`, 'dag-cbor-car help lists the commands')
   }
   const name = argv.length > 0 && Object.hasOwn(COMMANDS, argv[0]) ? /** @type {string} */ (argv.shift()) : DEFAULT_COMMAND
   const many = await import('../lib/many.js') // several inputs: one worker process per core
@@ -39,9 +44,29 @@ async function main () {
   return command.run(argv)
 }
 
-main().then((code) => {
+/**
+ * End the process once everything written to stdout and stderr has been handed to the OS, with
+ * `code`, whatever else is still alive: a worker thread still starting (its WebAssembly compile),
+ * a handle some library left open. Letting Node end on its own when the event loop empties runs
+ * its shutdown drain of V8's background tasks, which can deadlock (nodejs/node#54918: the main
+ * thread waits in a futex forever, after the output was complete). Our signal handlers go first, so
+ * that if Node's own teardown ever blocks, SIGTERM and SIGINT still end the process.
+ *
+ * @param {number} code
+ */
+function exitWhenFlushed (code) {
   process.exitCode = code
-}, (err) => {
+  let waiting = 2
+  const done = () => {
+    if (--waiting > 0) return
+    for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) process.removeAllListeners(signal)
+    process.exit(code)
+  }
+  process.stdout.write('', done)
+  process.stderr.write('', done)
+}
+
+main().then(exitWhenFlushed, (err) => {
   process.stderr.write(`dag-cbor-car: ${errorLine(err)}\n${err instanceof UsageError && err.usage ? err.usage + '\n' : ''}`)
-  process.exitCode = 2
+  exitWhenFlushed(2)
 })

@@ -9,6 +9,7 @@ import { openInput } from './source.js'
 import { openCar, readVarint, CarReadError, DEFAULT_MAX_BLOCK_SIZE } from './read.js'
 import { openAtomicFile } from './output.js'
 import { ToolError } from './errors.js'
+import { createProgress, drawProgress } from './progress.js'
 
 /**
  * @typedef {object} CarInput
@@ -23,10 +24,11 @@ const PREFIX = 64 * 1024
 
 /**
  * @param {string} spec a path, or '-' for standard input
- * @param {{ maxBlockSize?: number, reread?: boolean }} [options] reread: the command reads blocks again by offset
+ * @param {{ maxBlockSize?: number, reread?: boolean, stdoutListing?: boolean }} [options] reread: the command
+ *   reads blocks again by offset; stdoutListing: it writes a listing to stdout as it reads (progress.js)
  * @returns {Promise<CarInput>}
  */
-export async function openCarInput (spec, { maxBlockSize = DEFAULT_MAX_BLOCK_SIZE, reread = false } = {}) {
+export async function openCarInput (spec, { maxBlockSize = DEFAULT_MAX_BLOCK_SIZE, reread = false, stdoutListing = false } = {}) {
   let source = await openInput(spec)
   /** @type {Awaited<ReturnType<typeof openAtomicFile>> | null} */
   let spool = null
@@ -46,6 +48,7 @@ export async function openCarInput (spec, { maxBlockSize = DEFAULT_MAX_BLOCK_SIZ
   try {
     const prefix = { bytes: new Uint8Array(0) }
     const car = await openCar(keepPrefix(source.stream(), prefix), { size: source.size, maxBlockSize })
+    drawProgress(car, createProgress({ total: source.size, stdoutListing }))
     return { name: source.name, source, car, prefix: prefix.bytes, close }
   } catch (err) {
     await close()

@@ -13,6 +13,7 @@ export class CborWalkError extends Error {}
  *   a tag 42 byte string: where its head starts, and its content (0x00 prefix + CID bytes)
  * @property {(at: number, value: number, path: () => string) => void} [float64]
  *   a float64 item (0xfb) at byte `at`; `path()` builds its value path, JSON-pointer style
+ * @property {(at: number) => void} [undefined] the simple value undefined (0xf7) at byte `at`
  */
 
 const textDecoder = new TextDecoder()
@@ -100,6 +101,7 @@ export function walkCbor (bytes, visit) {
     let complete = false
     switch (major) {
       case 0: case 1: case 7:
+        if (initial === 0xf7 && visit.undefined) visit.undefined(at)
         complete = itemDone()
         break
       case 2: case 3:

@@ -21,6 +21,8 @@ export const DAG_CBOR = 0x71
  * @property {'ok'|'mismatch'|'unverified'} hash
  * @property {'canonical'|'nonCanonical'|'invalid'} [cls] only for DAG-CBOR blocks
  * @property {'invalid'|'unknown'} [content] only for other codecs: the bytes are not what the codec says, or the codec is unknown (codecs.js)
+ * @property {boolean} [lossless] a non-canonical block whose value relaxed decode reads exactly: no
+ *   undefined (read as null) and no invalid UTF-8 (read as escaped text), so `verify --relaxed` accepts it
  * @property {string} [rule] rule code from the decoder error (.rule), or 'round-trip'
  * @property {string} [path] value path from the error (.path)
  * @property {number} [offset] byte offset from the error (.offset)
@@ -165,7 +167,7 @@ function roundTripBlock (codec, cid, bytes, hash, options) {
   // The strict decoder let through something the encoder writes differently. Same hash function
   // over different bytes gives a different CID, so the CID does not round-trip either.
   const offset = firstDifference(again, bytes)
-  return { hash, cls: 'nonCanonical', rule: 'round-trip', offset, reason: `strict decode accepted it but re-encoding differs from byte ${offset} (CID would change)` }
+  return { hash, cls: 'nonCanonical', lossless: true, rule: 'round-trip', offset, reason: `strict decode accepted it but re-encoding differs from byte ${offset} (CID would change)` }
 }
 
 /**
@@ -232,10 +234,30 @@ function classifyRejected (codec, cid, bytes, hash, strictErr, options) {
     return { hash, cls: 'invalid', rule: e?.rule ?? 'error', path: e?.path, offset: e?.offset, reason: describeError(e) }
   }
   /** @type {BlockResult} */
-  const result = { hash, cls: 'nonCanonical', ...where, reason: describeError(strictErr) }
+  const result = { hash, cls: 'nonCanonical', lossless: readsLosslessly(bytes, relaxedValue), ...where, reason: describeError(strictErr) }
   if (options.canonicalize) {
     // a new CID would vouch for bytes that are not what the old CID named
     Object.assign(result, hash === 'mismatch' ? { keptReason: 'its bytes do not match its CID; copied unchanged, not canonicalized' } : canonicalForm(codec, cid, relaxedValue))
   }
   return result
+}
+
+/**
+ * Does relaxed decode read this block's value exactly? Not when it held undefined (read as null)
+ * or text that is not valid UTF-8 (read as escaped text): those are outside the IPLD data model.
+ * What is left (out-of-order keys, longer-than-needed integers and lengths, shorter floats) changes
+ * only the form of the bytes, not the value.
+ *
+ * @param {Uint8Array} bytes a block relaxed decode accepted
+ * @param {any} value what it read
+ */
+function readsLosslessly (bytes, value) {
+  if (hasEscapedBytes(value)) return false
+  let undefinedSeen = false
+  try {
+    walkCbor(bytes, { undefined: () => { undefinedSeen = true } })
+  } catch {
+    return false
+  }
+  return !undefinedSeen
 }

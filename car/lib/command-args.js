@@ -13,6 +13,12 @@ export const COMMON_OPTIONS = {
   'max-block-size': { type: 'string' }
 }
 
+/** The report and retrieve commands' --strict: data problems make the exit status 1 (they are on
+ * stderr and in --json either way); see the exit status table in the README. */
+export const STRICT_OPTION = /** @type {{ strict: { type: 'boolean' } }} */ ({ strict: { type: 'boolean' } })
+export const STRICT_USAGE = `  --strict             exit status 1 when the data has problems (without it they are reported on
+                       stderr and in --json, and the status is 0 once the output is written)`
+
 export const COMMON_USAGE = `  --json               machine-readable output
   --max-block-size S   largest block accepted, in bytes or with K/M/G; default ${bytesText(DEFAULT_MAX_BLOCK_SIZE)}
   -h, --help           this help`
@@ -24,7 +30,7 @@ export const COMMON_USAGE = `  --json               machine-readable output
  * @param {string[]} argv
  * @param {Record<string, { type: 'string' | 'boolean', short?: string, multiple?: boolean }>} options besides the common ones
  * @param {string} usage printed for --help and after a usage error
- * @param {string[]} inputs the names of the positional arguments, in order
+ * @param {string[]} inputs the names of the positional arguments, in order (a trailing `?`: optional)
  * @returns {{ values: Record<string, any>, positionals: string[], maxBlockSize: number } | null}
  */
 export function parseCommand (argv, options, usage, inputs) {
@@ -47,14 +53,16 @@ export function parseCommand (argv, options, usage, inputs) {
 }
 
 /**
- * Exactly `names.length` inputs, named in the usage error.
+ * The inputs named, each given unless its name ends in `?`: named in the usage error.
  *
  * @param {string[]} positionals
  * @param {string[]} names
  */
 function expectInputs (positionals, names) {
-  if (positionals.length < names.length) throw new UsageError(`missing ${names.slice(positionals.length).join(' and ')}`)
-  if (positionals.length > names.length) throw new UsageError(`unexpected argument "${positionals[names.length]}" (expected ${names.join(' ')})`)
+  const required = names.filter((n) => !n.endsWith('?')).length
+  const shown = names.map((n) => n.replace(/\?$/, ''))
+  if (positionals.length < required) throw new UsageError(`missing ${shown.slice(positionals.length, required).join(' and ')}`)
+  if (positionals.length > names.length) throw new UsageError(`unexpected argument "${positionals[names.length]}" (expected ${shown.join(' ')})`)
   if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be only one of the inputs')
 }
 

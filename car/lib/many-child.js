@@ -41,3 +41,7 @@ process.on('message', async (/** @type {{ name: string, argv: string[] }} */ { n
   }
   process.send?.({ status, stdout: stdout.join(''), stderr: stderr.join(''), usage })
 })
+
+// Handed no more files: end here rather than let Node end the process when its event loop empties
+// (that shutdown path can deadlock in Node's drain of V8 background tasks; see bin/dag-cbor-car.js).
+process.on('disconnect', () => process.exit(0))

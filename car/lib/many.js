@@ -3,7 +3,7 @@
 // takes files one at a time, so a thousand files cost a handful of process starts). Results are
 // printed in the order the files were given: one line per file, or with --json one JSON line per
 // file (the command's own JSON, plus "status", and "error" when it stopped on one). The exit status
-// is the worst of the files' statuses.
+// is the worst of the files' statuses (for inspect without --strict, problems in the data count as 0).
 import os from 'node:os'
 import { fork } from 'node:child_process'
 import { UsageError } from './errors.js'
@@ -71,6 +71,10 @@ export async function runMany (name, argv) {
   const childFlags = flags.filter((f) => f !== '--json')
   // the parallelism is across files: a file's own run keeps to one thread
   if (name === 'verify' && !childFlags.some((f) => f.split('=')[0] === '--workers')) childFlags.push('--workers', '1')
+  // a report (inspect) exits 0 with problems unless --strict: its children always run strict, so
+  // each file's line says FAIL when it has problems, and the total's status is 0 again without --strict
+  const reportOnly = name !== 'verify' && !flags.includes('--strict')
+  if (reportOnly) childFlags.push('--strict')
   childFlags.push('--json')
 
   const processes = Math.min(inputs.length, os.availableParallelism())
@@ -87,24 +91,30 @@ export async function runMany (name, argv) {
     if (usageError) return // said once, instead of once per file
     for (; printed < inputs.length && results[printed]; printed++) {
       const r = /** @type {Result} */ (results[printed])
-      worst = Math.max(worst, r.status)
+      const status = reportOnly && r.status === 1 ? 0 : r.status // what the single-file run exits with
+      worst = Math.max(worst, status)
       if (r.status === 0) tally.ok++
       else if (r.status === 1) tally.problems++
       else tally.errors++
-      process.stdout.write((json ? jsonLine(inputs[printed], r) : textLine(inputs[printed], r)) + '\n')
+      process.stdout.write((json ? jsonLine(inputs[printed], { ...r, status }) : textLine(inputs[printed], r)) + '\n')
       results[printed] = undefined // printed: let it go
     }
   }
 
+  /** @type {import('node:child_process').ChildProcess[]} */
+  const children = []
   await Promise.all(Array.from({ length: processes }, () => new Promise((resolve, reject) => {
     // stderr through a pipe, not the terminal: a command in a worker must not draw its progress line
     const child = fork(new URL('./many-child.js', import.meta.url), [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
+    children.push(child)
     child.stderr?.pipe(process.stderr, { end: false })
     /** @type {number} */
     let current = -1
     const give = () => {
       if (usageError || next >= inputs.length) {
-        child.disconnect()
+        child.disconnect() // it exits on that (many-child.js)
+        current = -1
+        resolve(undefined) // its work is done: a child slow to end does not hold up the results
         return
       }
       current = next++
@@ -126,6 +136,8 @@ export async function runMany (name, argv) {
     })
     give()
   })))
+  // a child that has not ended by now has no work left: it must not outlive this process
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   if (usageError) throw usageError
   // files never handed out: every worker process had exited (killed, out of memory)
   for (let i = next; i < inputs.length; i++) results[i] = { status: 2, stdout: '', stderr: 'dag-cbor-car: not checked: every worker process had exited\n', usage: null }

@@ -22,15 +22,17 @@ const WAIT_NOTE_MS = 500
 export class InputError extends ToolError {}
 
 /**
- * Open the input named on the command line: a path, or '-' for standard input.
+ * Open the input named on the command line: a path, or '-' for standard input. `expected` is what it
+ * should hold, for the messages about an empty input or a terminal (default: a CAR).
  * A path is opened non-blocking, so a FIFO with no writer yet does not hang in open(): it is then
  * read through the event loop, and the tool waits for data (and still answers Ctrl-C).
  *
  * @param {string} spec
+ * @param {{ expected?: string }} [options]
  * @returns {Promise<Source>}
  */
-export async function openInput (spec) {
-  if (spec === '-') return openStdin()
+export async function openInput (spec, { expected = 'a CAR' } = {}) {
+  if (spec === '-') return openStdin(expected)
   /** @type {fs.promises.FileHandle | undefined} */
   let handle
   try {
@@ -38,7 +40,7 @@ export async function openInput (spec) {
     const stat = await handle.stat()
     if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
     if (stat.isFile()) {
-      if (stat.size === 0) throw new Error('the file is empty, not a CAR')
+      if (stat.size === 0) throw new Error(`the file is empty, not ${expected}`)
       return fileSource(spec, handle, stat)
     }
     if (stat.isFIFO() || stat.isSocket()) return pipeSource(spec, handle.fd, () => handle?.close())
@@ -61,8 +63,11 @@ export async function openInput (spec) {
   }
 }
 
-/** @returns {Promise<Source>} */
-async function openStdin () {
+/**
+ * @param {string} expected
+ * @returns {Promise<Source>}
+ */
+async function openStdin (expected) {
   const name = 'standard input'
   let stat
   try {
@@ -70,12 +75,12 @@ async function openStdin () {
   } catch (err) {
     throw new InputError(`cannot read ${name}: ${systemReason(err)}`)
   }
-  if (process.stdin.isTTY) throw new InputError(`cannot read ${name}: it is a terminal; pipe a CAR into it (dag-cbor-car - < file.car) or name a file`)
+  if (process.stdin.isTTY) throw new InputError(`cannot read ${name}: it is a terminal; pipe ${expected} into it or name a file`)
   if (stat.isFile()) {
     // redirected from a file (< file.car): its size is known and it can be read again
     const handle = await fs.promises.open('/dev/stdin', 'r').catch(() => null)
     if (handle) {
-      if (stat.size === 0) throw new InputError(`cannot read ${name}: it is empty, not a CAR`)
+      if (stat.size === 0) throw new InputError(`cannot read ${name}: it is empty, not ${expected}`)
       return fileSource(name, handle, stat)
     }
   }

@@ -19,6 +19,7 @@ export const codecName = (code) => codecNames.get(code) ?? `0x${code.toString(16
  * @property {string} [rule]
  * @property {string} [path]
  * @property {number} [offset] byte offset within the block (from the decoder)
+ * @property {boolean} [lossless] for a non-canonical block: relaxed decode reads its value exactly (--relaxed accepts it)
  * @property {string} message
  */
 
@@ -35,7 +36,10 @@ export function createSummary () {
     verified: 0,
     hashMismatches: 0,
     unverified: 0,
-    dagCbor: { canonical: 0, nonCanonical: 0, invalid: 0, rules: /** @type {Record<string, number>} */ ({}) },
+    /** lossless: the non-canonical blocks relaxed decode reads exactly (accepted by --relaxed) */
+    dagCbor: { canonical: 0, nonCanonical: 0, lossless: 0, invalid: 0, rules: /** @type {Record<string, number>} */ ({}) },
+    /** --relaxed: non-canonical blocks that relaxed decode reads losslessly are counted and listed, not a failure */
+    relaxed: false,
     /** blocks of other codecs: not what their codec says (dag-pb, dag-json, json), or of a codec this tool does not know */
     otherCodecs: { invalid: 0, unknown: 0 },
     /** roots listed in the header and not present as blocks (a problem unless partial) */
@@ -114,6 +118,7 @@ export function addBlock (s, block, r) {
     if (f.examples.length < FLOAT_EXAMPLES) f.examples.push({ cid: cid.toString(), paths: r.jsFloatPaths ?? [] })
   }
   if (r.cls === 'canonical') return
+  if (r.lossless) s.dagCbor.lossless++
   s.dagCbor.rules[r.rule ?? 'error'] = (s.dagCbor.rules[r.rule ?? 'error'] ?? 0) + 1
   problem(s, {
     cid: cid.toString(),
@@ -122,7 +127,8 @@ export function addBlock (s, block, r) {
     rule: r.rule,
     path: r.path,
     offset: r.offset,
-    message: `block at byte offset ${at}: ${r.reason ?? ''}${r.keptReason ? `; ${r.keptReason}` : ''}`
+    ...(r.cls === 'nonCanonical' ? { lossless: !!r.lossless } : {}),
+    message: `block at byte offset ${at}: ${r.reason ?? ''}${r.cls === 'nonCanonical' && !r.lossless ? '; --relaxed does not accept it (relaxed decode would not read its value exactly)' : ''}${r.keptReason ? `; ${r.keptReason}` : ''}`
   })
 }
 
@@ -163,6 +169,7 @@ export function mergeSummary (s, part) {
   const d = s.dagCbor
   d.canonical += part.dagCbor.canonical
   d.nonCanonical += part.dagCbor.nonCanonical
+  d.lossless += part.dagCbor.lossless
   d.invalid += part.dagCbor.invalid
   addCounts(d.rules, part.dagCbor.rules)
   s.problemCount += part.problemCount
@@ -200,9 +207,13 @@ export function finishSummary (s, start) {
   return s
 }
 
-/** @param {Summary} s */
+/**
+ * The problems that fail the run: every one found, less the non-canonical blocks --relaxed accepts.
+ *
+ * @param {Summary} s
+ */
 export function problemsFound (s) {
-  return s.hashMismatches + s.unverified + s.dagCbor.nonCanonical + s.dagCbor.invalid + s.otherCodecs.invalid + s.otherCodecs.unknown + s.carProblems
+  return (s.relaxed ? -s.dagCbor.lossless : 0) + s.hashMismatches + s.unverified + s.dagCbor.nonCanonical + s.dagCbor.invalid + s.otherCodecs.invalid + s.otherCodecs.unknown + s.carProblems
 }
 
 /**
@@ -218,7 +229,7 @@ export function resultOf (s) {
   const found = problemsFound(s)
   if (found === 0) return 'ok'
   const o = s.output
-  const onlyNonCanonical = found === s.dagCbor.nonCanonical
+  const onlyNonCanonical = found === s.dagCbor.nonCanonical - (s.relaxed ? s.dagCbor.lossless : 0)
   if (o && onlyNonCanonical && o.keptUnchanged === 0 && o.cannotRewrite.length === 0 && o.check?.result === 'ok') return 'fixed'
   return 'fail'
 }
@@ -297,6 +308,8 @@ export function formatSummary (s, options = {}) {
   const result = resultOf(s)
   if (result === 'incomplete') {
     lines.push(`  result      INCOMPLETE: the run stopped after ${s.blocks} blocks${s.error?.offset !== undefined ? `, at byte offset ${s.error.offset}` : ''} (the error is on stderr)${o ? '; no output was written' : ''}`)
+  } else if (result === 'ok' && s.relaxed && d.nonCanonical) {
+    lines.push(`  result      OK (--relaxed): every block verified, ${d.nonCanonical} non-canonical DAG-CBOR block${d.nonCanonical === 1 ? '' : 's'} accepted (relaxed decode reads ${d.nonCanonical === 1 ? 'it' : 'them'} losslessly; listed above), every other DAG-CBOR block canonical, ${s.roots.length ? 'every root present' : 'no roots (--partial)'}${s.missingRoots.length ? ' except those missing (--partial)' : ''}${s.index ? ', the index matches' : ''}`)
   } else if (result === 'ok') {
     lines.push(`  result      OK: every block verified, every DAG-CBOR block canonical, ${s.roots.length ? 'every root present' : 'no roots (--partial)'}${s.missingRoots.length ? ' except those missing (--partial)' : ''}${s.index ? ', the index matches' : ''}`)
   } else if (result === 'fixed' && o) {
@@ -309,7 +322,7 @@ export function formatSummary (s, options = {}) {
     lines.push(`  result      FAIL: ${[
       s.hashMismatches && `${s.hashMismatches} hash mismatch${s.hashMismatches === 1 ? '' : 'es'}`,
       s.unverified && `${s.unverified} block${s.unverified === 1 ? '' : 's'} with unverifiable hashes`,
-      d.nonCanonical && `${d.nonCanonical} non-canonical`,
+      (d.nonCanonical - (s.relaxed ? d.lossless : 0)) && `${d.nonCanonical - (s.relaxed ? d.lossless : 0)} non-canonical${s.relaxed ? ' that relaxed decode does not read exactly' : ''}`,
       d.invalid && `${d.invalid} invalid`,
       s.otherCodecs.invalid && `${s.otherCodecs.invalid} block${s.otherCodecs.invalid === 1 ? '' : 's'} not valid for their codec`,
       s.otherCodecs.unknown && `${s.otherCodecs.unknown} block${s.otherCodecs.unknown === 1 ? '' : 's'} of a codec this tool does not know`,
@@ -317,7 +330,21 @@ export function formatSummary (s, options = {}) {
       other && `${other} other problem${other === 1 ? '' : 's'} with the CAR (see problems)`,
       o?.check && o.check.result !== 'ok' && !o.keptUnchanged && !o.cannotRewrite.length && `the written CAR did not pass when read back (${o.check.result})`
     ].filter(Boolean).join(', ')}` +
-      (d.nonCanonical && !o ? '; --out FILE --canonicalize writes a copy with them in canonical form' : ''))
+      (d.nonCanonical && !o ? nonCanonicalAdvice(s) : ''))
   }
   return lines.join('\n')
+}
+
+/**
+ * What a FAIL line on non-canonical blocks offers: --relaxed accepts those relaxed decode reads
+ * exactly (historical data whose CIDs must not change), --canonicalize rewrites them.
+ *
+ * @param {Summary} s
+ */
+function nonCanonicalAdvice (s) {
+  const d = s.dagCbor
+  const relaxed = !s.relaxed && d.lossless
+    ? `; --relaxed accepts ${d.lossless === d.nonCanonical ? (d.lossless === 1 ? 'it as it is' : 'them as they are') : `the ${d.lossless} of them that relaxed decode reads losslessly`}${d.lossless === d.nonCanonical ? ` (relaxed decode reads ${d.lossless === 1 ? 'it' : 'them'} losslessly)` : ''}`
+    : ''
+  return `${relaxed}; --out FILE --canonicalize writes a copy with them in canonical form`
 }

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import * as oracle from '@ipld/dag-cbor'
 import { CID } from 'multiformats/cid'
 import { consumerLockfile } from '../helpers/consumer-lockfile.js'
+import { brokenLinks } from '../helpers/markdown-links.js'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
 const tsc = path.join(repo, 'node_modules/typescript/bin/tsc')
@@ -86,7 +87,8 @@ describe('package: the npm pack tarball installed into an empty project', functi
     for (const needed of ['index.js', 'lib/decode.js', 'lib/encode.js', 'types/index.d.ts', 'LICENSE-APACHE', 'LICENSE-MIT', 'README.md', 'package.json']) {
       assert.ok(listed.includes(needed), `${needed} missing from the tarball`)
     }
-    assert.deepEqual(listed.filter((f) => /^(test|bench|examples|\.ci)\//.test(f)), [])
+    // bench/README.md is shipped as a document (the README links it), no bench code
+    assert.deepEqual(listed.filter((f) => /^(test|bench|examples|\.ci)\//.test(f) && f !== 'bench/README.md'), [])
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'node_modules/dag-cbor-fast/package.json'), 'utf8'))
     assert.equal(manifest.license, 'Apache-2.0 OR MIT')
     // the README's install section names this line: what `npm install dag-cbor-fast` puts on disk
@@ -96,6 +98,21 @@ describe('package: the npm pack tarball installed into an empty project', functi
       .map((name) => [name, bytesUnder(path.join(dir, 'node_modules', name))])
     const total = sizes.reduce((sum, [, size]) => sum + Number(size), 0)
     console.log(`      install size: ${total} B of files in node_modules (${sizes.map(([n, b]) => `${n} ${b}`).join(', ')}); the tarball ${fs.statSync(tarball).size} B`)
+  })
+
+  it('the packed README: every relative link resolves inside the tarball, every #anchor to a heading', () => {
+    const installed = path.join(dir, 'node_modules/dag-cbor-fast')
+    assert.deepEqual(brokenLinks(path.join(installed, 'README.md'), installed), [])
+    for (const doc of ['docs/migration.md', 'docs/memory.md', 'docs/data-model.md', 'docs/performance.md']) {
+      assert.ok(fs.existsSync(path.join(installed, doc)), `${doc}, which the README links, is not in the tarball`)
+    }
+  })
+
+  it('the README says it is not yet on the registry before its first install command', () => {
+    const readme = fs.readFileSync(path.join(dir, 'node_modules/dag-cbor-fast/README.md'), 'utf8')
+    const notYet = readme.search(/not yet on the npm registry/i)
+    const install = readme.search(/npm install /)
+    assert.ok(notYet >= 0 && notYet < install, 'the install command comes before "not yet on the npm registry"')
   })
 
   it('ESM: import of the package encodes and decodes, CIDs included', () => {

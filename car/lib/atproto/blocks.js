@@ -4,6 +4,7 @@
 // records, a run of nodes), so a read serves many blocks; from a stream, which cannot be read
 // again, the blocks themselves are kept.
 import { openCar } from '../read.js'
+import { createProgress, drawProgress } from '../progress.js'
 
 const WINDOW = 64 * 1024
 const WINDOWS = 8
@@ -41,6 +42,7 @@ export function blockKey (cid) {
  */
 export async function readBlocks (source, { maxBlockSize } = {}) {
   const car = await openCar(source.stream(), { size: source.size, maxBlockSize })
+  drawProgress(car, createProgress({ total: source.size, stdoutListing: true }))
   /** @type {Map<string, Place>} */
   const places = new Map()
   let blocks = 0

@@ -1,25 +1,26 @@
 // dag-cbor-car export FILE: the CAR as JSON lines (block-json.js): the header first, then one line
 // per block in CAR order, each a DAG-JSON value where that gives back the block's exact bytes, else
 // its bytes in base64 with a note saying why. `import` is the inverse: export | import gives back a
-// byte-identical CARv1. Exit status as verify: 1 when a block is not canonical or fails its hash
-// (such blocks are still exported, as bytes, so nothing is lost), 2 unreadable input.
+// byte-identical CARv1. A block that is not canonical or fails its hash is still exported, as bytes
+// (nothing is lost), and said on stderr: exit 0, or 1 with --strict; 2 unreadable input.
 import * as codec from 'dag-cbor-fast'
 import { openCarInput, varintSize } from '../blocks.js'
 import { headerLine, blockLine } from '../block-json.js'
 import { createLineWriter } from '../lines.js'
 import { sameBytes } from '../bytes.js'
-import { parseCommand, COMMON_USAGE } from '../command-args.js'
+import { parseCommand, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../command-args.js'
 
-const USAGE = `usage: dag-cbor-car export <in.car | -> [--max-block-size SIZE] > blocks.jsonl
+const USAGE = `usage: dag-cbor-car export <in.car | -> [--strict] [--max-block-size SIZE] > blocks.jsonl
 
   in.car               CARv1 or CARv2 file; - reads standard input
+${STRICT_USAGE}
 ${COMMON_USAGE}
                        (the output is always JSON lines; --json is accepted and changes nothing)
 
 lines: {"roots":[{"/":"<cid>"}],"version":1}, then per block {"cid":"<cid>","codec":"dag-cbor","value":<DAG-JSON>}
        or {"cid":"<cid>","codec":"raw","bytes":"<base64>"}; rebuild the CAR with dag-cbor-car import
-exit status: 0 every block verified and canonical; 1 problems found in the data (still exported,
-             as bytes); 2 bad usage or unreadable input`
+exit status: 0 exported (blocks with problems are exported as bytes with a "note", and said on
+             stderr); 1 with --strict, problems found in the data; 2 bad usage or unreadable input`
 
 const SHOWN = 5
 
@@ -28,10 +29,10 @@ const SHOWN = 5
  * @returns {Promise<number>}
  */
 export async function run (argv) {
-  const args = parseCommand(argv, {}, USAGE, ['in.car'])
+  const args = parseCommand(argv, STRICT_OPTION, USAGE, ['in.car'])
   if (!args) return 0 // --help
   const { values, positionals, maxBlockSize } = args
-  const { name, car, prefix, close } = await openCarInput(positionals[0], { maxBlockSize })
+  const { name, car, prefix, close } = await openCarInput(positionals[0], { maxBlockSize, stdoutListing: true })
   const out = createLineWriter()
   /** @type {string[]} */
   const notes = []
@@ -65,7 +66,7 @@ export async function run (argv) {
   if (asBytes) note(`${asBytes} blocks of a codec with values were exported as bytes because DAG-JSON cannot carry their value exactly (see their "note")`)
   for (const line of notes) process.stderr.write(`dag-cbor-car: export of ${name}: ${line}\n`)
   if (problems > SHOWN) process.stderr.write(`dag-cbor-car: export of ${name}: ${problems} blocks with problems in all (exported as bytes with a "note"; \`dag-cbor-car verify\` lists them)\n`)
-  return problems ? 1 : 0
+  return problems && values.strict ? 1 : 0
 }
 
 /**

@@ -13,10 +13,10 @@ import { parseCid, codecCode } from '../block-report.js'
 import { verifyBlock } from '../verify.js'
 import { openCarOutput } from '../output.js'
 import { ToolError, UsageError, systemReason } from '../errors.js'
-import { parseCommand, COMMON_USAGE } from '../command-args.js'
+import { parseCommand, COMMON_USAGE, STRICT_OPTION } from '../command-args.js'
 
 const USAGE = `usage: dag-cbor-car filter <in.car | -> --out x.car [--cids FILE] [--drop FILE] [--codec NAME]...
-                           [--reachable-from CID]... [--json]
+                           [--reachable-from CID]... [--strict] [--json]
 
   in.car               CARv1 or CARv2 file; - reads standard input (saved to a temporary file first)
   --out FILE           the CARv1 to write (atomically); its roots: the input's roots that are kept
@@ -25,11 +25,12 @@ const USAGE = `usage: dag-cbor-car filter <in.car | -> --out x.car [--cids FILE]
   --codec NAME         keep only blocks of this codec (dag-cbor, raw, dag-pb, dag-json, json, or a
                        number such as 0x71); repeat for several
   --reachable-from CID keep only blocks reachable from CID (repeat for several)
+  --strict             also fail (nothing written) when a --reachable-from CID is not in the input
 ${COMMON_USAGE}
 
 A block is kept when it passes every filter given.
-exit status: 0 written; 1 a kept block does not hash to its CID (nothing written);
-             2 bad usage or unreadable input`
+exit status: 0 written; 1 nothing written: a kept block does not hash to its CID, or (--strict) a
+             --reachable-from CID is not in the input; 2 bad usage or unreadable input`
 
 const SHOWN = 5
 
@@ -43,7 +44,8 @@ export async function run (argv) {
     cids: { type: 'string' },
     drop: { type: 'string' },
     codec: { type: 'string', multiple: true },
-    'reachable-from': { type: 'string', multiple: true }
+    'reachable-from': { type: 'string', multiple: true },
+    ...STRICT_OPTION
   }, USAGE, ['in.car'])
   if (!args) return 0 // --help
   const { values, positionals, maxBlockSize } = args
@@ -70,7 +72,9 @@ export async function run (argv) {
     let reached = null
     if (links) {
       const fromIds = from.map((c) => index.cids.find(c.bytes, 0, c.bytes.length))
-      from.forEach((c, i) => { if (!index.has(fromIds[i])) process.stderr.write(`dag-cbor-car: note: --reachable-from ${c} is not in ${name}\n`) })
+      const absent = from.filter((c, i) => !index.has(fromIds[i]))
+      for (const c of absent) process.stderr.write(`dag-cbor-car: ${values.strict ? '' : 'note: '}--reachable-from ${c} is not in ${name}${values.strict ? ` (--strict: ${values.out} was not written)` : ''}\n`)
+      if (absent.length && values.strict) return 1
       reached = index.reach(fromIds)
       if (index.linksNotRead) process.stderr.write(`dag-cbor-car: note: ${index.linksNotRead} blocks are of a codec whose links this tool does not read (not dag-cbor, dag-pb, dag-json, raw or json); what they link to is not kept unless reached otherwise\n`)
     }

@@ -1,7 +1,9 @@
 // dag-cbor-car get-block FILE CID (go-car's argument order): the block's bytes to standard output, or
 // its value as DAG-JSON (--dag-json, --pretty), or, with --json, its export line (block-json.js) with
 // its byte offset. Reading stops at the block. The block is checked first: bytes that do not hash to
-// the CID are not written (exit 1), nor is a DAG-JSON form of a block that is not canonical DAG-CBOR.
+// the CID are not written (exit 1). A block with other problems is written and its problem said on
+// stderr (exit 0, or 1 with --strict): a non-canonical DAG-CBOR block's DAG-JSON is what relaxed
+// decode reads.
 import * as dagJson from '@ipld/dag-json'
 import * as codec from 'dag-cbor-fast'
 import { openCarInput } from '../blocks.js'
@@ -11,27 +13,31 @@ import { hasEscapedBytes, describeError } from '../classify.js'
 import { writeOut } from '../lines.js'
 import { prettyJson } from '../pretty-json.js'
 import { UsageError } from '../errors.js'
-import { parseCommand, COMMON_USAGE } from '../command-args.js'
+import { parseCommand, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../command-args.js'
 import { DAG_CBOR, RAW } from '../links.js'
 
-const USAGE = `usage: dag-cbor-car get-block <in.car | -> <CID> [--dag-json [--pretty] | --json]
+const USAGE = `usage: dag-cbor-car get-block <in.car | -> <CID> [--dag-json [--pretty] | --json] [--strict]
 
   in.car               CARv1 or CARv2 file; - reads standard input
   CID                  the block to get (base32, base58btc or base36)
   --dag-json           write the block's value as DAG-JSON instead of its bytes
-  --pretty             with --dag-json: indented
+  --pretty             with --dag-json: indented (a non-canonical DAG-CBOR block: what relaxed
+                       decode reads, and stderr says it is not canonical)
+${STRICT_USAGE}
 ${COMMON_USAGE}
                        (--json: {"cid","codec","value" or "bytes" (base64),"offset"} as export writes it)
 
-exit status: 0 written; 1 the CAR has no such block, or its bytes do not hash to the CID, or (with
-             --dag-json) it is not canonical DAG-CBOR; 2 bad usage or unreadable input`
+exit status: 0 written (a problem with the block, such as non-canonical DAG-CBOR, is on stderr);
+             1 nothing written: the CAR has no such block, its bytes do not hash to the CID, or
+             (--dag-json) it has no DAG-JSON form; or, with --strict, the block has a problem;
+             2 bad usage or unreadable input`
 
 /**
  * @param {string[]} argv
  * @returns {Promise<number>}
  */
 export async function run (argv) {
-  const args = parseCommand(argv, { 'dag-json': { type: 'boolean' }, pretty: { type: 'boolean' } }, USAGE, ['in.car', 'CID'])
+  const args = parseCommand(argv, { 'dag-json': { type: 'boolean' }, pretty: { type: 'boolean' }, ...STRICT_OPTION }, USAGE, ['in.car', 'CID'])
   if (!args) return 0 // --help
   const { values, positionals, maxBlockSize } = args
   if (values.pretty && !values['dag-json']) throw new UsageError('--pretty needs --dag-json', USAGE)
@@ -66,20 +72,34 @@ async function write ({ cid, bytes, offset }, values) {
     process.stderr.write(`dag-cbor-car: ${at}: its bytes do not hash to the CID; not written\n`)
     return 1
   }
+  /** the exit status once the output is written: its problem said on stderr, 1 only with --strict */
+  const written = () => {
+    if (!check.problem) return 0
+    complain(at, check.problem.message)
+    return values.strict ? 1 : 0
+  }
   if (values.json) {
     const { line } = blockLine(cid, bytes)
     await writeOut(process.stdout, line.slice(0, -1) + `,"offset":${offset}}\n`)
-    return check.problem ? complain(at, check.problem.message) : 0
+    return written()
   }
   if (!values['dag-json']) {
     await writeOut(process.stdout, bytes)
-    return check.problem ? complain(at, check.problem.message) : 0
+    return written()
   }
   let value
+  if (cid.code === DAG_CBOR && check.dagCbor === 'non-canonical') {
+    // what relaxed decode reads: encoded again it gives the canonical form, under another CID
+    value = codec.decode(bytes, { relaxed: true })
+    if (hasEscapedBytes(value)) return complain(at, `${check.problem?.message}: holds text that is not valid UTF-8, which DAG-JSON cannot carry; nothing written (get its bytes without --dag-json)`)
+    const text = new TextDecoder().decode(dagJson.encode(value))
+    await writeOut(process.stdout, (values.pretty ? prettyJson(text) : text) + '\n')
+    complain(at, `not canonical DAG-CBOR (${check.problem?.message}); the DAG-JSON written is what relaxed decode reads${check.result.lossless ? '' : ', which is not exactly the block\'s value (undefined is shown as null)'}: encoded again it would give other bytes and another CID`)
+    return values.strict ? 1 : 0
+  }
   if (cid.code === DAG_CBOR) {
     if (check.dagCbor !== 'canonical') {
-      // a relaxed decode could show it, but its DAG-JSON would name bytes other than the CID's
-      return complain(at, `${check.problem?.message ?? 'not canonical DAG-CBOR'}; no DAG-JSON form is written (get its bytes without --dag-json)`)
+      return complain(at, `${check.problem?.message ?? 'not DAG-CBOR'}; it has no DAG-JSON form (get its bytes without --dag-json)`)
     }
     value = codec.decode(bytes)
     if (check.result.jsFloats) process.stderr.write(`dag-cbor-car: note: ${at} holds float64 values that are integers; DAG-JSON shows them as integers\n`)
@@ -98,7 +118,7 @@ async function write ({ cid, bytes, offset }, values) {
   if (hasEscapedBytes(value)) return complain(at, 'holds text that is not valid UTF-8, which DAG-JSON cannot carry')
   const text = new TextDecoder().decode(dagJson.encode(value))
   await writeOut(process.stdout, (values.pretty ? prettyJson(text) : text) + '\n')
-  return check.problem ? complain(at, check.problem.message) : 0
+  return written()
 }
 
 /** @param {string} at @param {string} message */

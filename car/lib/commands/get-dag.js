@@ -1,8 +1,10 @@
 // dag-cbor-car get-dag FILE CID --out sub.car: a CAR of every block reachable from CID, depth-first
 // (a block, then what its links lead to, in link order), each once, with CID as its root. One pass
 // indexes the input (offset and length per block); the walk then reads each block it needs by offset
-// (a stream is first saved to a temporary file). Each block written is hash-checked. Blocks the
-// input lacks are reported, and the run writes nothing and exits 1 unless --allow-partial.
+// (a stream is first saved to a temporary file). Each block written is hash-checked. As go-car's
+// get-dag does, what is present is written and the linked blocks the input lacks are reported (a
+// Bluesky repo CAR never holds the blobs its records link to); --strict makes them a failure:
+// nothing written, exit 1.
 import { openCarInput, readBlockAt } from '../blocks.js'
 import { DagIndex } from '../dag-index.js'
 import { CidTable, grow } from '../cid-table.js'
@@ -12,18 +14,20 @@ import { verifyBlock, hashName } from '../verify.js'
 import { openCarOutput } from '../output.js'
 import { humanBytes } from '../units.js'
 import { UsageError } from '../errors.js'
-import { parseCommand, COMMON_USAGE } from '../command-args.js'
+import { parseCommand, COMMON_USAGE, STRICT_OPTION } from '../command-args.js'
 
-const USAGE = `usage: dag-cbor-car get-dag <in.car | -> <CID> --out sub.car [--allow-partial] [--json]
+const USAGE = `usage: dag-cbor-car get-dag <in.car | -> <CID> --out sub.car [--strict] [--json]
 
   in.car               CARv1 or CARv2 file; - reads standard input (saved to a temporary file first)
   CID                  the root of the DAG to extract
   --out FILE           the CARv1 to write, with CID as its root (atomically)
-  --allow-partial      write it even when some linked blocks are not in the input
+  --strict             fail when some linked blocks are not in the input (nothing written, exit 1);
+                       without it they are listed on stderr and in --json, and the rest is written
 ${COMMON_USAGE}
 
-exit status: 0 written; 1 CID is not in the input, a block does not hash to its CID, or linked
-             blocks are missing (without --allow-partial): nothing written; 2 bad usage or unreadable input`
+exit status: 0 written (blocks linked to but not in the input are listed on stderr);
+             1 nothing written: CID is not in the input, a block does not hash to its CID, or
+             (--strict) linked blocks are missing; 2 bad usage or unreadable input`
 
 const SHOWN = 5
 
@@ -32,7 +36,7 @@ const SHOWN = 5
  * @returns {Promise<number>}
  */
 export async function run (argv) {
-  const args = parseCommand(argv, { out: { type: 'string' }, 'allow-partial': { type: 'boolean' } }, USAGE, ['in.car', 'CID'])
+  const args = parseCommand(argv, { out: { type: 'string' }, ...STRICT_OPTION }, USAGE, ['in.car', 'CID'])
   if (!args) return 0 // --help
   const { values, positionals, maxBlockSize } = args
   if (!values.out) throw new UsageError('get-dag needs --out FILE', USAGE)
@@ -90,7 +94,7 @@ export async function run (argv) {
     }
     await source.checkUnchanged()
     const partial = missing.size > 0
-    const ok = badHashes.length === 0 && (!partial || values['allow-partial'])
+    const ok = badHashes.length === 0 && !(partial && values.strict)
     if (ok) await output.commit()
     else await output.abort()
     output = null
@@ -98,7 +102,7 @@ export async function run (argv) {
     for (let id = 0; id < Math.min(missing.size, SHOWN); id++) firstMissing.push(cidText(missing.bytesOf(id)))
     const summary = { input: name, root: root.toString(), out: values.out, written: ok, blocks, bytes, missing: { cids: missing.size, first: firstMissing }, linksNotRead, problems: badHashes.slice(0, SHOWN) }
     for (const p of badHashes.slice(0, SHOWN)) process.stderr.write(`dag-cbor-car: ${p}\n`)
-    if (partial) process.stderr.write(`dag-cbor-car: ${missing.size} linked block${missing.size === 1 ? ' is' : 's are'} not in ${name}: ${firstMissing.join(', ')}${missing.size > SHOWN ? ', ...' : ''}${values['allow-partial'] ? '' : ' (--allow-partial writes the DAG without them)'}\n`)
+    if (partial) process.stderr.write(`dag-cbor-car: ${missing.size} linked block${missing.size === 1 ? ' is' : 's are'} not in ${name}: ${firstMissing.join(', ')}${missing.size > SHOWN ? ', ...' : ''}${values.strict ? ' (--strict: nothing written)' : ' (the DAG was written without them)'}\n`)
     if (linksNotRead) process.stderr.write(`dag-cbor-car: note: ${linksNotRead} block${linksNotRead === 1 ? ' is' : 's are'} of a codec whose links this tool does not read (not dag-cbor, dag-pb, dag-json, raw or json); what they link to was not followed\n`)
     if (values.json) process.stdout.write(JSON.stringify(summary) + '\n')
     else process.stdout.write(ok ? `wrote ${values.out}: ${blocks} blocks (${humanBytes(bytes)} of block data) reachable from ${root}${partial ? `, ${missing.size} missing` : ''}\n` : `${values.out} was not written\n`)

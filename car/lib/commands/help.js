@@ -14,7 +14,8 @@ const SUMMARIES = {
   filter: 'a CAR of the blocks that pass --cids, --drop, --codec, --reachable-from (--out)',
   diff: 'blocks only in a, only in b, and whether the roots changed',
   export: 'the CAR as JSON lines (DAG-JSON values, or bytes), for jq',
-  import: 'JSON lines as export writes them, back to a CAR (--out)',
+  import: 'JSON lines as export writes them, back to a CAR (--out); from stdin when no file is named',
+  version: 'the tool\'s name and version (also --version)',
   help: 'this list; help <command> shows its options'
 }
 
@@ -30,12 +31,14 @@ export async function run (argv) {
   }
   const width = Math.max(...names.map((n) => n.length))
   process.stdout.write([
-    'usage: dag-cbor-car <command> [arguments]   (a file or - alone means verify)',
+    'usage: dag-cbor-car <command> [arguments]   (a file or - alone means verify: dag-cbor-car x.car)',
     '',
     ...names.map((n) => `  ${n.padEnd(width)}  ${SUMMARIES[n] ?? ''}`),
     '',
-    'dag-cbor-car <command> --help shows a command\'s options. Exit status: 0 checked and good,',
-    '1 problems found in the data, 2 bad usage or unreadable input.'
+    'dag-cbor-car <command> --help shows a command\'s options. Exit status: verify 0 checked and good,',
+    '1 problems found in the data; the commands that report or retrieve 0 once their output is written',
+    '(problems in the data on stderr and in --json; 1 with --strict), 1 when the data leaves nothing to',
+    'write; diff 0 same, 1 different; 2 bad usage or unreadable input.'
   ].join('\n') + '\n')
   return 0
 }

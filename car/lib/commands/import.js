@@ -1,5 +1,5 @@
-// dag-cbor-car import LINES --out x.car: the inverse of export. Reads JSON lines (block-json.js) from a
-// file or standard input, encodes each block from its "value" (or takes its "bytes"), computes its
+// dag-cbor-car import [LINES] --out x.car: the inverse of export. Reads JSON lines (block-json.js) from a
+// file, or from standard input when none is named (or `-`) and it is not a terminal (as go-car does); encodes each block from its "value" (or takes its "bytes"), computes its
 // CID (the line's CID's version and hash function; CIDv1 sha2-256 when the line has none) and checks
 // it against the line's "cid". Writes a CARv1 atomically (output.js): nothing under the target's name
 // unless every line was good. Exit: 0 written, 1 a block does not match its CID, 2 bad usage or a
@@ -10,9 +10,9 @@ import { parseHeaderLine, parseBlockLine, LineError } from '../block-json.js'
 import { ToolError, UsageError } from '../errors.js'
 import { parseCommand, COMMON_USAGE } from '../command-args.js'
 
-const USAGE = `usage: dag-cbor-car import <blocks.jsonl | -> --out out.car [--json]
+const USAGE = `usage: dag-cbor-car import [blocks.jsonl | -] --out out.car [--json]
 
-  blocks.jsonl         lines as export writes them; - reads standard input
+  blocks.jsonl         JSON lines as export writes them; - or nothing reads standard input
   --out FILE           the CARv1 to write (atomically: a temporary file renamed when all is good)
 ${COMMON_USAGE}
 
@@ -26,11 +26,12 @@ const SHOWN = 5
  * @returns {Promise<number>}
  */
 export async function run (argv) {
-  const args = parseCommand(argv, { out: { type: 'string' } }, USAGE, ['blocks.jsonl'])
+  const args = parseCommand(argv, { out: { type: 'string' } }, USAGE, ['blocks.jsonl?'])
   if (!args) return 0 // --help
   const { values, positionals, maxBlockSize } = args
   if (!values.out) throw new UsageError('import needs --out FILE', USAGE)
-  const source = await openInput(positionals[0])
+  if (positionals.length === 0 && process.stdin.isTTY) throw new UsageError('missing blocks.jsonl: name a file of JSON lines, or pipe them in (dag-cbor-car export x.car | dag-cbor-car import --out y.car)', USAGE)
+  const source = await openInput(positionals[0] ?? '-', { expected: 'JSON lines as export writes them' })
   // a line may hold a block in base64 or as DAG-JSON text, which can be several times its size
   const maxLine = 8 * maxBlockSize + 64 * 1024
   /** @type {Awaited<ReturnType<typeof openCarOutput>> | null} */
@@ -61,11 +62,11 @@ export async function run (argv) {
         blocks++
         await output.put(block.cid, block.bytes)
       } catch (err) {
-        if (err instanceof LineError) throw new ToolError(`${source.name}: ${err.message}`)
+        if (err instanceof LineError) throw new ToolError(`${source.name} is not JSON lines as export writes them: ${err.message}`)
         throw err
       }
     }
-    if (!output) throw new ToolError(`${source.name} holds no lines: expected the CAR header line, as export writes it`)
+    if (!output) throw new ToolError(`${source.name} holds no JSON lines: expected the CAR header line first, as export writes it`)
     if (mismatchCount) {
       await output.abort()
       for (const m of mismatches) process.stderr.write(`dag-cbor-car: ${source.name}: ${m}\n`)

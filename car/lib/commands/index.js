@@ -15,7 +15,46 @@ export const COMMANDS = {
   'get-dag': () => import('./get-dag.js'),
   filter: () => import('./filter.js'),
   diff: () => import('./diff.js'),
+  version: () => import('./version.js'),
   help: () => import('./help.js')
 }
 
 export const DEFAULT_COMMAND = 'verify'
+
+/**
+ * The command a mistyped word most likely meant: the closest name by edit distance, if at most 2
+ * edits away (verfy, isnpect, get-blok), else one it starts (insp).
+ *
+ * @param {string} word
+ * @returns {string | null}
+ */
+export function closestCommand (word) {
+  let best = null
+  let bestDistance = 3
+  for (const name of Object.keys(COMMANDS)) {
+    const d = editDistance(word, name)
+    if (d < bestDistance) {
+      best = name
+      bestDistance = d
+    }
+  }
+  return best ?? Object.keys(COMMANDS).find((name) => word.length >= 2 && name.startsWith(word)) ?? null
+}
+
+/**
+ * Levenshtein distance, with a swap of two neighbours counted as one edit.
+ *
+ * @param {string} a
+ * @param {string} b
+ */
+function editDistance (a, b) {
+  /** @type {number[][]} */
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => i === 0 ? j : j === 0 ? i : 0))
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1)
+    }
+  }
+  return d[a.length][b.length]
+}

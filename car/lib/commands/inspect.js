@@ -2,29 +2,31 @@
 // version, roots (present or missing), blocks and bytes, codecs, hash functions, CID versions, block
 // sizes, the DAG-CBOR classification (every block checked as `verify` checks it), and the DAG's shape:
 // blocks reachable from the roots, blocks reachable from none, links to blocks the CAR lacks, the
-// longest chain of links. Exit status as verify: 0 all good, 1 problems in the data, 2 unreadable.
+// longest chain of links. Exit status (as go-car's inspect): 0 once the report is written, its
+// problems in it, in --json and counted on stderr; 1 with --strict when there are problems; 2 unreadable.
 import { openCarInput } from '../blocks.js'
 import { DagIndex } from '../dag-index.js'
 import { checkBlock, codecName, SizeList } from '../block-report.js'
 import { hashName } from '../verify.js'
 import { cidText } from '../links.js'
 import { humanBytes } from '../units.js'
-import { parseCommand, COMMON_OPTIONS, COMMON_USAGE } from '../command-args.js'
+import { parseCommand, COMMON_OPTIONS, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../command-args.js'
 
-/** @type {{ partial: { type: 'boolean' } }} */
-const OWN_OPTIONS = { partial: { type: 'boolean' } }
+/** @type {{ partial: { type: 'boolean' }, strict: { type: 'boolean' } }} */
+const OWN_OPTIONS = { partial: { type: 'boolean' }, ...STRICT_OPTION }
 /** inspect's options (also read by many.js, to tell a flag's value from an input) */
 export const OPTIONS = { ...COMMON_OPTIONS, ...OWN_OPTIONS }
 
-const USAGE = `usage: dag-cbor-car inspect <in.car | -> [--partial] [--json] [--max-block-size SIZE]
-       dag-cbor-car inspect a.car b.car ... [--json]   (several files, in parallel)
+const USAGE = `usage: dag-cbor-car inspect <in.car | -> [--partial] [--strict] [--json] [--max-block-size SIZE]
+       dag-cbor-car inspect a.car b.car ... [--strict] [--json]   (several files, in parallel)
 
   in.car               CARv1 or CARv2 file; - reads standard input
   --partial            the CAR is part of a larger DAG: roots missing from it are not a problem
+${STRICT_USAGE}
 ${COMMON_USAGE}
 
-exit status: 0 every block verified and canonical, every root present; 1 problems found in the data;
-             2 bad usage or unreadable input`
+exit status: 0 the report was written (problems in the data are in it, in --json, and counted on
+             stderr); 1 with --strict, problems found in the data; 2 bad usage or unreadable input`
 
 const SHOWN = 5 // missing link targets and problems listed by CID
 const MAX_PROBLEMS = 10
@@ -45,7 +47,9 @@ export async function run (argv) {
     await input.close()
   }
   process.stdout.write((values.json ? JSON.stringify(report) : format(report)) + '\n')
-  return report.ok ? 0 : 1
+  if (report.ok) return 0
+  process.stderr.write(`dag-cbor-car: ${report.input}: ${plural(report.problemCount, 'problem')} in the data (listed in the report)\n`)
+  return values.strict ? 1 : 0
 }
 
 /**

@@ -1,42 +1,45 @@
 // dag-cbor-car ls FILE: one line per block, in CAR order: CID, codec, size, hash check, DAG-CBOR status
 // (canonical, non-canonical, invalid; - for other codecs); --links adds the CIDs the block links to.
-// With --json, one JSON object per block (JSON lines). Every block is checked as `verify` checks it,
-// and the exit status says whether all were good (0), some were not (1), or the input was unreadable (2).
+// With --json, one JSON object per block (JSON lines). Every block is checked as `verify` checks it;
+// as go-car's ls, the exit status is 0 once the listing is written (problems in its columns, and
+// counted on stderr), 1 with --strict when there were problems, 2 for unreadable input.
 import { openCarInput } from '../blocks.js'
 import { CidTable } from '../cid-table.js'
 import { checkBlock, codecName } from '../block-report.js'
 import { linksOf } from '../links.js'
 import { createLineWriter } from '../lines.js'
-import { parseCommand, COMMON_USAGE } from '../command-args.js'
+import { parseCommand, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../command-args.js'
 
-const USAGE = `usage: dag-cbor-car ls <in.car | -> [--links] [--partial] [--json] [--max-block-size SIZE]
+const USAGE = `usage: dag-cbor-car ls <in.car | -> [--links] [--partial] [--strict] [--json] [--max-block-size SIZE]
 
   in.car               CARv1 or CARv2 file; - reads standard input
   --links              add each block's links (the CIDs it names)
   --partial            the CAR is part of a larger DAG: roots missing from it are not a problem
+${STRICT_USAGE}
 ${COMMON_USAGE}
 
 columns: CID, codec, size in bytes, hash (ok, mismatch, unverified), dag-cbor status (- for other codecs)
-exit status: 0 every block verified and canonical, every root present; 1 problems found in the data;
-             2 bad usage or unreadable input`
+exit status: 0 the listing was written (problems in its columns, with --json in "problem", and
+             counted on stderr); 1 with --strict, problems found in the data; 2 bad usage or unreadable input`
 
 /**
  * @param {string[]} argv
  * @returns {Promise<number>}
  */
 export async function run (argv) {
-  const args = parseCommand(argv, { links: { type: 'boolean' }, partial: { type: 'boolean' } }, USAGE, ['in.car'])
+  const args = parseCommand(argv, { links: { type: 'boolean' }, partial: { type: 'boolean' }, ...STRICT_OPTION }, USAGE, ['in.car'])
   if (!args) return 0 // --help
   const { values, positionals, maxBlockSize } = args
-  const { car, close } = await openCarInput(positionals[0], { maxBlockSize })
+  const { name, car, close } = await openCarInput(positionals[0], { maxBlockSize, stdoutListing: true })
   const out = createLineWriter()
   let problems = 0
+  let blockProblems = 0
   try {
     const seen = new CidTable()
     for await (const block of car.blocks()) {
       const { cid, bytes } = block
       const check = checkBlock(cid, bytes)
-      if (check.problem) problems++
+      if (check.problem) blockProblems++
       const before = seen.size
       const duplicate = seen.add(cid.bytes, 0, cid.bytes.length) < before
       const links = values.links ? linksOf(cid.code, bytes) : undefined
@@ -70,5 +73,6 @@ export async function run (argv) {
     await out.flush() // what was listed before an error in the input stays listed
     await close()
   }
-  return problems ? 1 : 0
+  if (blockProblems) process.stderr.write(`dag-cbor-car: ${name}: ${blockProblems} block${blockProblems === 1 ? ' has a problem' : 's have problems'} (the hash and dag-cbor columns say which; dag-cbor-car verify says why)\n`)
+  return (problems || blockProblems) && values.strict ? 1 : 0
 }

@@ -15,8 +15,9 @@ import { formatSummary, exitCode } from '../summary.js'
 import { createProgress } from '../progress.js'
 
 const USAGE = `usage: dag-cbor-car [verify] [in.car | -] [--out out.car [--canonicalize [--map map.txt]]] [--json]
-                    [--partial] [--workers N] [--max-block-size SIZE]
+                    [--relaxed] [--partial] [--workers N] [--max-block-size SIZE]
        dag-cbor-car --version
+       dag-cbor-car help          (the other commands: inspect, ls, get-block, get-dag, export, ...)
 
   in.car               CARv1 or CARv2 file, FIFO or device; - reads standard input;
                        without it, an embedded sample CAR is checked
@@ -26,6 +27,10 @@ const USAGE = `usage: dag-cbor-car [verify] [in.car | -] [--out out.car [--canon
                        them (and the roots) are rewritten too, up the DAG (needs a file, not a pipe)
   --map FILE           with --canonicalize: also write every old -> new CID to FILE
   --json               print the summary as one JSON object
+  --relaxed            accept non-canonical DAG-CBOR blocks that relaxed decode reads losslessly
+                       (keys out of order, integers or lengths longer than needed, 32-bit floats),
+                       as historical data such as Filecoin genesis blocks holds; they are still
+                       counted and listed. Hash mismatches, invalid blocks, missing roots still fail
   --partial            the CAR is part of a larger DAG: accept roots that are not among its
                        blocks, and a header that lists no roots
   --workers N          threads checking blocks (default: 1 below 8 MB or from a pipe, else one
@@ -35,7 +40,8 @@ const USAGE = `usage: dag-cbor-car [verify] [in.car | -] [--out out.car [--canon
   -h, --help           this help
 
 exit status: 0 every check passed (or, with --canonicalize, every problem was a non-canonical
-               block, all were rewritten, and the written CAR passed every check when read back)
+               block, all were rewritten, and the written CAR passed every check when read back;
+               with --relaxed, the only problems were non-canonical blocks it accepts)
              1 problems found in the data (hashes, DAG-CBOR, roots, CARv2 index)
              2 bad usage, or input that is unreadable or malformed (no output file is left)`
 
@@ -46,6 +52,7 @@ export const OPTIONS = /** @type {const} */ ({
   canonicalize: { type: 'boolean' },
   map: { type: 'string' },
   json: { type: 'boolean' },
+  relaxed: { type: 'boolean' },
   partial: { type: 'boolean' },
   workers: { type: 'string' },
   'max-block-size': { type: 'string' },
@@ -55,7 +62,7 @@ export const OPTIONS = /** @type {const} */ ({
 /** @param {string[]} argv */
 function parse (argv) {
   const { values: v, positionals } = parseOptions(argv, OPTIONS)
-  const values = /** @type {{ out?: string, canonicalize?: boolean, map?: string, json?: boolean, partial?: boolean, workers?: string, 'max-block-size'?: string, help?: boolean }} */ (v)
+  const values = /** @type {{ out?: string, canonicalize?: boolean, map?: string, json?: boolean, relaxed?: boolean, partial?: boolean, workers?: string, 'max-block-size'?: string, help?: boolean }} */ (v)
   if (positionals.length > 1) throw new UsageError(`expected at most one input file, got ${positionals.length}`)
   let workers
   if (values.workers !== undefined) {
@@ -67,7 +74,7 @@ function parse (argv) {
   if (values.canonicalize && !values.out) throw new UsageError('--canonicalize needs --out FILE')
   if (values.map !== undefined && !values.canonicalize) throw new UsageError('--map needs --canonicalize')
   if (values.map === '') throw new UsageError('--map needs a file name')
-  return { input: positionals[0], out: values.out, canonicalize: !!values.canonicalize, map: values.map, json: !!values.json, partial: !!values.partial, workers, maxBlockSize, help: !!values.help }
+  return { input: positionals[0], out: values.out, canonicalize: !!values.canonicalize, map: values.map, json: !!values.json, relaxed: !!values.relaxed, partial: !!values.partial, workers, maxBlockSize, help: !!values.help }
 }
 
 /** @param {string} a @param {string} b */
@@ -125,7 +132,7 @@ export async function run (argv) {
     progress = createProgress({ total: source.size })
     let summary
     try {
-      summary = await roundTrip({ source, out: args.out, canonicalize: args.canonicalize, mapFile: args.map, partial: args.partial, workers, maxBlockSize: args.maxBlockSize, onProgress: progress.update })
+      summary = await roundTrip({ source, out: args.out, canonicalize: args.canonicalize, mapFile: args.map, partial: args.partial, relaxed: args.relaxed, workers, maxBlockSize: args.maxBlockSize, onProgress: progress.update })
     } catch (err) {
       progress.done()
       const partial = /** @type {any} */ (err)?.summary
@@ -134,7 +141,7 @@ export async function run (argv) {
       if (partial && err instanceof ToolError && (args.json || partial.blocks > 0)) process.stdout.write(render(partial, args.json, null) + '\n')
       throw err
     }
-    progress.done()
+    progress.done(summary.blocks, summary.bytes) // its last line: the summary's count
     process.stdout.write(render(summary, args.json, expected) + '\n')
     return expected ? sampleExitCode(summary, expected) : exitCode(summary)
   } finally {
@@ -173,7 +180,7 @@ function sampleCheck (s, expected) {
   const lines = ok
     ? [`  result      OK for the sample: it plants ${want.length} non-canonical blocks and ${expected.integralFloats.length} block of Go-style float64 integers,`,
         '              and the tool found exactly those. In a real CAR, non-canonical blocks are a FAIL (exit status 1).',
-        '              Next: npx dag-cbor-car your.car   (or: npm start -- your.car)']
+        '              Next: npx dag-cbor-car your.car   (dag-cbor-car help lists the other commands)']
     : [`  result      FAIL: the sample's planted problems were not found as expected: planted ${want.join('; ')}; found ${found.join('; ') || 'nothing'}`]
   return { ok, lines }
 }

@@ -66,4 +66,21 @@ describe('dag-cbor-car filter', function () {
     }
     assert.ok(!fs.existsSync(path.join(tmp, 'x.car')))
   })
+
+  it('--reachable-from a CID not in the input: a note and exit 0; with --strict, exit 1 and nothing written', () => {
+    const car = shapesCar()
+    const file = path.join(tmp, 'strict.car')
+    fs.writeFileSync(file, car.bytes)
+    const out = path.join(tmp, 'strict-out.car')
+    const args = ['filter', file, '--out', out, '--reachable-from', car.mid.cid.toString(), '--reachable-from', car.absent.cid.toString()]
+    const lenient = tool(args)
+    assert.equal(lenient.code, 0, lenient.stderr)
+    assert.match(lenient.stderr, new RegExp(`note: --reachable-from ${car.absent.cid} is not in`))
+    assert.ok(fs.existsSync(out))
+    fs.rmSync(out)
+    const strict = tool([...args, '--strict'])
+    assert.equal(strict.code, 1)
+    assert.match(strict.stderr, new RegExp(`--reachable-from ${car.absent.cid} is not in .*--strict: .*was not written`))
+    assert.ok(!fs.existsSync(out))
+  })
 })

@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict'
 import * as dagCbor from '@ipld/dag-cbor'
 import * as dagJson from '@ipld/dag-json'
+import { CID } from 'multiformats/cid'
+import { sha256 } from 'multiformats/hashes/sha2'
 import { tool, walk, block, SAMPLE, GENESIS } from './helpers.js'
 import { carV1 } from '../helpers/car-oracle.js'
 
@@ -32,17 +34,11 @@ describe('dag-cbor-car get-block', function () {
     assert.equal(line.offset, carV1([cbor.cid], [raw]).length)
   })
 
-  it('a missing CID is exit 1; a non-canonical block has no DAG-JSON form; bad bytes are not written', () => {
+  it('a missing CID is exit 1; bad bytes are not written', () => {
     const absent = block({ absent: true }).cid.toString()
     const missing = tool(['get-block', GENESIS, absent])
     assert.equal(missing.code, 1)
     assert.match(missing.stderr, new RegExp(`${absent} is not in`))
-    // the genesis block with keys out of order (test/fixtures/README.md)
-    const nonCanonical = 'bafyreiaqpwbbyjo4a42saasj36kkrpv4tsherf2e7bvezkert2a7dhonoi'
-    const asJson = tool(['get-block', GENESIS, nonCanonical, '--dag-json'])
-    assert.equal(asJson.code, 1)
-    assert.equal(asJson.stdout, '')
-    assert.match(asJson.stderr, /keys out of order/)
     const good = block({ good: 1 })
     const bad = { cid: good.cid, bytes: dagCbor.encode({ good: 2 }) }
     const r = tool(['get-block', '-', good.cid.toString()], { input: carV1([good.cid], [bad]) })
@@ -52,5 +48,24 @@ describe('dag-cbor-car get-block', function () {
     const notCid = tool(['get-block', GENESIS, 'not-a-cid', '--dag-json'])
     assert.equal(notCid.code, 2)
     assert.match(notCid.stderr, /^dag-cbor-car: the CID argument is not a CID/)
+  })
+
+  it('the non-canonical genesis block: its bytes, and its relaxed-decode DAG-JSON, written with exit 0 and a word on stderr; 1 with --strict', () => {
+    // the genesis block with keys out of order (test/fixtures/README.md)
+    const nonCanonical = 'bafyreiaqpwbbyjo4a42saasj36kkrpv4tsherf2e7bvezkert2a7dhonoi'
+    const bytes = tool(['get-block', GENESIS, nonCanonical])
+    assert.equal(bytes.code, 0, bytes.stderr)
+    assert.equal(bytes.stdoutBytes.length, 290)
+    assert.deepEqual(CID.create(1, 0x71, sha256.digest(bytes.stdoutBytes)).toString(), nonCanonical, 'the bytes as stored')
+    assert.match(bytes.stderr, /keys out of order at \/Network/)
+    const asJson = tool(['get-block', GENESIS, nonCanonical, '--dag-json'])
+    assert.equal(asJson.code, 0, asJson.stderr)
+    assert.deepEqual(dagJson.decode(new TextEncoder().encode(asJson.stdout)), dagCbor.decode(bytes.stdoutBytes), 'an independent decoder reads the same value')
+    assert.match(asJson.stdout, /"Network":"Filecoin"/)
+    assert.match(asJson.stderr, /not canonical DAG-CBOR \(keys out of order at \/Network .*\); the DAG-JSON written is what relaxed decode reads/)
+    const strict = tool(['get-block', GENESIS, nonCanonical, '--dag-json', '--strict'])
+    assert.equal(strict.code, 1)
+    assert.equal(strict.stdout, asJson.stdout, 'written either way')
+    assert.equal(tool(['get-block', GENESIS, nonCanonical, '--strict']).code, 1)
   })
 })

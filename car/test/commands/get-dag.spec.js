@@ -2,6 +2,7 @@
 // walk (helpers.js) and read back with @ipld/car.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import * as dagCbor from '@ipld/dag-cbor'
 import { tool, tempDir, walk, dfsOrder, shapesCar, dagPbCar, block, SAMPLE } from './helpers.js'
@@ -28,17 +29,20 @@ describe('dag-cbor-car get-dag', function () {
     assert.deepEqual(JSON.parse(r.stdout).missing, { cids: 0, first: [] })
   })
 
-  it('a generated CAR with a dangling link: exit 1 and nothing written, unless --allow-partial', async () => {
+  it('a generated CAR with a dangling link: what is present is written, the missing block named, exit 0; --strict: exit 1, nothing written', async () => {
     const car = shapesCar()
     const file = path.join(tmp, 'shapes.car')
     fs.writeFileSync(file, car.bytes)
     const out = path.join(tmp, 'shapes-sub.car')
-    const r = tool(['get-dag', file, car.root.cid.toString(), '--out', out])
-    assert.equal(r.code, 1)
+    const strict = tool(['get-dag', file, car.root.cid.toString(), '--out', out, '--strict', '--json'])
+    assert.equal(strict.code, 1)
     assert.ok(!fs.existsSync(out))
-    assert.match(r.stderr, new RegExp(`1 linked block is not in .*${car.absent.cid}.*--allow-partial`))
-    const partial = tool(['get-dag', '-', car.root.cid.toString(), '--out', out, '--allow-partial'], { input: car.bytes })
+    assert.match(strict.stderr, new RegExp(`1 linked block is not in .*${car.absent.cid}.*--strict: nothing written`))
+    assert.deepEqual(JSON.parse(strict.stdout).missing, { cids: 1, first: [car.absent.cid.toString()] })
+    const partial = tool(['get-dag', '-', car.root.cid.toString(), '--out', out, '--json'], { input: car.bytes })
     assert.equal(partial.code, 0, partial.stderr)
+    assert.match(partial.stderr, new RegExp(`1 linked block is not in .*${car.absent.cid}.*the DAG was written without them`))
+    assert.deepEqual(JSON.parse(partial.stdout).missing, { cids: 1, first: [car.absent.cid.toString()] })
     const w = await walk(file)
     const got = await readAll(out)
     assert.deepEqual(got.blocks.map((b) => b.cid.toString()), dfsOrder(w, car.root.cid.toString()))
@@ -79,5 +83,21 @@ describe('dag-cbor-car get-dag', function () {
     const usage = tool(['get-dag', SAMPLE, absent])
     assert.equal(usage.code, 2)
     assert.match(usage.stderr, /^dag-cbor-car: get-dag needs --out FILE/)
+  })
+
+  it('a real Bluesky repo CAR, whose records link to blobs it never holds: written, the blobs listed, exit 0 (as go-car)', async () => {
+    const repo = fileURLToPath(new URL('../fixtures/atproto/repo-small-v2.car', import.meta.url))
+    const commit = 'bafyreieovfuizojpw3zresz7sx3nk4trm2by23pt5rxbey3jme4uo5ogiu' // its root (README: repo verify)
+    const out = path.join(tmp, 'repo-sub.car')
+    const r = tool(['get-dag', repo, commit, '--out', out, '--json'])
+    assert.equal(r.code, 0, r.stderr)
+    const summary = JSON.parse(r.stdout)
+    assert.equal(summary.written, true)
+    const w = await walk(repo)
+    const got = await readAll(out)
+    assert.deepEqual(got.blocks.map((b) => b.cid.toString()), dfsOrder(w, commit))
+    assert.deepEqual(new Set(summary.missing.first), w.missing)
+    assert.ok(summary.missing.first.some((/** @type {string} */ c) => c.startsWith('bafkrei')), 'a blob (raw) among the missing')
+    assert.match(r.stderr, /linked blocks are not in .*the DAG was written without them/)
   })
 })

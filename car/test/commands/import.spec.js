@@ -37,7 +37,7 @@ describe('dag-cbor-car import', function () {
       [`${header}\n{"cid": oops}\n`, /line 2 is not DAG-JSON/],
       ['{"cid":"bafyreigbtj4x7ip5legnfznufuopl4sg4knzc2cof6duas4b3q2fy6swua","codec":"dag-cbor","value":1}\n', /line 1 should be the CAR header/],
       [`${header}\n\n{"codec":"raw","value":"text"}\n`, /line 3: a raw block must be given as "bytes"/],
-      ['', /holds no lines/]
+      ['', /holds no JSON lines/]
     ]) {
       const r = tool(['import', '-', '--out', out], { input })
       assert.equal(r.code, 2, String(input))
@@ -45,5 +45,27 @@ describe('dag-cbor-car import', function () {
       assert.equal(r.stderr.trim().split('\n').length, 1)
     }
     assert.ok(!fs.existsSync(out))
+  })
+
+  it('import with no file reads standard input; its errors say JSON lines', () => {
+    const good = block({ from: 'stdin' })
+    const file = path.join(tmp, 'stdin-source.car')
+    fs.writeFileSync(file, carV1([good.cid], [good]))
+    const lines = tool(['export', file]).stdout
+    const out = path.join(tmp, 'from-stdin.car')
+    const r = tool(['import', '--out', out], { input: lines })
+    assert.equal(r.code, 0, r.stderr)
+    assert.deepEqual(fs.readFileSync(out), fs.readFileSync(file))
+    const empty = tool(['import', '--out', path.join(tmp, 'empty.car')], { input: '' })
+    assert.equal(empty.code, 2)
+    assert.match(empty.stderr, /JSON lines/)
+    assert.doesNotMatch(empty.stderr, /not a CAR/)
+    const emptyFile = path.join(tmp, 'empty.jsonl')
+    fs.writeFileSync(emptyFile, '')
+    assert.match(tool(['import', emptyFile, '--out', path.join(tmp, 'empty.car')]).stderr, /^dag-cbor-car: cannot read .*empty\.jsonl: the file is empty, not JSON lines as export writes them/)
+    const junk = tool(['import', '--out', path.join(tmp, 'junk.car')], { input: 'hello\n' })
+    assert.equal(junk.code, 2)
+    assert.match(junk.stderr, /^dag-cbor-car: standard input is not JSON lines as export writes them: line 1/)
+    assert.ok(!fs.existsSync(path.join(tmp, 'junk.car')))
   })
 })

@@ -21,13 +21,20 @@ describe('dag-cbor-car verify / inspect with several files', function () {
     const r = tool(['inspect', ...files, '--json'])
     assert.equal(r.code, 2, 'the worst: an unreadable file')
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l))
-    assert.deepEqual(lines.map((l) => [l.input, l.status]), [[SAMPLE, 1], [goodFile, 0], [missing, 2], [GENESIS, 1]])
+    // a report exits 0 with problems in the data (they are in its JSON): 1 only with --strict
+    assert.deepEqual(lines.map((l) => [l.input, l.status, l.problemCount]), [[SAMPLE, 0, 140], [goodFile, 0, 0], [missing, 2, undefined], [GENESIS, 0, 1]])
     assert.match(lines[2].error, /cannot read .*missing\.car: no such file/)
     for (const i of [0, 1, 3]) {
       const single = tool(['inspect', files[i], '--json'])
       assert.deepEqual(lines[i], { ...JSON.parse(single.stdout), status: single.code })
     }
     assert.match(r.stderr, /4 files: 1 OK, 2 with problems, 1 unreadable/)
+    const strict = tool(['inspect', SAMPLE, goodFile, GENESIS, '--strict'])
+    assert.equal(strict.code, 1)
+    assert.deepEqual(strict.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0]), ['FAIL', 'OK', 'FAIL', '3'])
+    const text = tool(['inspect', SAMPLE, goodFile, GENESIS])
+    assert.equal(text.code, 0)
+    assert.equal(text.stdout, strict.stdout, 'the same lines, FAIL for the files with problems')
   })
 
   it('verify a b: one text line per file and a total; exit 1; a flag meant for one input is refused', () => {

@@ -19,11 +19,15 @@ describe('dag-cbor-car roots', function () {
     assert.deepEqual(JSON.parse(two.stdout), { input: 'standard input', version: 1, roots: [a.cid.toString(), b.cid.toString()] })
   })
 
-  it('a header with no roots is exit 1; not a CAR is exit 2', () => {
-    const none = tool(['roots', '-'], { input: carV1([], [block({ a: 1 })]) })
-    assert.equal(none.code, 1)
+  it('a header with no roots is said on stderr, exit 0 (1 with --strict); not a CAR is exit 2', () => {
+    const noRoots = carV1([], [block({ a: 1 })])
+    const none = tool(['roots', '-'], { input: noRoots })
+    assert.equal(none.code, 0)
     assert.equal(none.stdout, '')
     assert.match(none.stderr, /lists no roots/)
+    const strict = tool(['roots', '-', '--strict'], { input: noRoots })
+    assert.equal(strict.code, 1)
+    assert.match(strict.stderr, /lists no roots/)
     const junk = tool(['roots', '-'], { input: new TextEncoder().encode('hello, not a CAR') })
     assert.equal(junk.code, 2)
     assert.match(junk.stderr, /^dag-cbor-car: not a CAR file/)
