@@ -2,6 +2,9 @@
 // are the summary's; verify's bar follows the blocks counted, not the reader running ahead of them.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { CarIndexer } from '@ipld/car'
 import { fixturePath } from '../../test/helpers/fixtures.js'
@@ -73,5 +76,23 @@ describe('progress line', function () {
     assert.ok(calls.length > 0)
     for (const [blocks, bytes] of calls) assert.ok(bytes <= ends[blocks - 1], `${blocks} blocks counted, but the line says ${bytes} bytes (they end at ${ends[blocks - 1]})`)
     assert.equal(calls[calls.length - 1][0], summary.blocks)
+  })
+
+  it('import, on a terminal: the same line, ending with the count of blocks written', () => {
+    const bin = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-progress-'))
+    try {
+      const lines = path.join(dir, 'g.jsonl')
+      fs.writeFileSync(lines, execFileSync(process.execPath, [bin, 'export', GENESIS], { stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 26 }))
+      const out = path.join(dir, 'g.car')
+      // script(1) runs the command on a pseudo-terminal, so that its stderr is a terminal
+      const shown = execFileSync('script', ['-qec', `"${process.execPath}" "${bin}" import "${lines}" --out "${out}"`, '/dev/null'], { encoding: 'utf8' })
+      const drawn = shown.split('\r').filter((l) => /blocks/.test(l) && !/wrote/.test(l))
+      assert.ok(drawn.length >= 2, shown)
+      assert.match(drawn[drawn.length - 1], /100% {2}1207 blocks/)
+      assert.deepEqual(fs.readFileSync(out), fs.readFileSync(GENESIS))
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -9,6 +9,7 @@ import { openCarOutput } from '../output.js'
 import { parseHeaderLine, parseBlockLine, LineError } from '../block-json.js'
 import { ToolError, UsageError } from '../errors.js'
 import { parseCommand, COMMON_USAGE } from '../command-args.js'
+import { createProgress } from '../progress.js'
 
 const USAGE = `usage: dag-cbor-car import [blocks.jsonl | -] --out out.car [--json]
 
@@ -41,10 +42,15 @@ export async function run (argv) {
   let mismatchCount = 0
   let blocks = 0
   let roots = 0
+  // the line verify draws, over the JSON lines read (their bytes, and the blocks written)
+  const progress = createProgress({ total: source.size })
+  let bytesRead = 0
   try {
     let n = 0
     for await (const line of lines(source.stream(), maxLine, source.name)) {
       n++
+      bytesRead += line.length + 1
+      progress.update(blocks, bytesRead)
       if (isBlank(line)) continue
       try {
         if (!output) {
@@ -68,13 +74,16 @@ export async function run (argv) {
     }
     if (!output) throw new ToolError(`${source.name} holds no JSON lines: expected the CAR header line first, as export writes it`)
     if (mismatchCount) {
+      progress.done()
       await output.abort()
       for (const m of mismatches) process.stderr.write(`dag-cbor-car: ${source.name}: ${m}\n`)
       process.stderr.write(`dag-cbor-car: ${mismatchCount} block${mismatchCount === 1 ? ' does' : 's do'} not match ${mismatchCount === 1 ? 'its' : 'their'} CID; ${values.out} was not written\n`)
       return 1
     }
     await output.commit()
+    progress.done(blocks, Math.min(bytesRead, source.size ?? bytesRead))
   } catch (err) {
+    progress.done()
     await output?.abort()
     throw err
   } finally {
