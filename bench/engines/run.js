@@ -196,7 +196,8 @@ function printEngine (run) {
     }
   }
   const notes = run.results.flatMap((r) => r.notes.map((n) => `${r.corpus}: ${n}`))
-  for (const n of [...notes, ...run.failures.map((f) => `not measured: ${f}`)]) console.log(`\n- ${n}`)
+  const all = [...notes, ...run.failures.map((f) => `not measured: ${f}`)]
+  if (all.length) console.log('\n' + all.map((n) => `- ${n}`).join('\n'))
 }
 
 /** @param {EngineRun[]} runs */
