@@ -60,12 +60,21 @@ export function pickEngines (list) {
 export function ensureInstalled () {
   const needed = [...ENGINES.filter((e) => e.kind !== 'browser' && e.name !== 'node').map((e) => /** @type {string} */ (e.bin)),
     path.join(modules, 'puppeteer-core/package.json')]
-  if (needed.every((f) => fs.existsSync(f))) return
+  if (needed.every((f) => fs.existsSync(f)) && installedAsPinned()) return
   console.error('engines: installing engines/ from its lockfile (npm ci --prefix engines)')
   const r = spawnSync('npm', ['ci', '--prefix', enginesDir, '--no-audit', '--no-fund'], { stdio: ['ignore', 2, 2] })
   if (r.status !== 0) throw new Error(`npm ci --prefix ${enginesDir} failed (exit ${r.status})`)
   const still = needed.filter((f) => !fs.existsSync(f))
   if (still.length) throw new Error(`after npm ci, still missing: ${still.join(', ')}`)
+}
+
+/** @returns {boolean} whether every package engines/package.json pins is installed at that version */
+function installedAsPinned () {
+  const { dependencies } = JSON.parse(fs.readFileSync(path.join(enginesDir, 'package.json'), 'utf8'))
+  return Object.entries(dependencies).every(([name, spec]) => {
+    const file = path.join(modules, name, 'package.json')
+    return fs.existsSync(file) && JSON.parse(fs.readFileSync(file, 'utf8')).version === String(spec).replace(/^npm:.+@/, '')
+  })
 }
 
 /**
