@@ -1,0 +1,137 @@
+/* global describe, it, before */
+// The codec's smoke test for every engine besides Node (test/engines/run.js runs it with mocha in
+// Bun and Deno, and bundled by esbuild in Chromium and Firefox): the codec-fixtures (decode,
+// re-encode byte-identically, CID), the negative conformance cases (each rejected with a
+// DagCborDecodeError at an offset inside the input), and a CAR round trip over the real CARs of
+// test/fixtures/cars/ (every DAG-CBOR block decoded and re-encoded, every block's hash checked, the
+// blocks written to a new CAR with @ipld/car and read back identical). Uses only what every engine
+// has; in browsers the fixture readers come embedded in the bundle.
+import { CarReader, CarWriter } from '@ipld/car'
+import * as dagJson from '@ipld/dag-json'
+import { blake2b256 } from '@multiformats/blake2/blake2b'
+import { CID } from 'multiformats/cid'
+import { identity } from 'multiformats/hashes/identity'
+import { sha256 } from 'multiformats/hashes/sha2'
+import * as dagCbor from '../../index.js'
+import { loadFixtures, loadNegativeFixtures, loadCar } from '../helpers/fixtures.js'
+import { dataModelDiff } from '../helpers/ipld-equal.js'
+import { ok, is, bytesEqual, fromHex, throws } from '../browser/assert.js'
+
+const { encode, decode, DagCborDecodeError } = dagCbor
+const DAG_CBOR = 0x71
+/** @type {Record<number, { digest: (bytes: Uint8Array) => any }>} */
+const hashers = { [sha256.code]: sha256, [blake2b256.code]: blake2b256, [identity.code]: identity }
+
+/**
+ * @param {CID} cid
+ * @param {Uint8Array} bytes
+ */
+async function assertHashHolds (cid, bytes) {
+  const hasher = hashers[cid.multihash.code]
+  ok(hasher, `no hasher for multihash 0x${cid.multihash.code.toString(16)} (${cid})`)
+  const digest = await hasher.digest(bytes)
+  bytesEqual(digest.bytes, cid.multihash.bytes, `${cid}: the block does not hash to its CID`)
+}
+
+describe('codec-fixtures: decode, re-encode identically, CID, DAG-JSON twin', () => {
+  const fixtures = loadFixtures()
+
+  it('has all 128 fixtures', () => is(fixtures.length, 128, 'fixture count'))
+
+  for (const fixture of fixtures) {
+    it(fixture.name, async () => {
+      const value = decode(fixture.cbor)
+      bytesEqual(encode(value), fixture.cbor, 're-encoded bytes')
+      is(CID.create(1, dagCbor.code, await sha256.digest(fixture.cbor)).toString(), fixture.cidString, 'CID')
+      if (fixture.json) {
+        const diff = dataModelDiff(value, dagJson.decode(fixture.json), { intLoose: true })
+        is(diff, null, 'DAG-CBOR vs DAG-JSON data model')
+      }
+    })
+  }
+})
+
+describe('conformance: codec-fixtures-negative are rejected', () => {
+  const cases = loadNegativeFixtures()
+
+  it('found the negative cases', () => ok(cases.length > 0, 'no negative cases'))
+
+  for (const c of cases) {
+    it(`${c.file}: ${c.name}`, () => {
+      const bytes = fromHex(c.hex)
+      const err = /** @type {any} */ (throws(() => decode(bytes), DagCborDecodeError, 'decode must reject it'))
+      ok(typeof err.rule === 'string' && err.rule.length > 0, 'the error names a rule')
+      ok(err.offset >= 0 && err.offset <= bytes.length, `offset ${err.offset} outside the input`)
+    })
+  }
+})
+
+for (const file of ['filecoin-calibnet-genesis.car', 'filecoin-sample-v1.car']) {
+  describe(`CAR round trip: ${file}`, function () {
+    this.timeout(60000)
+    /** @type {Array<{ cid: CID, bytes: Uint8Array }>} */
+    let blocks
+
+    before(async () => { blocks = await loadCar(file) })
+
+    it('every block hashes to its CID', async () => {
+      ok(blocks.length > 1000, `only ${blocks.length} blocks`)
+      for (const { cid, bytes } of blocks) await assertHashHolds(cid, bytes)
+    })
+
+    it('every DAG-CBOR block decodes (strictly, or relaxed where strict names a relaxable rule) and re-encodes', async () => {
+      let strict = 0
+      let relaxed = 0
+      for (const { cid, bytes } of blocks.filter((b) => b.cid.code === DAG_CBOR)) {
+        let value
+        try {
+          value = decode(bytes)
+        } catch (e) {
+          const err = /** @type {any} */ (e)
+          ok(err instanceof DagCborDecodeError && err.relaxable, `${cid}: ${err && err.message}`)
+          value = decode(bytes, { relaxed: true })
+          encode(value, { escapedBytes: true })
+          relaxed++
+          continue
+        }
+        const again = encode(value)
+        bytesEqual(again, bytes, `${cid}: re-encoded bytes`)
+        await assertHashHolds(cid, again)
+        strict++
+      }
+      ok(strict > 900, `only ${strict} blocks decoded strictly (${relaxed} relaxed)`)
+    })
+
+    it('writes the blocks to a new CAR with @ipld/car and reads back the same roots and blocks', async () => {
+      const rootCids = [blocks[0].cid]
+      const { writer, out } = CarWriter.create(rootCids)
+      /** @type {Uint8Array[]} */
+      const chunks = []
+      const collected = (async () => { for await (const chunk of out) chunks.push(chunk) })()
+      for (const block of blocks) {
+        const bytes = block.cid.code === DAG_CBOR && !needsRelaxed(block.bytes) ? encode(decode(block.bytes)) : block.bytes
+        await writer.put({ cid: block.cid, bytes })
+      }
+      await writer.close()
+      await collected
+      const car = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0))
+      let at = 0
+      for (const c of chunks) { car.set(c, at); at += c.length }
+      const reader = await CarReader.fromBytes(car)
+      is((await reader.getRoots()).map(String).join(','), rootCids.map(String).join(','), 'roots')
+      let i = 0
+      for await (const { cid, bytes } of reader.blocks()) {
+        ok(i < blocks.length, 'more blocks than written')
+        ok(cid.equals(blocks[i].cid), `block ${i}: CID ${cid} !== ${blocks[i].cid}`)
+        bytesEqual(bytes, blocks[i].bytes, `block ${i} (${cid}) bytes`)
+        i++
+      }
+      is(i, blocks.length, 'block count')
+    })
+  })
+}
+
+/** @param {Uint8Array} bytes @returns {boolean} whether strict decoding rejects the block */
+function needsRelaxed (bytes) {
+  try { decode(bytes); return false } catch { return true }
+}
