@@ -175,7 +175,7 @@ describe('strict decode rejects, relaxed accepts what it should (browser)', () =
     is(throws(() => decode(fromHex('a2 6161 01')), DagCborDecodeError).message,
       'DAG-CBOR decode at byte 0: map of 2 entries (at least 2 bytes each), only 3 bytes left [rule: truncated]')
     is(throws(() => decode(fromHex('01 02')), DagCborDecodeError).message,
-      'DAG-CBOR decode at byte 1: 1 byte left over after the first item [rule: trailing-bytes]')
+      'DAG-CBOR decode at byte 1: 1 byte left over after the first item (decodeFirst(bytes) returns the first item and the bytes after it) [rule: trailing-bytes]')
     is(throws(() => decode(fromHex('a1 6161 f7')), DagCborDecodeError).message,
       `DAG-CBOR decode at byte 3 (/a), not in the IPLD data model ${relaxed}: undefined (0xf7) [rule: undefined]`)
     is(throws(() => decode(fromHex('18 01')), DagCborDecodeError).message,

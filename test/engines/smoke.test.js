@@ -1,7 +1,7 @@
 /* global describe, it, before */
 // The codec's smoke test for every engine besides Node (test/engines/run.js runs it with mocha in
 // Bun and Deno, and bundled by esbuild in Chromium and Firefox): the codec-fixtures (decode,
-// re-encode byte-identically, CID), the negative conformance cases (each rejected with a
+// re-encode byte-identically, CID, every returned array owning exactly its memory), the negative conformance cases (each rejected with a
 // DagCborDecodeError at an offset inside the input), and a CAR round trip over the real CARs of
 // test/fixtures/cars/ (every DAG-CBOR block decoded and re-encoded, every block's hash checked, the
 // blocks written to a new CAR with @ipld/car and read back identical). Uses only what every engine
@@ -15,6 +15,7 @@ import { sha256 } from 'multiformats/hashes/sha2'
 import * as dagCbor from '../../index.js'
 import { loadFixtures, loadNegativeFixtures, loadCar } from '../helpers/fixtures.js'
 import { dataModelDiff } from '../helpers/ipld-equal.js'
+import { ownsExactly, ownershipProblem } from '../helpers/ownership.js'
 import { ok, is, bytesEqual, fromHex, throws } from '../browser/assert.js'
 
 const { encode, decode, DagCborDecodeError } = dagCbor
@@ -41,7 +42,11 @@ describe('codec-fixtures: decode, re-encode identically, CID, DAG-JSON twin', ()
   for (const fixture of fixtures) {
     it(fixture.name, async () => {
       const value = decode(fixture.cbor)
-      bytesEqual(encode(value), fixture.cbor, 're-encoded bytes')
+      const encoded = encode(value)
+      bytesEqual(encoded, fixture.cbor, 're-encoded bytes')
+      // every array returned owns exactly its memory, in every engine (test/ownership.spec.js)
+      is(ownershipProblem(value), null, 'decoded arrays own exactly their memory')
+      ok(ownsExactly(encoded), `the ${encoded.length}-byte encode result is ${encoded.byteOffset}+${encoded.length} of ${encoded.buffer.byteLength}`)
       is(CID.create(1, dagCbor.code, await sha256.digest(fixture.cbor)).toString(), fixture.cidString, 'CID')
       if (fixture.json) {
         const diff = dataModelDiff(value, dagJson.decode(fixture.json), { intLoose: true })
