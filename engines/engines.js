@@ -162,6 +162,31 @@ export async function serve (files) {
  */
 
 /**
+ * Open `url` in `page` and wait for the page to set window.__done (its result, returned); a page
+ * error rejects. The page is closed either way. `waitDone` is the driver's own waitForFunction call
+ * (playwright and puppeteer order its arguments differently).
+ *
+ * @param {any} page
+ * @param {string} url
+ * @param {((text: string) => void) | undefined} onConsole
+ * @param {(page: any) => Promise<any>} waitDone
+ * @returns {Promise<any>}
+ */
+async function runOnPage (page, url, onConsole, waitDone) {
+  try {
+    const failed = new Promise((resolve, reject) => page.on('pageerror', (/** @type {Error} */ e) => reject(new Error(`page error: ${e.message}`))))
+    if (onConsole) page.on('console', (/** @type {any} */ m) => onConsole(m.text()))
+    await page.goto(url)
+    return await Promise.race([waitDone(page).then((h) => h.jsonValue()), failed])
+  } finally {
+    await page.close()
+  }
+}
+
+/** esbuild options for a bundle that a page of the browser runs (the bench's and the smoke test's) */
+export const BROWSER_BUNDLE = Object.freeze({ bundle: true, format: /** @type {const} */ ('esm'), platform: /** @type {const} */ ('browser'), target: ['es2022'], write: false, logLevel: /** @type {const} */ ('silent') })
+
+/**
  * Launches a browser. `run(url)` opens the URL in a fresh page, waits until the page sets
  * `window.__done`, returns that value (JSON) and closes the page. Page errors reject.
  *
@@ -177,18 +202,8 @@ export async function launchBrowser (engine) {
     const browser = await chromium.launch({ executablePath: engine.bin, headless: true, args: CHROMIUM_ARGS })
     return {
       version: 'Chromium ' + browser.version(),
-      async run (url, timeoutMs, onConsole) {
-        const page = await browser.newPage()
-        try {
-          const failed = new Promise((resolve, reject) => page.on('pageerror', (e) => reject(new Error(`page error: ${e.message}`))))
-          if (onConsole) page.on('console', (m) => onConsole(m.text()))
-          await page.goto(url)
-          const done = page.waitForFunction(() => /** @type {any} */ (window).__done, null, { timeout: timeoutMs })
-          return await Promise.race([done.then((h) => h.jsonValue()), failed])
-        } finally {
-          await page.close()
-        }
-      },
+      run: async (url, timeoutMs, onConsole) => runOnPage(await browser.newPage(), url, onConsole,
+        (page) => page.waitForFunction(() => /** @type {any} */ (window).__done, null, { timeout: timeoutMs })),
       close: () => browser.close()
     }
   }
@@ -197,18 +212,8 @@ export async function launchBrowser (engine) {
   const browser = await puppeteer.launch({ browser: 'firefox', executablePath: engine.bin, headless: true, userDataDir: profile })
   return {
     version: (await browser.version()).replace('/', ' '),
-    async run (url, timeoutMs, onConsole) {
-      const page = await browser.newPage()
-      try {
-        const failed = new Promise((resolve, reject) => page.on('pageerror', (e) => reject(new Error(`page error: ${e.message}`))))
-        if (onConsole) page.on('console', (m) => onConsole(m.text()))
-        await page.goto(url)
-        const done = page.waitForFunction(() => /** @type {any} */ (window).__done, { timeout: timeoutMs })
-        return await Promise.race([done.then((h) => h.jsonValue()), failed])
-      } finally {
-        await page.close()
-      }
-    },
+    run: async (url, timeoutMs, onConsole) => runOnPage(await browser.newPage(), url, onConsole,
+      (page) => page.waitForFunction(() => /** @type {any} */ (window).__done, { timeout: timeoutMs })),
     async close () {
       await browser.close()
       fs.rmSync(profile, { recursive: true, force: true })

@@ -12,7 +12,7 @@ import * as esbuild from 'esbuild'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ENGINES, pickEngines, ensureInstalled, runFile, versionOf, serve, launchBrowser, root } from '../../engines/engines.js'
+import { ENGINES, pickEngines, ensureInstalled, runFile, versionOf, serve, launchBrowser, root, BROWSER_BUNDLE } from '../../engines/engines.js'
 import { CORPUS_NAMES } from '../corpora.js'
 import { median } from '../harness.js'
 import { VIEW_ROW } from './measure.js'
@@ -86,13 +86,8 @@ async function bundlePage () {
       }`
   }
   const result = await esbuild.build({
+    ...BROWSER_BUNDLE,
     entryPoints: [path.join(here, 'page.js')],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: ['es2022'],
-    write: false,
-    logLevel: 'silent',
     // browsers have no CPU clock for a page: the harness's process.cpuUsage becomes wall time
     define: { 'process.cpuUsage': 'globalThis.__wallClockUsage', 'process.argv': '[]' },
     banner: { js: 'globalThis.__wallClockUsage = (since) => { const t = performance.now() * 1000; return since ? { user: t - since.user, system: 0 } : { user: t, system: 0 } };' },

@@ -11,7 +11,7 @@ import * as esbuild from 'esbuild'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { pickEngines, ensureInstalled, runFile, versionOf, serve, launchBrowser, root } from '../../engines/engines.js'
+import { pickEngines, ensureInstalled, runFile, versionOf, serve, launchBrowser, root, BROWSER_BUNDLE } from '../../engines/engines.js'
 import { loadFixtures, loadNegativeFixtures } from '../helpers/fixtures.js'
 
 const DEFAULT_ENGINES = 'node22,node24,node26,chromium,firefox,bun,deno'
@@ -70,13 +70,8 @@ async function smokePage () {
       return blocks
     }`
   const result = await esbuild.build({
+    ...BROWSER_BUNDLE,
     entryPoints: [smoke],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: ['es2022'],
-    write: false,
-    logLevel: 'silent',
     plugins: [{
       name: 'embedded-fixtures',
       setup (build) {
