@@ -3,7 +3,8 @@
 // (atomically). With --canonicalize, rewritten blocks' parents are rewritten too (relink.js).
 import os from 'node:os'
 import { CID } from 'multiformats/cid'
-import { openCar, CarReadError, sectionError, DEFAULT_MAX_BLOCK_SIZE } from './read.js'
+import { openCar, CarReadError, sectionError } from './read.js'
+import { DEFAULT_MAX_BLOCK_SIZE } from './block-size.js'
 import { inlineProcessor, workerPool } from './workers.js'
 import { createSummary, addBlock, mergeSummary, finishSummary } from './summary.js'
 import { openCarOutput, openAtomicFile } from './output.js'
@@ -12,6 +13,7 @@ import { ToolError } from './errors.js'
 import { createChecks } from './checks.js'
 import { processSections } from './sections.js'
 import { openInput } from './source.js'
+import { loadForSections } from './on-demand.js'
 
 /** Our codec, imported by module URL so worker threads can load the same one (the bench swaps it). */
 export const defaultCodecUrl = new URL('./codec.js', import.meta.url).href
@@ -81,7 +83,7 @@ export async function roundTrip (options) {
     const checks = createChecks(car, { partial })
     // without --out, the main thread checks batches too (verifyInWorkers): N threads are N - 1 workers and it
     const threads = out ? workers : workers - 1
-    processor = threads > 0 ? workerPool(threads, codecUrl, { canonicalize }) : inlineProcessor(await import(codecUrl), { canonicalize })
+    processor = threads > 0 ? await workerPool(threads, codecUrl, { canonicalize }) : inlineProcessor(await import(codecUrl), { canonicalize })
     if (out) {
       output = await openCarOutput(out, car.roots)
       summary.output = { file: out, blocks: 0, unchanged: 0, canonicalized: 0, relinked: 0, keptUnchanged: 0, rootsReplaced: 0, passes: 1, mappings: [], cannotRewrite: [] }
@@ -263,6 +265,8 @@ async function verifyInWorkers ({ car, processor, inline, threads, summary, chec
       /** @type {SharedArrayBuffer | null} the batch's buffer while a worker reads it, free again once its result is drained */
       let buffer = null
       if (inline && (processor.pending() >= queued || !processor.ready())) {
+        const loading = loadForSections(batch)
+        if (loading) await loading
         result = Promise.resolve(processSections(inline, batch, { maxBlockSize }))
         spare.push(/** @type {SharedArrayBuffer} */ (batch.bytes.buffer)) // checked: free at once
       } else {
