@@ -3,7 +3,8 @@
 // (with @ipld/dag-pb, @ipld/dag-json, JSON.parse over fatal UTF-8). A codec this tool does not
 // know is reported, not passed: its content was not checked, and a CID whose codec was damaged
 // (0x71 becoming 0x51, say) still hashes right. @ipld/dag-pb and @ipld/dag-json are loaded by
-// loadCodec when the first block of theirs is seen (on-demand.js), not at start-up.
+// loadCodec when the first block of theirs is met (on-demand.js), not at start-up.
+import { NotLoadedError } from './errors.js'
 
 const RAW = 0x55
 const DAG_PB = 0x70
@@ -51,8 +52,7 @@ export function codecMissing (code) {
  * @returns {null | { content: 'invalid' | 'unknown', reason: string }} null: the bytes are what the codec says
  */
 export function checkContent (code, bytes) {
-  // a block reached here without on-demand.js having loaded its decoder: a bug, never a verdict
-  if (codecMissing(code)) throw new Error(`a block of codec 0x${code.toString(16)} was checked before its decoder was loaded (loadCodec)`)
+  if (codecMissing(code)) throw new NotLoadedError('codec', code) // on-demand.js loads it and checks again
   try {
     if (code === RAW) return null
     if (code === DAG_PB) /** @type {NonNullable<typeof dagPb>} */ (dagPb).decode(bytes)

@@ -11,7 +11,7 @@ import { ToolError } from './errors.js'
 import { createChecks } from './checks.js'
 import { processSections } from './sections.js'
 import { openInput } from './source.js'
-import { loadForSections } from './on-demand.js'
+import { checkLoading } from './on-demand.js'
 
 /** Our codec, imported by module URL so worker threads can load the same one (the bench swaps it). */
 export const defaultCodecUrl = new URL('./codec.js', import.meta.url).href
@@ -267,9 +267,8 @@ async function verifyInWorkers ({ car, processor, inline, threads, summary, chec
       /** @type {SharedArrayBuffer | null} the batch's buffer while a worker reads it, free again once its result is drained */
       let buffer = null
       if (inline && (processor.pending() >= queued || !processor.ready())) {
-        const loading = loadForSections(batch)
-        if (loading) await loading
-        result = Promise.resolve(processSections(inline, batch, { maxBlockSize }))
+        const checked = checkLoading(() => processSections(inline, batch, { maxBlockSize }))
+        result = Promise.resolve(checked instanceof Promise ? await checked : checked)
         spare.push(/** @type {SharedArrayBuffer} */ (batch.bytes.buffer)) // checked: free at once
       } else {
         result = processor.submitSections(batch, maxBlockSize)

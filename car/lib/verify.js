@@ -4,6 +4,7 @@ import { createRequire } from 'node:module'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { identity } from 'multiformats/hashes/identity'
 import { sameBytes } from './bytes.js'
+import { NotLoadedError } from './errors.js'
 
 const SHA2_256 = sha256.code
 const IDENTITY = identity.code
@@ -24,7 +25,7 @@ export function hashName (code) {
 // blakejs, which @multiformats/blake2 uses; one instance, reset per block (all calls are synchronous).
 // Its blake2b build alone: the package's entry point carries every algorithm's WebAssembly, which
 // each worker thread would load and compile before its first block. Loaded and compiled by
-// loadHasher when the first blake2b-256 CID is seen (on-demand.js), not at start-up: a CAR hashed
+// loadHasher when the first blake2b-256 block is met (on-demand.js), not at start-up: a CAR hashed
 // with sha2-256 alone never needs it.
 /** @type {Awaited<ReturnType<typeof import('hash-wasm').createBLAKE2b>> | null} */
 let blake2b256Wasm = null
@@ -63,8 +64,7 @@ export function hasherMissing (code) {
 
 /** @param {Uint8Array} bytes */
 function blake2b256Bytes (bytes) {
-  // a block reached here without on-demand.js having loaded its hasher: a bug, never a verdict
-  if (blake2b256Wasm === null) throw new Error('a blake2b-256 block was hashed before its hasher was loaded (loadHasher)')
+  if (blake2b256Wasm === null) throw new NotLoadedError('hash', BLAKE2B_256) // on-demand.js loads it and checks again
   blake2b256Wasm.init()
   blake2b256Wasm.update(bytes)
   return blake2b256Wasm.digest('binary')

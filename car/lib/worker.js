@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { unpack, processBatch } from './batch.js'
 import { processSections } from './sections.js'
-import { loadForBlocks, loadForSections } from './on-demand.js'
+import { checkLoading } from './on-demand.js'
 
 const codec = await import(workerData.codecUrl)
 const options = { canonicalize: workerData.canonicalize }
@@ -13,39 +13,25 @@ const at = 2 * workerData.index
 
 /** @typedef {{ id: number, batch?: import('./batch.js').PackedBatch, sections?: import('./read.js').SectionBatch, maxBlockSize?: number }} Message */
 
-/** @param {object} reply */
-function answer (reply) {
-  Atomics.add(progress, at + 1, 1) // counted before the answer is sent: the main thread may read it first
-  parentPort?.postMessage(reply)
-}
-
-/** @param {number} id @param {unknown} err */
-const failed = (id, err) => answer({ id, error: String(/** @type {any} */ (err)?.message ?? err) })
-
-/**
- * @param {Message} msg
- * @param {import('./batch.js').Block[] | null} blocks the batch's blocks, unpacked (null: msg has sections)
- */
-function check (msg, blocks) {
+/** @param {Message} msg */
+function check (msg) {
+  const answer = (/** @type {object} */ reply) => {
+    Atomics.add(progress, at + 1, 1) // counted before the answer is sent: the main thread may read it first
+    parentPort?.postMessage(reply)
+  }
+  const failed = (/** @type {any} */ err) => answer({ id: msg.id, error: String(err?.message ?? err) })
   try {
-    answer(msg.sections
+    // loads, in this thread, what the batch's blocks need (on-demand.js): then a Promise
+    const result = checkLoading(() => msg.sections
       ? { id: msg.id, sectionResult: processSections(codec, msg.sections, { maxBlockSize: /** @type {number} */ (msg.maxBlockSize) }) }
       // results are cloned, not transferred: an encoder's output may be a view on a buffer it reuses
-      : { id: msg.id, results: processBatch(codec, /** @type {import('./batch.js').Block[]} */ (blocks), options) })
+      : { id: msg.id, results: processBatch(codec, unpack(/** @type {import('./batch.js').PackedBatch} */ (msg.batch)), options) })
+    if (result instanceof Promise) result.then(answer, failed)
+    else answer(result)
   } catch (err) {
-    failed(msg.id, err)
+    failed(err)
   }
 }
 
-parentPort?.on('message', (/** @type {Message} */ msg) => {
-  try {
-    const blocks = msg.sections ? null : unpack(/** @type {import('./batch.js').PackedBatch} */ (msg.batch))
-    // the hashers and decoders this batch's blocks need, loaded in this thread (on-demand.js)
-    const loading = msg.sections ? loadForSections(msg.sections) : loadForBlocks(/** @type {import('./batch.js').Block[]} */ (blocks))
-    if (loading) loading.then(() => check(msg, blocks), (err) => failed(msg.id, err))
-    else check(msg, blocks)
-  } catch (err) {
-    failed(msg.id, err)
-  }
-})
+parentPort?.on('message', check)
 Atomics.store(progress, at, 1)

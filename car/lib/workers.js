@@ -3,7 +3,7 @@
 // and summary are identical whatever the number of workers.
 import { pack, transferList, processBatch } from './batch.js'
 import { processSections } from './sections.js'
-import { loadForBlocks, loadForSections } from './on-demand.js'
+import { checkLoading } from './on-demand.js'
 
 /**
  * @typedef {import('./classify.js').BlockResult} BlockResult
@@ -20,16 +20,8 @@ import { loadForBlocks, loadForSections } from './on-demand.js'
  */
 export function inlineProcessor (codec, options) {
   return {
-    submit: async (blocks) => {
-      const loading = loadForBlocks(blocks)
-      if (loading) await loading
-      return processBatch(codec, blocks, options)
-    },
-    submitSections: async (batch, maxBlockSize) => {
-      const loading = loadForSections(batch)
-      if (loading) await loading
-      return processSections(codec, batch, { maxBlockSize })
-    },
+    submit: async (blocks) => checkLoading(() => processBatch(codec, blocks, options)),
+    submitSections: async (batch, maxBlockSize) => checkLoading(() => processSections(codec, batch, { maxBlockSize })),
     pending: () => 0,
     ready: () => true,
     close: async () => {}
