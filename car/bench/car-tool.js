@@ -7,8 +7,10 @@
 //   @ipld/car iteration + hashing             the same, plus hashing every block as the tool does
 //   go-car car verify                         with --gocar PATH (build it from github.com/ipld/go-car, cmd/car)
 // Then the codec's share: the same pipeline on the real CARs, with this repo's codec and with @ipld/dag-cbor.
+// First of all, the start-up figure (startup.js): checking a small CAR, over `node -e 0`.
 //
 // Usage: node bench/car-tool.js [--size 300M] [--runs 3] [--car FILE] [--gocar PATH] [--quick]
+//        node bench/car-tool.js --startup [--runs 15]      the start-up figure alone (a few seconds)
 //
 // Also makes large CARs for memory measurements (never committed; write them under the temp dir):
 //   node bench/car-tool.js --make-car /tmp/big.car [--size 1G] [--claim BYTES --at FRACTION] [--plant FRACTION]
@@ -30,6 +32,7 @@ import * as ours from 'dag-cbor-fast'
 import { roundTrip, defaultCodecUrl } from '../lib/run.js'
 import { openInput } from '../lib/source.js'
 import { parseSize } from '../lib/units.js'
+import { startup } from './startup.js'
 
 /** @param {number} n */
 const varint = (n) => {
@@ -120,12 +123,18 @@ const { values: args } = parseArgs({
     quick: { type: 'boolean' },
     child: { type: 'string' },
     workers: { type: 'string' },
+    startup: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' }
   }
 })
 
 const USAGE = `usage: node car/bench/car-tool.js [--size 300M] [--runs 3] [--car FILE] [--gocar PATH] [--quick]
+       node car/bench/car-tool.js --startup [--runs 15]
        node car/bench/car-tool.js --make-car FILE [--size 1G] [--claim BYTES --at FRACTION] [--plant FRACTION]
+
+  (first)            the start-up figure: checking the embedded sample and a 100 KB repo export,
+                     median wall time over node -e 0's, measured in the same run (target: +40 ms)
+  --startup          print only the start-up figure (--runs N rounds, default 15), then stop
 
   (no --car)         generates a CAR of --size in the OS temp dir (removed afterwards) and times the
                      tool's verify against @ipld/car and, with --gocar, go-car's car verify
@@ -155,6 +164,11 @@ function sizeOption (text) {
 
 if (typeof args['make-car'] === 'string') {
   await makeCar(args['make-car'], { size: sizeOption(String(args.size ?? '1G')), claim: args.claim === undefined ? undefined : Number(args.claim), at: args.at === undefined ? undefined : Number(args.at), plant: args.plant === undefined ? undefined : Number(args.plant) })
+  process.exit(0)
+}
+
+if (args.startup) {
+  await startup({ runs: args.runs === undefined ? undefined : Number(args.runs) })
   process.exit(0)
 }
 
@@ -263,6 +277,7 @@ async function throughput () {
   }
 }
 
+await startup()
 await throughput()
 
 const carDir = new URL('../../test/fixtures/cars/', import.meta.url)

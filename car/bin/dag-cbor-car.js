@@ -6,7 +6,7 @@
 // unreadable input), with one-line errors on stderr.
 import { COMMANDS, DEFAULT_COMMAND, closestCommand } from '../lib/commands/index.js'
 import { UsageError, errorLine } from '../lib/errors.js'
-import { removeTemporaryFiles, pendingTemporaryFiles } from '../lib/output.js'
+import { removeTemporaryFiles, pendingTemporaryFiles } from '../lib/temporary-files.js'
 import { existsSync } from 'node:fs'
 
 /** @type {Array<() => void>} */

@@ -6,9 +6,11 @@ import os from 'node:os'
 import path from 'node:path'
 import { CID } from 'multiformats/cid'
 import { openInput } from './source.js'
-import { openCar, readVarint, CarReadError, DEFAULT_MAX_BLOCK_SIZE } from './read.js'
+import { openCar, readVarint, CarReadError } from './read.js'
+import { DEFAULT_MAX_BLOCK_SIZE } from './block-size.js'
 import { openAtomicFile } from './output.js'
 import { ToolError } from './errors.js'
+import { missing, loadFor } from './on-demand.js'
 import { createProgress, drawProgress } from './progress.js'
 
 /**
@@ -111,13 +113,17 @@ async function saveToTemporaryFile (source) {
 export async function readBlockAt (source, offset, length) {
   const section = await source.readRange(offset, length)
   const varint = readVarint(section)
+  let block
   try {
     if (!varint || varint.size + varint.value !== length) throw new Error('bad length')
     const [cid, bytes] = CID.decodeFirst(section.subarray(varint.size))
-    return { cid, bytes }
+    block = { cid, bytes }
   } catch {
     throw new CarReadError(`${source.name} changed during the run: no valid section at byte offset ${offset}`, { blocks: 0, offset })
   }
+  // the first reading saw it (and loaded what it needs), unless the file changed since
+  if (missing(block.cid.code, block.cid.multihash.code)) await loadFor(block.cid.code, block.cid.multihash.code)
+  return block
 }
 
 /** @param {number} n bytes of an unsigned varint holding n */

@@ -2,9 +2,9 @@
 // classify.js checks strictly): raw is any bytes; dag-pb, dag-json and json must decode as such
 // (with @ipld/dag-pb, @ipld/dag-json, JSON.parse over fatal UTF-8). A codec this tool does not
 // know is reported, not passed: its content was not checked, and a CID whose codec was damaged
-// (0x71 becoming 0x51, say) still hashes right.
-import * as dagPb from '@ipld/dag-pb'
-import * as dagJson from '@ipld/dag-json'
+// (0x71 becoming 0x51, say) still hashes right. @ipld/dag-pb and @ipld/dag-json are loaded by
+// loadCodec when the first block of theirs is met (on-demand.js), not at start-up.
+import { NotLoadedError } from './errors.js'
 
 const RAW = 0x55
 const DAG_PB = 0x70
@@ -12,16 +12,51 @@ const DAG_JSON = 0x0129
 const JSON_CODE = 0x0200
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
+/** @type {{ decode: (bytes: Uint8Array) => unknown } | null} */
+let dagPb = null
+/** @type {{ decode: (bytes: Uint8Array) => unknown } | null} */
+let dagJson = null
+/** @type {Map<number, Promise<void>>} */
+const loading = new Map()
+
+/**
+ * Load the decoder checkContent needs for `code`; resolves at once for a codec that needs none.
+ *
+ * @param {number} code the CID's codec
+ * @returns {Promise<void>}
+ */
+export function loadCodec (code) {
+  if (!codecMissing(code)) return Promise.resolve()
+  let load = loading.get(code)
+  if (!load) {
+    load = code === DAG_PB
+      ? import('@ipld/dag-pb').then((m) => { dagPb = m })
+      : import('@ipld/dag-json').then((m) => { dagJson = m })
+    loading.set(code, load)
+  }
+  return load
+}
+
+/**
+ * Does checking a block of `code` wait for loadCodec?
+ *
+ * @param {number} code the CID's codec
+ */
+export function codecMissing (code) {
+  return (code === DAG_PB && dagPb === null) || (code === DAG_JSON && dagJson === null)
+}
+
 /**
  * @param {number} code the CID's codec (not DAG-CBOR)
  * @param {Uint8Array} bytes
  * @returns {null | { content: 'invalid' | 'unknown', reason: string }} null: the bytes are what the codec says
  */
 export function checkContent (code, bytes) {
+  if (codecMissing(code)) throw new NotLoadedError('codec', code) // on-demand.js loads it and checks again
   try {
     if (code === RAW) return null
-    if (code === DAG_PB) dagPb.decode(bytes)
-    else if (code === DAG_JSON) dagJson.decode(bytes)
+    if (code === DAG_PB) /** @type {NonNullable<typeof dagPb>} */ (dagPb).decode(bytes)
+    else if (code === DAG_JSON) /** @type {NonNullable<typeof dagJson>} */ (dagJson).decode(bytes)
     else if (code === JSON_CODE) JSON.parse(utf8.decode(bytes))
     else return { content: 'unknown', reason: `codec 0x${code.toString(16)} is not one this tool knows (dag-cbor, raw, dag-pb, dag-json, json), so its content was not checked` }
     return null

@@ -2,7 +2,7 @@
 // flags (args.js), --help, --json and --max-block-size.
 import { parseOptions } from './args.js'
 import { UsageError } from './errors.js'
-import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from './read.js'
+import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from './block-size.js'
 import { guardStdout } from './lines.js'
 import { parseSize } from './units.js'
 

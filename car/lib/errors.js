@@ -35,6 +35,20 @@ export class UsageError extends Error {
 }
 
 /**
+ * A block reached a check whose hasher or decoder is not loaded yet (on-demand.js): caught there,
+ * which loads it and runs the check again. Never a verdict; printed only if that is ever missed.
+ */
+export class NotLoadedError extends Error {
+  /** @param {'hash' | 'codec'} kind @param {number} code the multihash or codec code */
+  constructor (kind, code) {
+    super(`a block of ${kind} 0x${code.toString(16)} was checked before what it needs was loaded`)
+    this.name = 'NotLoadedError'
+    this.kind = kind
+    this.code = code
+  }
+}
+
+/**
  * The one line the CLI prints for an error that ends a command (exit status 2), without the
  * "dag-cbor-car: " prefix or a UsageError's usage text.
  *

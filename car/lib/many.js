@@ -4,8 +4,6 @@
 // printed in the order the files were given: one line per file, or with --json one JSON line per
 // file (the command's own JSON, plus "status", and "error" when it stopped on one). The exit status
 // is the worst of the files' statuses (for inspect without --strict, problems in the data count as 0).
-import os from 'node:os'
-import { fork } from 'node:child_process'
 import { UsageError } from './errors.js'
 import { guardStdout } from './lines.js'
 
@@ -77,6 +75,8 @@ export async function runMany (name, argv) {
   if (reportOnly) childFlags.push('--strict')
   childFlags.push('--json')
 
+  // loaded here, not at the top: the dispatcher imports this file for every run of verify and inspect
+  const [{ default: os }, { fork }] = await Promise.all([import('node:os'), import('node:child_process')])
   const processes = Math.min(inputs.length, os.availableParallelism())
   /** @type {(Result | undefined)[]} */
   const results = new Array(inputs.length)

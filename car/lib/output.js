@@ -1,30 +1,15 @@
 // Writing the output CAR atomically: the bytes go to a temporary file in the target's directory,
 // which is flushed (fsync) and renamed over the target only when the whole run succeeded. On any
-// failure, and on SIGINT/SIGTERM/SIGHUP (see removeTemporaryFiles), the temporary file is removed and
+// failure, and on SIGINT/SIGTERM/SIGHUP (see temporary-files.js), the temporary file is removed and
 // whatever was at the target stays untouched: nothing partial ever sits under the target's name.
 import fs from 'node:fs'
 import path from 'node:path'
 import crypto from 'node:crypto'
 import { encode } from 'dag-cbor-fast'
 import { ToolError, systemReason } from './errors.js'
+import { temporaryFiles } from './temporary-files.js'
 
 const STAGING = 1 << 20
-
-/** Temporary files not yet renamed or removed, for the signal and exit handlers. */
-const temporaryFiles = new Set()
-
-/** Remove every temporary output file still pending. Synchronous: safe in 'exit' and signal handlers. */
-export function removeTemporaryFiles () {
-  for (const file of temporaryFiles) {
-    try { fs.rmSync(file, { force: true }) } catch {}
-  }
-  temporaryFiles.clear()
-}
-
-/** @returns {string[]} temporary output files not yet renamed or removed */
-export function pendingTemporaryFiles () {
-  return [...temporaryFiles]
-}
 
 /**
  * Open an output file. A regular file (or a new name) is written through a temporary file renamed

@@ -2,16 +2,15 @@
 // Every length the file claims (header length, section length, CARv2 data offset and size) is checked
 // against what is left of the input (when its size is known) and against the maximum block size
 // BEFORE anything is read or allocated, so a hostile claim costs nothing. The v1 header is read
-// and validated by @ipld/car's readHeader; sections are split here (varint length, CID, block bytes)
-// because @ipld/car's block reader allocates whatever a section claims before it can be checked.
-import { readHeader } from '@ipld/car/decoder'
+// and validated by @ipld/car's readHeader (but for the common one: see canonicalHeader); sections
+// are split here (varint length, CID, block bytes) because @ipld/car's block reader allocates
+// whatever a section claims before it can be checked.
 import { CID } from 'multiformats/cid'
+import { decode } from 'dag-cbor-fast'
 import { ToolError } from './errors.js'
+import { missing, loadFor } from './on-demand.js'
+import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from './block-size.js'
 
-/** Largest block accepted by default (--max-block-size raises it). Real CARs stay well below 2 MiB. */
-export const DEFAULT_MAX_BLOCK_SIZE = 4 * 1024 * 1024
-/** Largest --max-block-size accepted. */
-export const MAX_MAX_BLOCK_SIZE = 1024 * 1024 * 1024
 /** Room for the CID in a section's length claim, on top of the block (identity CIDs inline data). */
 const CID_ROOM = 4096
 const V2_PRAGMA = Uint8Array.from([0x0a, 0xa1, 0x67, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x02])
@@ -258,7 +257,7 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
     await checkHeaderClaim('CARv2 payload header')
   }
   try {
-    header = await readHeader(reader, 1)
+    header = await canonicalHeader(reader) ?? await (await import('@ipld/car/decoder')).readHeader(reader, 1)
   } catch (err) {
     if (err instanceof EndOfInput) throw badHeader(`cut short: ${err.message}`)
     const message = String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]
@@ -322,6 +321,8 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
         throw sectionError(start, count, 'cid', describe(err), 0, maxBlockSize)
       }
       if (bytes.length > maxBlockSize) throw sectionError(start, count, 'too-big', '', bytes.length, maxBlockSize)
+      // every block handed out can be checked at once: its hasher and decoder are loaded
+      if (missing(cid.code, cid.multihash.code)) await loadFor(cid.code, cid.multihash.code)
       yield { cid, bytes, offset: start }
       count++
     }
@@ -737,11 +738,31 @@ function varintBytes (n) {
   return Uint8Array.from(out)
 }
 
-/** @param {number} n */
-export function bytesText (n) {
-  if (n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`
-  if (n % 1024 === 0) return `${n / 1024} KiB`
-  return `${n} bytes`
+/**
+ * The common v1 header, read without @ipld/car, whose decoder loads @ipld/dag-cbor and cborg: a
+ * large part of the start-up of a run over a small CAR. Only canonical DAG-CBOR (our strict
+ * decode) holding exactly { roots: [CID, ...], version: 1 }, which readHeader accepts as it is and
+ * returns unchanged; the reader is then moved past it. Anything else gives null and is left where
+ * it is for readHeader, whose checks and messages stay the tool's.
+ *
+ * @param {ByteReader} reader at the header's length varint, whose claim was checked
+ * @returns {Promise<{ version: 1, roots: CID[] } | null>}
+ */
+async function canonicalHeader (reader) {
+  const varint = await reader.peekVarint()
+  if (typeof varint !== 'object') return null
+  const length = varint.size + varint.value
+  /** @type {any} */
+  let value
+  try {
+    value = decode((await reader.exactly(length)).subarray(varint.size))
+  } catch {
+    return null
+  }
+  if (value === null || typeof value !== 'object' || Object.keys(value).length !== 2 || value.version !== 1 ||
+    !Array.isArray(value.roots) || !value.roots.every((/** @type {unknown} */ root) => CID.asCID(root) !== null)) return null
+  reader.seek(length)
+  return value
 }
 
 /** @param {any} err */

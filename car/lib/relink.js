@@ -23,6 +23,7 @@ import { linkSpans, scanLinks } from './cbor-walk.js'
 import { digestOf, verifyBlock } from './verify.js'
 import { scanSections } from './read.js'
 import { ToolError } from './errors.js'
+import { missing, loadFor } from './on-demand.js'
 
 export const SEGMENT = 4 * 1024 * 1024
 const DAG_CBOR = 0x71
@@ -126,6 +127,7 @@ export async function findAffected ({ source, segments, dataEnd, affected, onPas
         const key = cidKey(range.subarray(cidStart, bytesStart))
         if (affected.has(key) || cannotRewrite.has(key)) continue
         const cid = CID.decode(range.slice(cidStart, bytesStart)) // owns its bytes: the buffer is reused
+        if (missing(cid.code, cid.multihash.code)) await loadFor(cid.code, cid.multihash.code) // the first pass saw it, unless the file changed since
         const hash = verifyBlock(cid, range.subarray(bytesStart, blockEnd))
         if (hash !== 'ok') {
           // a new CID would vouch for bytes that do not match the old one (or cannot be computed)

@@ -3,18 +3,20 @@
 // (atomically). With --canonicalize, rewritten blocks' parents are rewritten too (relink.js).
 import os from 'node:os'
 import { CID } from 'multiformats/cid'
-import { openCar, CarReadError, sectionError, DEFAULT_MAX_BLOCK_SIZE } from './read.js'
+import { openCar, CarReadError, sectionError } from './read.js'
+import { DEFAULT_MAX_BLOCK_SIZE } from './block-size.js'
 import { inlineProcessor, workerPool } from './workers.js'
 import { createSummary, addBlock, mergeSummary, finishSummary } from './summary.js'
-import { openCarOutput, openAtomicFile } from './output.js'
-import { SEGMENT, cidKey, cidFor, detach, findAffected, relinked, resolve } from './relink.js'
 import { ToolError } from './errors.js'
 import { createChecks } from './checks.js'
 import { processSections } from './sections.js'
 import { openInput } from './source.js'
+import { checkLoading } from './on-demand.js'
 
 /** Our codec, imported by module URL so worker threads can load the same one (the bench swaps it). */
 export const defaultCodecUrl = new URL('./codec.js', import.meta.url).href
+/** What writing a CAR needs (output.js, relink.js): loaded when a run writes one. */
+const writing = () => Promise.all([import('./output.js'), import('./relink.js')])
 const SMALL_FILE = 8 * 1024 * 1024
 const BATCH_BLOCKS = 512
 const BATCH_BYTES = 1 << 20
@@ -70,7 +72,7 @@ export async function roundTrip (options) {
   summary.relaxed = relaxed
   /** @type {import('./read.js').Car | null} */
   let car = null
-  /** @type {Awaited<ReturnType<typeof openCarOutput>> | null} */
+  /** @type {Awaited<ReturnType<typeof import('./output.js').openCarOutput>> | null} */
   let output = null
   /** @type {import('./workers.js').Processor | null} */
   let processor = null
@@ -81,8 +83,9 @@ export async function roundTrip (options) {
     const checks = createChecks(car, { partial })
     // without --out, the main thread checks batches too (verifyInWorkers): N threads are N - 1 workers and it
     const threads = out ? workers : workers - 1
-    processor = threads > 0 ? workerPool(threads, codecUrl, { canonicalize }) : inlineProcessor(await import(codecUrl), { canonicalize })
+    processor = threads > 0 ? await workerPool(threads, codecUrl, { canonicalize }) : inlineProcessor(await import(codecUrl), { canonicalize })
     if (out) {
+      const [{ openCarOutput }] = await writing()
       output = await openCarOutput(out, car.roots)
       summary.output = { file: out, blocks: 0, unchanged: 0, canonicalized: 0, relinked: 0, keptUnchanged: 0, rootsReplaced: 0, passes: 1, mappings: [], cannotRewrite: [] }
     }
@@ -101,6 +104,7 @@ export async function roundTrip (options) {
       await car.stop()
       return finishSummary(summary, start)
     }
+    const [, { SEGMENT, cidKey, detach }] = await writing()
     const maxInFlight = threads > 0 ? 2 * threads : 1
     /** @type {{ blocks: import('./read.js').Block[], results: Promise<import('./classify.js').BlockResult[]> }[]} */
     const inFlight = []
@@ -263,7 +267,8 @@ async function verifyInWorkers ({ car, processor, inline, threads, summary, chec
       /** @type {SharedArrayBuffer | null} the batch's buffer while a worker reads it, free again once its result is drained */
       let buffer = null
       if (inline && (processor.pending() >= queued || !processor.ready())) {
-        result = Promise.resolve(processSections(inline, batch, { maxBlockSize }))
+        const checked = checkLoading(() => processSections(inline, batch, { maxBlockSize }))
+        result = Promise.resolve(checked instanceof Promise ? await checked : checked)
         spare.push(/** @type {SharedArrayBuffer} */ (batch.bytes.buffer)) // checked: free at once
       } else {
         result = processor.submitSections(batch, maxBlockSize)
@@ -298,11 +303,12 @@ async function verifyInWorkers ({ car, processor, inline, threads, summary, chec
  * @param {Map<string, import('./relink.js').Affected>} a.seeds
  * @param {number[]} a.segments
  * @param {import('./summary.js').Summary} a.summary
- * @param {NonNullable<Awaited<ReturnType<typeof openCarOutput>>>} a.output the first pass's output
+ * @param {NonNullable<Awaited<ReturnType<typeof import('./output.js').openCarOutput>>>} a.output the first pass's output
  * @param {number} [a.maxBlockSize]
  * @param {RunOptions['onProgress']} [a.onProgress]
  */
 async function relinkAndRewrite ({ source, out, car, seeds, segments, summary, output, maxBlockSize, onProgress }) {
+  const [{ openCarOutput }, { cidKey, cidFor, findAffected, relinked, resolve }] = await writing()
   const o = /** @type {NonNullable<typeof summary.output>} */ (summary.output)
   if (!source.seekable) throw new Error('--canonicalize needs an input it can read again')
   const affected = new Map(seeds)
@@ -371,6 +377,7 @@ async function relinkAndRewrite ({ source, out, car, seeds, segments, summary, o
  * @param {{ old: string, new: string, why: string }[]} mappings
  */
 async function writeMap (file, mappings) {
+  const [{ openAtomicFile }] = await writing()
   const out = await openAtomicFile(file)
   try {
     await out.handle.writeFile(mappings.map((m) => `${m.old} ${m.new} ${m.why}\n`).join(''))

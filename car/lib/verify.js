@@ -4,6 +4,7 @@ import { createRequire } from 'node:module'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { identity } from 'multiformats/hashes/identity'
 import { sameBytes } from './bytes.js'
+import { NotLoadedError } from './errors.js'
 
 const SHA2_256 = sha256.code
 const IDENTITY = identity.code
@@ -23,12 +24,47 @@ export function hashName (code) {
 // blake2b-256 (every Filecoin block) through hash-wasm's WebAssembly build, many times faster than
 // blakejs, which @multiformats/blake2 uses; one instance, reset per block (all calls are synchronous).
 // Its blake2b build alone: the package's entry point carries every algorithm's WebAssembly, which
-// each worker thread would load and compile before its first block.
-const { createBLAKE2b } = /** @type {typeof import('hash-wasm')} */ (createRequire(import.meta.url)('hash-wasm/dist/blake2b.umd.min.js'))
-const blake2b256Wasm = await createBLAKE2b(256)
+// each worker thread would load and compile before its first block. Loaded and compiled by
+// loadHasher when the first blake2b-256 block is met (on-demand.js), not at start-up: a CAR hashed
+// with sha2-256 alone never needs it.
+/** @type {Awaited<ReturnType<typeof import('hash-wasm').createBLAKE2b>> | null} */
+let blake2b256Wasm = null
+/** @type {Promise<void> | null} */
+let blake2bLoading = null
+
+/**
+ * Load what hashing with `code` needs beyond what this module loads itself (blake2b-256's
+ * WebAssembly); resolves at once for any other code.
+ *
+ * @param {number} code multihash code
+ * @returns {Promise<void>}
+ */
+export function loadHasher (code) {
+  if (code !== BLAKE2B_256 || blake2b256Wasm) return Promise.resolve()
+  blake2bLoading ??= (async () => {
+    const { createBLAKE2b } = /** @type {typeof import('hash-wasm')} */ (createRequire(import.meta.url)('hash-wasm/dist/blake2b.umd.min.js'))
+    blake2b256Wasm = await createBLAKE2b(256)
+  })()
+  return blake2bLoading
+}
+
+/** Load every hasher loadHasher loads: for input whose CIDs come with no block to read first (import's lines). */
+export function loadHashers () {
+  return loadHasher(BLAKE2B_256)
+}
+
+/**
+ * Does hashing with `code` wait for loadHasher?
+ *
+ * @param {number} code multihash code
+ */
+export function hasherMissing (code) {
+  return code === BLAKE2B_256 && blake2b256Wasm === null
+}
 
 /** @param {Uint8Array} bytes */
 function blake2b256Bytes (bytes) {
+  if (blake2b256Wasm === null) throw new NotLoadedError('hash', BLAKE2B_256) // on-demand.js loads it and checks again
   blake2b256Wasm.init()
   blake2b256Wasm.update(bytes)
   return blake2b256Wasm.digest('binary')

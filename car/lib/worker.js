@@ -3,6 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { unpack, processBatch } from './batch.js'
 import { processSections } from './sections.js'
+import { checkLoading } from './on-demand.js'
 
 const codec = await import(workerData.codecUrl)
 const options = { canonicalize: workerData.canonicalize }
@@ -10,17 +11,27 @@ const options = { canonicalize: workerData.canonicalize }
 const progress = workerData.progress
 const at = 2 * workerData.index
 
-parentPort?.on('message', (/** @type {{ id: number, batch?: import('./batch.js').PackedBatch, sections?: import('./read.js').SectionBatch, maxBlockSize?: number }} */ msg) => {
-  let reply
+/** @typedef {{ id: number, batch?: import('./batch.js').PackedBatch, sections?: import('./read.js').SectionBatch, maxBlockSize?: number }} Message */
+
+/** @param {Message} msg */
+function check (msg) {
+  const answer = (/** @type {object} */ reply) => {
+    Atomics.add(progress, at + 1, 1) // counted before the answer is sent: the main thread may read it first
+    parentPort?.postMessage(reply)
+  }
+  const failed = (/** @type {any} */ err) => answer({ id: msg.id, error: String(err?.message ?? err) })
   try {
-    reply = msg.sections
+    // loads, in this thread, what the batch's blocks need (on-demand.js): then a Promise
+    const result = checkLoading(() => msg.sections
       ? { id: msg.id, sectionResult: processSections(codec, msg.sections, { maxBlockSize: /** @type {number} */ (msg.maxBlockSize) }) }
       // results are cloned, not transferred: an encoder's output may be a view on a buffer it reuses
-      : { id: msg.id, results: processBatch(codec, unpack(/** @type {import('./batch.js').PackedBatch} */ (msg.batch)), options) }
+      : { id: msg.id, results: processBatch(codec, unpack(/** @type {import('./batch.js').PackedBatch} */ (msg.batch)), options) })
+    if (result instanceof Promise) result.then(answer, failed)
+    else answer(result)
   } catch (err) {
-    reply = { id: msg.id, error: String(/** @type {any} */ (err)?.message ?? err) }
+    failed(err)
   }
-  Atomics.add(progress, at + 1, 1) // counted before the answer is sent: the main thread may read it first
-  parentPort?.postMessage(reply)
-})
+}
+
+parentPort?.on('message', check)
 Atomics.store(progress, at, 1)

@@ -1,9 +1,9 @@
 // Block processors: inline (one thread) or a pool of worker threads. Both take batches of blocks and
 // return per-block results for that batch; the caller awaits batches in submission order, so output
 // and summary are identical whatever the number of workers.
-import { Worker } from 'node:worker_threads'
 import { pack, transferList, processBatch } from './batch.js'
 import { processSections } from './sections.js'
+import { checkLoading } from './on-demand.js'
 
 /**
  * @typedef {import('./classify.js').BlockResult} BlockResult
@@ -20,8 +20,8 @@ import { processSections } from './sections.js'
  */
 export function inlineProcessor (codec, options) {
   return {
-    submit: async (blocks) => processBatch(codec, blocks, options),
-    submitSections: async (batch, maxBlockSize) => processSections(codec, batch, { maxBlockSize }),
+    submit: async (blocks) => checkLoading(() => processBatch(codec, blocks, options)),
+    submitSections: async (batch, maxBlockSize) => checkLoading(() => processSections(codec, batch, { maxBlockSize })),
     pending: () => 0,
     ready: () => true,
     close: async () => {}
@@ -29,12 +29,15 @@ export function inlineProcessor (codec, options) {
 }
 
 /**
+ * node:worker_threads is loaded here, when a run uses worker threads (a small file never does).
+ *
  * @param {number} n number of worker threads (>= 1)
  * @param {string} codecUrl module URL of the codec the workers import
  * @param {{ canonicalize?: boolean }} options
- * @returns {Processor}
+ * @returns {Promise<Processor>}
  */
-export function workerPool (n, codecUrl, options) {
+export async function workerPool (n, codecUrl, options) {
+  const { Worker } = await import('node:worker_threads')
   /** @type {Map<number, { resolve: (r: any) => void, reject: (e: Error) => void}>} */
   const pending = new Map()
   // per worker: [ready, batches checked], written by the worker itself: the main thread reads them

@@ -10,6 +10,7 @@ import { parseHeaderLine, parseBlockLine, LineError } from '../block-json.js'
 import { ToolError, UsageError } from '../errors.js'
 import { parseCommand, COMMON_USAGE } from '../command-args.js'
 import { createProgress } from '../progress.js'
+import { loadHashers } from '../verify.js'
 
 const USAGE = `usage: dag-cbor-car import [blocks.jsonl | -] --out out.car [--json]
 
@@ -45,6 +46,7 @@ export async function run (argv) {
   // the line verify draws, over the JSON lines read (their bytes, and the blocks written)
   const progress = createProgress({ total: source.size })
   let bytesRead = 0
+  await loadHashers() // a line's CID may name any hash function we verify with
   try {
     let n = 0
     for await (const line of lines(source.stream(), maxLine, source.name)) {

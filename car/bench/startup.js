@@ -1,0 +1,85 @@
+// Start-up: what checking a small CAR costs on top of starting Node. Each command is a fresh
+// process, run back to back with the others, the order rotated every round, so that machine noise
+// falls on all of them alike; each figure is the median wall time over the rounds minus the median
+// of `node -e 0` measured in the same run (issue 34's target: at most 40 ms more).
+//   the embedded sample        dag-cbor-car (no file: verify of the sample built in memory)
+//   a repo export              dag-cbor-car repo.car: about 100 KB, a signed AT Protocol repo
+//                              (340 posts under their MST), written to the OS temp dir and removed
+//   --version                  the dispatcher alone
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { buildRepo, keyPair, post } from '../test/atproto/helpers/repo-builder.js'
+
+const BIN = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))
+/** the start-up target: at most this many ms over `node -e 0` */
+export const TARGET_MS = 40
+
+/** @param {number[]} xs */
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+
+/** A signed repo export of about 100 KB, the same bytes on every run (a fixed key; k256 signatures are deterministic). */
+async function repoExport () {
+  const records = Array.from({ length: 340 }, (_, i) => ({
+    key: `app.bsky.feed.post/3k${i.toString(36).padStart(11, '0')}`,
+    value: post(`post number ${i}: ${'lorem ipsum dolor sit amet '.repeat(1 + i % 5)}`)
+  }))
+  const { car } = await buildRepo(records, { signer: keyPair('k256', new Uint8Array(32).fill(7)) })
+  return car
+}
+
+/**
+ * Time the commands, print their medians and the differences, and say whether the target is met.
+ *
+ * @param {{ runs?: number, log?: (line: string) => void }} [options]
+ * @returns {Promise<{ label: string, median: number, overNode: number }[]>} medians in ms
+ */
+export async function startup ({ runs = 15, log = console.log } = {}) {
+  const file = path.join(os.tmpdir(), `dag-cbor-car-startup-${process.pid}.car`)
+  fs.writeFileSync(file, await repoExport())
+  try {
+    const size = fs.statSync(file).size
+    const rows = /** @type {[string, string[], number][]} */ ([
+      ['node -e 0', ['-e', '0'], 0],
+      ['dag-cbor-car (the embedded sample)', [BIN], 0],
+      [`dag-cbor-car repo.car (${(size / 1e3).toFixed(0)} kB repo export)`, [BIN, file], 0],
+      ['dag-cbor-car --version', [BIN, '--version'], 0]
+    ])
+    /** @type {number[][]} */
+    const times = rows.map(() => [])
+    // one unmeasured round first: the files are in the page cache for every measured one
+    for (let r = -1; r < runs; r++) {
+      for (let k = 0; k < rows.length; k++) {
+        const i = (k + Math.max(r, 0)) % rows.length
+        const [label, argv, status] = rows[i]
+        const t = performance.now()
+        const out = spawnSync(process.execPath, argv, { encoding: 'utf8' })
+        const ms = performance.now() - t
+        if (out.status !== status) throw new Error(`${label}: exit status ${out.status}, expected ${status}: ${out.stderr}`)
+        if (r >= 0) times[i].push(ms)
+      }
+    }
+    const node = median(times[0])
+    log(`start-up: ${runs} round${runs === 1 ? '' : 's'}, each command a fresh process, in rotating order; medians of wall time (load average ${os.loadavg()[0].toFixed(2)}, ${os.availableParallelism()} cores)`)
+    const results = rows.map(([label], i) => ({ label, median: median(times[i]), overNode: median(times[i]) - node }))
+    for (const { label, median: m, overNode } of results) {
+      log(`  ${label.padEnd(44)} ${m.toFixed(0).padStart(5)} ms${label === 'node -e 0' ? '' : `  (${overNode >= 0 ? '+' : ''}${overNode.toFixed(0)} ms over node -e 0)`}`)
+    }
+    const checks = results.slice(1, 3)
+    const worst = Math.max(...checks.map((c) => c.overNode))
+    log(`  checking a small CAR: at most +${worst.toFixed(0)} ms over node -e 0 (target: at most +${TARGET_MS} ms) ${worst <= TARGET_MS ? 'met' : 'NOT MET'}`)
+    return results
+  } finally {
+    fs.rmSync(file, { force: true })
+  }
+}
+
+// run directly: node car/bench/startup.js [rounds]
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  await startup({ runs: Number(process.argv[2] ?? 15) })
+}

@@ -1,0 +1,83 @@
+// read.js's header: the common header (canonical, exactly { roots, version: 1 }) is read without
+// @ipld/car; every other header goes to @ipld/car's readHeader as before. Either way openCar must
+// give what readHeader gives for the same bytes: the same roots and version, or the same refusal.
+import assert from 'node:assert/strict'
+import { readHeader } from '@ipld/car/decoder'
+import { encode as cborgEncode } from 'cborg'
+import * as dagCbor from '@ipld/dag-cbor'
+import { CID } from 'multiformats/cid'
+import { sha256 } from 'multiformats/hashes/sha2'
+import { openCar } from '../lib/read.js'
+import { varint, section } from './helpers/car-oracle.js'
+
+const block = { bytes: dagCbor.encode({ a: 1 }), cid: CID.create(1, 0x71, sha256.digest(dagCbor.encode({ a: 1 }))) }
+
+/** A CAR with the given header bytes and one block. @param {Uint8Array} header */
+const carWith = (header) => new Uint8Array(Buffer.concat([varint(header.length), header, section(block)]))
+
+/** @param {Uint8Array} bytes */
+async function * once (bytes) { yield bytes }
+
+/**
+ * What @ipld/car's readHeader makes of the bytes: the header, or its error message.
+ *
+ * @param {Uint8Array} bytes
+ */
+async function theirs (bytes) {
+  let pos = 0
+  const reader = {
+    upTo: async (/** @type {number} */ n) => bytes.subarray(pos, pos + n),
+    exactly: async (/** @type {number} */ n, /** @type {boolean} */ seek) => { const out = bytes.subarray(pos, pos + n); if (seek) pos += n; return out },
+    seek: (/** @type {number} */ n) => { pos += n },
+    get pos () { return pos }
+  }
+  try {
+    const h = await readHeader(/** @type {any} */ (reader), 1)
+    return { version: h.version, roots: /** @type {any} */ (h).roots.map(String) }
+  } catch (err) {
+    return { error: String(/** @type {any} */ (err).message) }
+  }
+}
+
+/** What openCar makes of them. @param {Uint8Array} bytes */
+async function ours (bytes) {
+  try {
+    const car = await openCar(once(bytes), { size: bytes.length })
+    const blocks = []
+    for await (const b of car.blocks()) blocks.push(String(b.cid))
+    assert.deepEqual(blocks, [String(block.cid)], 'the reader is past the header: the block follows')
+    return { version: car.version, roots: car.roots.map(String) }
+  } catch (err) {
+    return { error: String(/** @type {any} */ (err).message) }
+  }
+}
+
+describe('read.js: the CAR header', () => {
+  const root = block.cid
+  /** @type {[string, Uint8Array][]} */
+  const headers = [
+    ['canonical { roots, version: 1 }', dagCbor.encode({ roots: [root], version: 1 })],
+    ['canonical, no roots', dagCbor.encode({ roots: [], version: 1 })],
+    ['keys out of order (not canonical)', cborgEncode({ version: 1, roots: [] }, { mapSorter: () => 0 })],
+    ['an extra key', dagCbor.encode({ roots: [root], version: 1, extra: true })],
+    ['roots that are not CIDs', dagCbor.encode({ roots: ['bafy'], version: 1 })],
+    ['no roots', dagCbor.encode({ version: 1 })],
+    ['version 3', dagCbor.encode({ roots: [root], version: 3 })],
+    ['not a map', dagCbor.encode([root, 1])]
+  ]
+  for (const [what, header] of headers) {
+    it(`${what}: as @ipld/car's readHeader reads it`, async () => {
+      const bytes = carWith(header)
+      const expected = await theirs(bytes)
+      const got = await ours(bytes)
+      if ('error' in expected) {
+        assert.ok('error' in got, `accepted a header readHeader refuses (${expected.error})`)
+        const shown = /Invalid CAR version: (\d+)/.exec(expected.error)
+        assert.ok(got.error?.startsWith('not a CAR file: bad header (the header at byte offset 0: '), got.error)
+        assert.ok(got.error?.includes(shown ? `CAR version ${shown[1]}` : expected.error), `${got.error} does not carry ${expected.error}`)
+      } else {
+        assert.deepEqual(got, expected)
+      }
+    })
+  }
+})
