@@ -68,8 +68,8 @@ function garbageCorpus (name, seed, count, target, n, description) {
 
 // --- realistic shapes -----------------------------------------------------------------------
 
-/** A Filecoin block header: 16-field array (Lotus BlockHeader) with blake2b-256 CIDs. */
-function filecoinHeader (rnd, i) {
+/** A Filecoin block header: 16-field array (Lotus BlockHeader) with blake2b-256 CIDs (also bench/memory.js's). */
+export function filecoinHeader (rnd, i) {
   const cid = () => randCid(rnd, DAG_CBOR, BLAKE2B_256)
   return [
     new Uint8Array([0x00, 0xe8, 0x07 + (i % 100)]), // Miner (ID address)

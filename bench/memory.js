@@ -16,6 +16,7 @@ import { CID } from 'multiformats/cid'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import * as ref from '@ipld/dag-cbor'
 import { mulberry32 as prng } from '../test/helpers/prng.js'
+import { filecoinHeader } from './corpora.js'
 const N_BLOCKS = 100000
 const N_DISTINCT = 1000
 const N_KEPT = 2000
@@ -48,21 +49,17 @@ function makeBlocks () {
 }
 
 /**
- * Filecoin-header-shaped blocks (as bench/corpora.js makes them) whose ticket proof is `fieldSize` bytes.
+ * Filecoin-header-shaped blocks (bench/corpora.js's filecoinHeader) whose ticket proof is `fieldSize` bytes.
  * @param {number} fieldSize
  * @returns {Uint8Array[]}
  */
 function makeHeaders (fieldSize) {
   const rnd = prng(5)
-  const bytes = (n) => { const b = new Uint8Array(n); for (let i = 0; i < n; i++) b[i] = (rnd() * 256) | 0; return b }
-  const cid = () => CID.create(1, 0x71, createDigest(0xb220, bytes(32)))
   const out = []
   for (let i = 0; i < N_DISTINCT; i++) {
-    out.push(ref.encode([
-      new Uint8Array([0x00, 0xe8, 0x07 + (i % 100)]), [bytes(fieldSize)], [1 + (i % 5), bytes(96)],
-      [[3000000 + i, bytes(96)]], [[3, bytes(192)]], [cid(), cid(), cid()], bytes(11), 2000000 + i,
-      cid(), cid(), cid(), [2, bytes(96)], 1660000000 + i * 30, [2, bytes(96)], 0, bytes(5)
-    ]))
+    const header = filecoinHeader(rnd, i)
+    header[1] = [Uint8Array.from({ length: fieldSize }, () => (rnd() * 256) | 0)] // the ticket's VRF proof
+    out.push(ref.encode(header))
   }
   return out
 }

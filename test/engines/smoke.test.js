@@ -1,8 +1,9 @@
 /* global describe, it, before */
 // The codec's smoke test for every engine besides Node (test/engines/run.js runs it with mocha in
 // Bun and Deno, and bundled by esbuild in Chromium and Firefox): the codec-fixtures (decode,
-// re-encode byte-identically, CID, every returned array owning exactly its memory), the negative conformance cases (each rejected with a
-// DagCborDecodeError at an offset inside the input), and a CAR round trip over the real CARs of
+// re-encode byte-identically, CID, every returned array owning exactly its memory), the negative
+// conformance cases (each rejected with a DagCborDecodeError at an offset inside the input), and
+// a CAR round trip over the real CARs of
 // test/fixtures/cars/ (every DAG-CBOR block decoded and re-encoded, every block's hash checked, the
 // blocks written to a new CAR with @ipld/car and read back identical). Uses only what every engine
 // has; in browsers the fixture readers come embedded in the bundle.
