@@ -1,0 +1,300 @@
+// The web page (car/web/) in Debian's chromium and firefox-esr: it is built once, served from
+// localhost, and each CAR is set on its file input as a user would pick it.
+//   - on every fixture CAR, the summary it shows (#summary-json) equals the CLI's `verify --json`
+//     without the fields that depend on the run: input (the page names the file, the CLI the
+//     path), seconds, mbPerSec and workers; on repo CARs, its repo report equals `repo verify --json`
+//     without input
+//   - a CAR of markup, script and javascript: URLs (keys, values, AT Protocol records) is opened
+//     block by block, and nothing runs: no title change, console line or dialog from the payloads,
+//     no CSP violation, no element built from the data
+//   - a generated CAR of at least 200 MB: checked in the page, throughput and the browser's peak
+//     resident memory printed, that memory bounded well below the file's size
+//   - screenshots, kept in memory, are PNGs of the viewport's size and not blank
+// WEB_SCREENSHOT=car/docs/web-page.png also saves Chromium's screenshot of a fixture there.
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import zlib from 'node:zlib'
+import { fileURLToPath } from 'node:url'
+import { buildWeb } from '../../web/build.js'
+import { serveDir } from '../../web/serve.js'
+import { launch, missing, treeRss } from './browsers.js'
+import { hostileCar, writeLargeCar, MARKER, PAYLOADS } from './cars.js'
+
+const carDir = fileURLToPath(new URL('../../', import.meta.url))
+const repoRoot = path.dirname(carDir)
+const CLI = path.join(carDir, 'bin/dag-cbor-car.js')
+const FIXTURES = [
+  ...carsIn(path.join(carDir, 'test/fixtures')),
+  ...carsIn(path.join(carDir, 'test/fixtures/atproto')),
+  ...carsIn(path.join(repoRoot, 'test/fixtures/cars'))
+]
+/** the summary fields that depend on the run, not the data */
+const RUN_FIELDS = ['input', 'seconds', 'mbPerSec', 'workers']
+const LARGE_BYTES = 200 * 1024 * 1024
+const VIEWPORT = { width: 1280, height: 900 }
+
+/** @param {string} dir */
+function carsIn (dir) {
+  return fs.readdirSync(dir).filter((f) => f.endsWith('.car')).sort().map((f) => path.join(dir, f))
+}
+
+/** @param {string[]} args @returns {any} the CLI's JSON (it exits 1 on data with problems) */
+function cliJson (args) {
+  const r = spawnSync(process.execPath, [CLI, ...args, '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+  if (r.status !== 0 && r.status !== 1) throw new Error(`dag-cbor-car ${args.join(' ')}: exit ${r.status}: ${r.stderr}`)
+  return JSON.parse(r.stdout)
+}
+
+/** @param {any} summary @param {string[]} fields */
+function without (summary, fields) {
+  const copy = { ...summary }
+  for (const f of fields) delete copy[f]
+  return copy
+}
+
+/** @param {import('./browsers.js').TestPage} page @param {string} file */
+async function check (page, file, timeoutMs = 30_000) {
+  await page.setFile('#file', file)
+  await page.waitFor(() => document.body.dataset.state === 'done' || document.body.dataset.state === 'error', null, timeoutMs)
+  const state = await page.evaluate(() => document.body.dataset.state)
+  if (state !== 'done') throw new Error(`the page says: ${await text(page, 'error')}`)
+  return JSON.parse(await text(page, 'summary-json'))
+}
+
+/** @param {import('./browsers.js').TestPage} page @param {string} id @returns {Promise<string>} */
+function text (page, id) {
+  return page.evaluate((/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id)).textContent, id)
+}
+
+/** @param {import('./browsers.js').TestPage} page until the link index and the repo check are done */
+function settled (page) {
+  return page.waitFor(() => document.body.dataset.reach === 'done' && document.body.dataset.repo !== 'running', null, 30_000)
+}
+
+/** @param {import('./browsers.js').TestPage} page until the block view shows `cid` */
+function blockShown (page, cid) {
+  return page.waitFor((/** @type {string} */ cid) => document.getElementById('block')?.dataset.state === 'done' &&
+    document.querySelector('#block-meta .cid-text')?.textContent === cid, cid, 15_000)
+}
+
+/** @param {import('./browsers.js').TestPage} page @param {string} id @param {string} value a select's or input's new value */
+function setControl (page, id, value) {
+  return page.evaluate(([id, value]) => {
+    const control = /** @type {HTMLInputElement} */ (document.getElementById(id))
+    control.value = value
+    control.dispatchEvent(new Event(control.tagName === 'SELECT' ? 'change' : 'input'))
+  }, [id, value])
+}
+
+/** @param {import('./browsers.js').TestPage} page @param {string} prefix until the block count starts so */
+function countShown (page, prefix) {
+  return page.waitFor((/** @type {string} */ prefix) => /** @type {HTMLElement} */ (document.getElementById('block-count')).textContent?.startsWith(prefix), prefix, 10_000)
+}
+
+/**
+ * Width and height from a PNG's IHDR, and how many distinct bytes its pixel rows hold (a blank page
+ * inflates to a handful of values).
+ *
+ * @param {Buffer} png
+ */
+function pngFacts (png) {
+  assert.equal(png.subarray(0, 8).toString('hex'), '89504e470d0a1a0a', 'a PNG signature')
+  const width = png.readUInt32BE(16)
+  const height = png.readUInt32BE(20)
+  const idat = []
+  for (let at = 8; at < png.length;) {
+    const length = png.readUInt32BE(at)
+    const type = png.toString('latin1', at + 4, at + 8)
+    if (type === 'IDAT') idat.push(png.subarray(at + 8, at + 8 + length))
+    at += 12 + length
+  }
+  const pixels = zlib.inflateSync(Buffer.concat(idat))
+  const seen = new Set()
+  for (let i = 0; i < pixels.length; i += 7) seen.add(pixels[i])
+  return { width, height, distinct: seen.size }
+}
+
+let dist = ''
+/** @type {{ url: string, server: import('node:http').Server }} */
+let served
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'car-web-test-'))
+let hostileFile = ''
+let largeFile = ''
+/** @type {any} */
+let largeExpected = null
+
+before(async function () {
+  this.timeout(120_000)
+  dist = await buildWeb(path.join(scratch, 'dist'))
+  served = await serveDir(dist)
+  hostileFile = path.join(scratch, 'hostile.car')
+  fs.writeFileSync(hostileFile, await hostileCar())
+})
+
+after(() => {
+  served?.server.close()
+  fs.rmSync(scratch, { recursive: true, force: true })
+})
+
+for (const name of /** @type {const} */ (['chromium', 'firefox'])) {
+  describe(`web page in ${name}`, function () {
+    this.timeout(60_000)
+    /** @type {import('./browsers.js').TestBrowser} */
+    let browser
+    /** @type {import('./browsers.js').TestPage} */
+    let page
+
+    before(async function () {
+      const why = missing(name)
+      if (why) throw new Error(why)
+      browser = await launch(name)
+      console.log(`      (${browser.version})`)
+    })
+    after(async () => { await browser?.close() })
+    beforeEach(async () => {
+      page = await browser.newPage(VIEWPORT)
+      await page.goto(served.url)
+    })
+    afterEach(async () => { await page?.close() })
+
+    for (const file of FIXTURES) {
+      const label = path.relative(repoRoot, file)
+      it(`shows the CLI's verify --json summary for ${label} (without ${RUN_FIELDS.join(', ')})`, async () => {
+        const shown = await check(page, file)
+        const expected = cliJson(['verify', file])
+        assert.equal(shown.input, path.basename(file), 'the page names the file it was given')
+        assert.deepEqual(without(shown, RUN_FIELDS), without(expected, RUN_FIELDS))
+        assert.deepEqual(page.errors, [])
+        await settled(page)
+        const rows = await page.evaluate(() => document.querySelectorAll('#list-rows .block-row').length)
+        assert.equal(rows, Math.min(expected.blocks, rows), 'block rows are drawn')
+        assert.ok(rows > 0, 'block rows are drawn')
+        if (label.includes('atproto')) {
+          const report = JSON.parse(await text(page, 'repo-json'))
+          assert.deepEqual(without(report, ['input']), without(cliJson(['repo', 'verify', file]), ['input']))
+          assert.equal(await page.evaluate(() => /** @type {HTMLElement} */ (document.getElementById('repo')).hidden), false)
+        } else {
+          assert.equal(await page.evaluate(() => document.body.dataset.repo), 'none', 'no repo section for a CAR that is not a repo')
+        }
+      })
+    }
+
+    it('opens a non-canonical block through relaxed decode, marked so, and follows its links', async () => {
+      const file = FIXTURES.find((f) => f.endsWith('genesis-slice-v2.car'))
+      const summary = await check(page, /** @type {string} */ (file))
+      const problem = summary.problems.find((/** @type {any} */ p) => p.kind === 'non-canonical')
+      await page.click(`#problems .offset-link[data-offset="${problem.at}"]`)
+      await blockShown(page, problem.cid)
+      assert.equal(await page.evaluate(() => document.getElementById('block')?.dataset.relaxed), 'true')
+      assert.match(await text(page, 'block-note'), /relaxed decode/)
+      assert.match(await text(page, 'block-json'), /"Network"/)
+      // the root links blocks in the CAR: open it, then one of its links
+      await page.click('#summary-grid .cid-link')
+      await blockShown(page, summary.roots[0])
+      const link = await page.evaluate(() => [...document.querySelectorAll('#block-links li')]
+        .find((li) => li.querySelector('.tag-ok'))?.querySelector('.cid-link')?.getAttribute('data-cid'))
+      assert.ok(link, 'the root has a link to a block in the CAR')
+      await page.click(`#block-links .cid-link[data-cid="${link}"]`)
+      await blockShown(page, link)
+    })
+
+    it('filters the block list by codec, status and CID', async () => {
+      const file = FIXTURES.find((f) => f.endsWith('filecoin-calibnet-genesis.car'))
+      const summary = await check(page, /** @type {string} */ (file))
+      await settled(page)
+      await setControl(page, 'filter-codec', '85') // raw
+      await countShown(page, `${summary.codecs.raw} of`)
+      await setControl(page, 'filter-codec', '')
+      await setControl(page, 'filter-status', 'non-canonical')
+      await countShown(page, `${summary.dagCbor.nonCanonical} of`)
+      await setControl(page, 'filter-status', '')
+      const cid = summary.problems[0].cid
+      await setControl(page, 'filter-cid', cid.slice(-12))
+      await countShown(page, '1 of')
+      assert.equal(await page.evaluate(() => document.querySelector('#list-rows .cid')?.textContent), cid)
+      await setControl(page, 'filter-cid', '')
+      await setControl(page, 'filter-status', 'orphan')
+      await countShown(page, '0 of') // the genesis CAR: every block reachable from its root
+    })
+
+    it('shows markup, script and javascript: URLs from a CAR as text, and runs none of it', async () => {
+      await page.evaluate(() => {
+        const violations = /** @type {string[]} */ ([])
+        Object.assign(window, { cspViolations: violations })
+        document.addEventListener('securitypolicyviolation', (e) => violations.push(`${e.violatedDirective} ${e.blockedURI}`))
+      })
+      const summary = await check(page, hostileFile)
+      assert.deepEqual(without(summary, RUN_FIELDS), without(cliJson(['verify', hostileFile]), RUN_FIELDS))
+      await settled(page)
+      assert.equal(await page.evaluate(() => document.body.dataset.repo), 'done', 'the repo section is shown')
+      const blocks = summary.blocks
+      let shownPayloads = 0
+      for (let i = 0; i < blocks; i++) {
+        await page.click(`#list-rows .block-row[data-block="${i}"]`)
+        await page.waitFor((/** @type {number} */ i) => document.getElementById('block')?.dataset.state === 'done' &&
+          [...document.querySelectorAll('#block-meta .card-value')].some((n) => n.textContent === `#${i}`), i, 15_000)
+        const json = await text(page, 'block-json')
+        shownPayloads += PAYLOADS.filter((p) => json.includes(JSON.stringify(p).slice(1, -1))).length
+      }
+      assert.ok(shownPayloads >= PAYLOADS.length, `the payloads are shown as text (${shownPayloads} seen)`)
+      // records' keys and the repo's fault messages carry them too
+      assert.ok((await text(page, 'repo')).includes('<img src=x onerror='))
+      await new Promise((resolve) => setTimeout(resolve, 500)) // anything queued would have run by now
+      assert.notEqual(await page.evaluate(() => document.title), MARKER)
+      assert.equal(await page.evaluate(() => document.title), 'CAR checker')
+      assert.deepEqual(page.dialogs, [])
+      assert.deepEqual(page.console.filter((m) => m.includes(MARKER)), [])
+      assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).cspViolations), [])
+      assert.deepEqual(page.errors, [])
+      assert.equal(await page.evaluate(() => document.querySelectorAll('main img, main script, main svg, main iframe, main a[href]').length), 0,
+        'no element is built from the data (the only link, the download, has no href until a copy is made)')
+    })
+
+    it('checks a generated CAR of at least 200 MB without holding it', async function () {
+      this.timeout(300_000)
+      if (!largeFile) {
+        largeFile = path.join(scratch, 'large.car')
+        const made = writeLargeCar(largeFile, LARGE_BYTES)
+        largeExpected = cliJson(['verify', largeFile])
+        console.log(`      generated ${(made.bytes / 1e6).toFixed(1)} MB, ${made.blocks} blocks`)
+      }
+      const size = fs.statSync(largeFile).size
+      assert.ok(size >= LARGE_BYTES)
+      const baseline = treeRss(browser.pid)
+      let peak = baseline
+      const sampler = setInterval(() => { peak = Math.max(peak, treeRss(browser.pid)) }, 100)
+      const started = Date.now()
+      let shown
+      try {
+        shown = await check(page, largeFile, 240_000)
+      } finally {
+        clearInterval(sampler)
+      }
+      const seconds = (Date.now() - started) / 1000
+      peak = Math.max(peak, treeRss(browser.pid))
+      const pageRate = Number(await page.evaluate(() => document.body.dataset.mbPerSec))
+      console.log(`      ${name}: ${(size / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s from setting the file (${(size / 1e6 / seconds).toFixed(1)} MB/s); the page's own figure: ${pageRate} MB/s`)
+      console.log(`      ${name}: browser processes' resident memory: ${(baseline / 1e6).toFixed(0)} MB before, peak ${(peak / 1e6).toFixed(0)} MB (+${((peak - baseline) / 1e6).toFixed(0)} MB for a ${(size / 1e6).toFixed(0)} MB file)`)
+      assert.deepEqual(without(shown, RUN_FIELDS), without(largeExpected, RUN_FIELDS))
+      assert.ok(peak - baseline < size / 2, `the browser grew by ${((peak - baseline) / 1e6).toFixed(0)} MB reading a ${(size / 1e6).toFixed(0)} MB file: it must not hold the file`)
+    })
+
+    it('renders: a screenshot of the page on a fixture is a non-blank PNG of the viewport', async () => {
+      const blank = pngFacts(await page.screenshot())
+      await check(page, /** @type {string} */ (FIXTURES.find((f) => f.endsWith('genesis-slice-v2.car'))))
+      await settled(page)
+      await page.click('#list-rows .block-row[data-block="1"]')
+      await page.waitFor(() => document.getElementById('block')?.dataset.state === 'done', null, 15_000)
+      await page.evaluate(() => window.scrollTo(0, 0))
+      const png = await page.screenshot()
+      const facts = pngFacts(png)
+      assert.deepEqual([facts.width, facts.height], [VIEWPORT.width, VIEWPORT.height])
+      assert.ok(facts.distinct > 40, `the page is drawn (${facts.distinct} distinct byte values)`)
+      assert.ok(facts.distinct > blank.distinct, 'more is drawn than on the empty page')
+      if (name === 'chromium' && process.env.WEB_SCREENSHOT) fs.writeFileSync(process.env.WEB_SCREENSHOT, png)
+    })
+  })
+}

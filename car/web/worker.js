@@ -1,0 +1,237 @@
+// The page's Web Worker: runs the core's checks on the File the page hands over, streaming it in
+// bounded memory (the File is read slice by slice, never whole), and answers the page's requests.
+// Messages in: { type: 'verify', file, relaxed, partial } | { type: 'block', id, offset }
+//   | { type: 'repo', id, key } | { type: 'canonicalize', id }
+// Messages out: 'progress', 'blocks' (a BlockBatch, transferred), 'summary', 'reach', 'error',
+// and one 'reply' per request ({ id, ok, value | error }).
+import { verifyCar, readBlockAt, blockToJson, checkRepo, canonicalizeCar, CarBlockIterator } from '../lib/core/index.js'
+import { CID } from 'multiformats/cid'
+import { decode } from 'dag-cbor-fast'
+import { DagIndex } from '../lib/core/dag-index.js'
+import { BatchBuilder, statusCode } from './block-table.js'
+
+const BATCH = 16384
+const PROGRESS_MS = 100
+/** records listed to the page (all are checked) */
+const MAX_RECORDS = 100_000
+
+/** @type {File | null} the File being looked at (a reference: the worker reads it by slices) */
+let file = null
+/** @type {{ relaxed: boolean, partial: boolean }} */
+let options = { relaxed: false, partial: false }
+
+/** @param {any} message @param {Transferable[]} [transfer] */
+function post (message, transfer) {
+  /** @type {any} */ (self).postMessage(message, transfer ?? [])
+}
+
+/** @param {unknown} err */
+function messageOf (err) {
+  return err instanceof Error ? err.message : String(err)
+}
+
+/**
+ * @param {File} input
+ */
+async function verify (input) {
+  const started = performance.now()
+  const batch = new BatchBuilder(BATCH)
+  let lastPost = 0
+  let blocks = 0
+  let bytes = 0
+  const flush = () => {
+    if (batch.count === 0) return
+    const { batch: b, transfer } = batch.take()
+    post({ type: 'blocks', batch: b }, transfer)
+  }
+  const progress = (/** @type {boolean} */ force) => {
+    const now = performance.now()
+    if (!force && now - lastPost < PROGRESS_MS) return
+    lastPost = now
+    flush()
+    const seconds = (now - started) / 1000
+    post({ type: 'progress', blocks, bytes, total: input.size, seconds })
+  }
+  const summary = await verifyCar(input, {
+    name: input.name,
+    relaxed: options.relaxed,
+    partial: options.partial,
+    onProgress (/** @type {number} */ b, /** @type {number} */ n) {
+      blocks = b
+      bytes = n
+      progress(false)
+    },
+    onBlock (/** @type {any} */ info) {
+      batch.add(info.offset, info.length, info.codec, info.hash, statusCode(info.status), info.cid.bytes)
+      if (batch.full) flush()
+    }
+  })
+  bytes = input.size
+  progress(true)
+  const seconds = (performance.now() - started) / 1000
+  post({ type: 'summary', summary, seconds, mbPerSec: input.size / 1e6 / seconds })
+}
+
+/**
+ * Reachability from the roots: a second pass over the file, hashes not checked again (verify did),
+ * indexing every block's links (DagIndex: typed arrays, no object per block).
+ *
+ * @param {File} input
+ */
+async function reach (input) {
+  const iterator = await CarBlockIterator.fromIterable(input, { verifyHashes: false })
+  const roots = await iterator.getRoots()
+  const index = new DagIndex()
+  /** @type {number[]} per block: its DagIndex id (duplicates: the first block's) */
+  let ids = new Int32Array(1024)
+  let count = 0
+  for await (const block of iterator) {
+    const cidBytes = block.cid.bytes
+    let id = index.addBlock(cidBytes, block.offset, 0, block.cid.code, block.bytes)
+    if (id < 0) id = index.cids.find(cidBytes, 0, cidBytes.length)
+    if (count === ids.length) { const next = new Int32Array(count * 2); next.set(ids); ids = next }
+    ids[count++] = id
+  }
+  const rootIds = roots.map((r) => index.cids.add(r.bytes, 0, r.bytes.length))
+  const seen = index.reach(rootIds)
+  const reached = new Uint8Array(count)
+  let reachable = 0
+  for (let i = 0; i < count; i++) {
+    reached[i] = seen[ids[i]]
+    reachable += seen[ids[i]]
+  }
+  // link targets the CAR does not hold: in all, and among those reachable from the roots
+  let missing = 0
+  let missingReached = 0
+  /** @type {string[]} */
+  const examples = []
+  for (let id = 0; id < index.size; id++) {
+    if (index.has(id)) continue
+    if (rootIds.includes(id)) continue // a missing root is the summary's missingRoots
+    missing++
+    if (seen[id]) missingReached++
+    if (examples.length < 20) examples.push(cidText(index.cids.bytesOf(id)))
+  }
+  post({
+    type: 'reach',
+    reached,
+    blocks: count,
+    reachable,
+    orphans: count - reachable,
+    missingLinks: missing,
+    missingReachable: missingReached,
+    missingExamples: examples,
+    linksNotRead: index.linksNotRead
+  }, [reached.buffer])
+}
+
+/** @param {Uint8Array} bytes */
+function cidText (bytes) {
+  return CID.decode(bytes.slice()).toString()
+}
+
+/**
+ * Does the block at `offset` look like an AT Protocol commit (a DAG-CBOR map with did, version
+ * and data)? The repo check itself says whether it is a good one.
+ *
+ * @param {number} offset the root's section offset; -1: the root is not in the CAR
+ */
+async function rootIsCommit (offset) {
+  if (!file || !(offset >= 0)) return false
+  const block = await readBlockAt(file, offset)
+  if (block.cid.code !== 0x71) return false
+  let value
+  try {
+    value = decode(block.bytes, { relaxed: true })
+  } catch {
+    return false
+  }
+  return value !== null && typeof value === 'object' && typeof value.did === 'string' &&
+    typeof value.version === 'number' && CID.asCID(value.data) !== null
+}
+
+/** @param {any} message */
+async function answer (message) {
+  if (!file) throw new Error('no file is loaded')
+  switch (message.type) {
+    case 'block': {
+      const block = await readBlockAt(file, message.offset)
+      const view = blockToJson(block.cid, block.bytes, { relaxed: true })
+      return { cid: block.cid.toString(), offset: block.offset, size: block.bytes.length, ...view }
+    }
+    case 'repo': {
+      // checkRepo reads the whole CAR into memory: only for a CAR whose root is a commit
+      if (!(await rootIsCommit(message.rootOffset))) return { report: null, records: [] }
+      const key = typeof message.key === 'string' ? message.key.trim() : ''
+      /** @type {{ didKey?: string, didDocument?: unknown }} */
+      const keyOptions = {}
+      if (key.startsWith('{')) {
+        try {
+          keyOptions.didDocument = JSON.parse(key)
+        } catch (err) {
+          throw new Error(`the DID document is not JSON: ${messageOf(err)}`)
+        }
+      } else if (key) {
+        keyOptions.didKey = key
+      }
+      /** @type {{ path: string, collection: string, rkey: string, cid: string }[]} */
+      const records = []
+      const report = await checkRepo(file, {
+        ...keyOptions,
+        onRecord (/** @type {any} */ entry) {
+          if (records.length < MAX_RECORDS) records.push({ path: entry.path, collection: entry.collection, rkey: entry.rkey, cid: String(entry.value) })
+        }
+      })
+      return { report, records }
+    }
+    case 'canonicalize': {
+      const { out, summary } = canonicalizeCar(file, { relaxed: options.relaxed, partial: options.partial })
+      // gathered into Blobs every few megabytes: the browser keeps Blob data out of the JS heap
+      // (and large Blobs on disk), so the copy is not held as chunks here
+      /** @type {Blob[]} */
+      const blobs = []
+      /** @type {Uint8Array[]} */
+      let parts = []
+      let held = 0
+      for await (const chunk of out) {
+        parts.push(chunk.slice())
+        held += chunk.length
+        if (held >= 8 * 1024 * 1024) {
+          blobs.push(new Blob(/** @type {BlobPart[]} */ (parts)))
+          parts = []
+          held = 0
+        }
+      }
+      blobs.push(new Blob(/** @type {BlobPart[]} */ (parts)))
+      const blob = new Blob(blobs, { type: 'application/vnd.ipld.car' })
+      return { blob, summary: await summary }
+    }
+    default:
+      throw new Error(`unknown request ${JSON.stringify(message.type)}`)
+  }
+}
+
+self.onmessage = async (event) => {
+  const message = event.data
+  if (message.type === 'verify') {
+    file = message.file
+    options = { relaxed: Boolean(message.relaxed), partial: Boolean(message.partial) }
+    try {
+      await verify(/** @type {File} */ (file))
+    } catch (err) {
+      post({ type: 'error', message: messageOf(err) })
+      return
+    }
+    try {
+      await reach(/** @type {File} */ (file))
+    } catch (err) {
+      post({ type: 'reach', error: messageOf(err) })
+    }
+    return
+  }
+  try {
+    post({ type: 'reply', id: message.id, ok: true, value: await answer(message) })
+  } catch (err) {
+    post({ type: 'reply', id: message.id, ok: false, error: messageOf(err) })
+  }
+}
