@@ -15,7 +15,7 @@ import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { carV1 } from './helpers/car-oracle.js'
 
-const LIB = new URL('../lib/', import.meta.url).href
+const LIB = new URL('../lib', import.meta.url).href
 
 // run in a child: roundTrip over the file, then what is still not loaded
 const CHILD = `

@@ -7,7 +7,7 @@
 import { CID } from 'multiformats/cid'
 import { processBlock, DAG_CBOR } from './classify.js'
 import { createSummary, addBlock, countBlock } from './summary.js'
-import { digest32Matches } from './verify.js'
+import { digest32Matches } from './hash.js'
 import { fingerprintInto } from './seen.js'
 
 const RAW = 0x55

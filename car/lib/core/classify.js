@@ -4,7 +4,7 @@ import { CID } from 'multiformats/cid'
 import { PHRASES } from './phrases.js'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import { sameBytes, firstDifference } from './bytes.js'
-import { verifyBlock, digestOf } from './verify.js'
+import { verifyBlock, digestOf } from './hash.js'
 import { walkCbor } from './cbor-walk.js'
 import { checkContent } from './codecs.js'
 

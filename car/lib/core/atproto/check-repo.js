@@ -2,7 +2,7 @@
 // (unless only listing) every record. Faults go to `onFault` as they are found, records to
 // `onRecord` in MST order; the result is a summary of what was checked and what was missing.
 import * as codec from 'dag-cbor-fast'
-import { verifyBlock, hashName } from '../verify.js'
+import { verifyBlock, hashName } from '../hash.js'
 import { describeError } from '../classify.js'
 import { parseCommit } from './commit.js'
 import { signatureProblem } from './signature.js'

@@ -1,20 +1,20 @@
 // Block processors: inline (one thread) or a pool of worker threads. Both take batches of blocks and
 // return per-block results for that batch; the caller awaits batches in submission order, so output
 // and summary are identical whatever the number of workers.
-import { pack, transferList, processBatch } from './batch.js'
-import { processSections } from './sections.js'
-import { checkLoading } from './on-demand.js'
+import { pack, transferList, processBatch } from '../core/batch.js'
+import { processSections } from '../core/sections.js'
+import { checkLoading } from '../core/on-demand.js'
 
 /**
- * @typedef {import('./classify.js').BlockResult} BlockResult
- * @typedef {import('./sections.js').SectionResult} SectionResult
- * @typedef {{ submit: (blocks: import('./batch.js').Block[]) => Promise<BlockResult[]>, submitSections: (batch: import('./read.js').SectionBatch, maxBlockSize: number) => Promise<SectionResult>, pending: () => number, ready: () => boolean, close: () => Promise<void> }} Processor
+ * @typedef {import('../core/classify.js').BlockResult} BlockResult
+ * @typedef {import('../core/sections.js').SectionResult} SectionResult
+ * @typedef {{ submit: (blocks: import('../core/batch.js').Block[]) => Promise<BlockResult[]>, submitSections: (batch: import('../core/read.js').SectionBatch, maxBlockSize: number) => Promise<SectionResult>, pending: () => number, ready: () => boolean, close: () => Promise<void> }} Processor
  *   pending: batches submitted and not yet checked; ready: some worker has loaded its modules (a
  *   batch sent before then would wait behind that loading, so the main thread may better check it)
  */
 
 /**
- * @param {import('./classify.js').Codec} codec
+ * @param {import('../core/classify.js').Codec} codec
  * @param {{ canonicalize?: boolean }} options
  * @returns {Processor}
  */

@@ -4,14 +4,14 @@
 // printed in the order the files were given: one line per file, or with --json one JSON line per
 // file (the command's own JSON, plus "status", and "error" when it stopped on one). The exit status
 // is the worst of the files' statuses (for inspect without --strict, problems in the data count as 0).
-import { UsageError } from './errors.js'
+import { UsageError } from '../core/errors.js'
 import { guardStdout } from './lines.js'
 
 /** The commands that take several inputs, each with its option table (the flags that take a value
  * are read from it, so a flag's value is never taken for an input). */
 const OPTION_TABLES = {
-  verify: async () => (await import('./commands/verify.js')).OPTIONS,
-  inspect: async () => (await import('./commands/inspect.js')).OPTIONS
+  verify: async () => (await import('../commands/verify.js')).OPTIONS,
+  inspect: async () => (await import('../commands/inspect.js')).OPTIONS
 }
 /** Flags that write one output, so make sense for one input only. */
 const SINGLE_ONLY = new Set(['--out', '--map', '--canonicalize'])

@@ -1,8 +1,8 @@
 // A worker process for many.js: runs one command on one file per message, in this process, and
 // sends back its exit status and what it wrote. The command's writes to stdout and stderr are
 // captured for the run (the parent prints them in the order the files were given).
-import { COMMANDS } from './commands/index.js'
-import { UsageError, errorLine } from './errors.js'
+import { COMMANDS } from '../commands/index.js'
+import { UsageError, errorLine } from '../core/errors.js'
 
 /**
  * Route a stream's writes into `into` for the length of a run.

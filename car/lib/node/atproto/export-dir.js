@@ -6,8 +6,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import * as dagJson from '@ipld/dag-json'
-import { ToolError, systemReason } from '../errors.js'
-import { isNsid, isRecordKey } from './syntax.js'
+import { ToolError, systemReason } from '../../core/errors.js'
+import { isNsid, isRecordKey } from '../../core/atproto/syntax.js'
 
 // Names Windows gives special meaning to, whatever the extension: refused there.
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i

@@ -10,7 +10,7 @@ import { CID } from 'multiformats/cid'
 import { identity } from 'multiformats/hashes/identity'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import { encode } from 'dag-cbor-fast'
-import { loadHasher, digestOf } from './verify.js'
+import { loadHasher, digestOf } from '../core/hash.js'
 
 const DAG_CBOR = 0x71
 const RAW = 0x55

@@ -6,18 +6,18 @@ import os from 'node:os'
 import path from 'node:path'
 import { CID } from 'multiformats/cid'
 import { openInput } from './source.js'
-import { openCar, readVarint, CarReadError } from './read.js'
-import { DEFAULT_MAX_BLOCK_SIZE } from './block-size.js'
+import { openCar, readVarint, CarReadError } from '../core/read.js'
+import { DEFAULT_MAX_BLOCK_SIZE } from '../core/block-size.js'
 import { openAtomicFile } from './output.js'
-import { ToolError } from './errors.js'
-import { missing, loadFor } from './on-demand.js'
+import { ToolError } from '../core/errors.js'
+import { missing, loadFor } from '../core/on-demand.js'
 import { createProgress, drawProgress } from './progress.js'
 
 /**
  * @typedef {object} CarInput
  * @property {string} name what messages call the input
  * @property {import('./source.js').Source} source
- * @property {import('./read.js').Car} car
+ * @property {import('../core/read.js').Car} car
  * @property {Uint8Array} prefix the first bytes of the input (up to PREFIX bytes), for export's header check
  * @property {() => Promise<void>} close
  */

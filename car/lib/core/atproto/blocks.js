@@ -4,7 +4,7 @@
 // records, a run of nodes), so a read serves many blocks; from a stream, which cannot be read
 // again, the blocks themselves are kept.
 import { openCar } from '../read.js'
-import { createProgress, drawProgress } from '../progress.js'
+import { createProgress, drawProgress } from '../../node/progress.js'
 
 const WINDOW = 64 * 1024
 const WINDOWS = 8
@@ -36,7 +36,7 @@ export function blockKey (cid) {
  * Read the whole CAR once (every section's length and CID is checked by openCar; a CAR that
  * cannot be read to the end throws its CarReadError, exit status 2).
  *
- * @param {import('../source.js').Source} source
+ * @param {import('../../node/source.js').Source} source
  * @param {{ maxBlockSize?: number }} [options]
  * @returns {Promise<BlockStore>}
  */
@@ -72,7 +72,7 @@ export async function readBlocks (source, { maxBlockSize } = {}) {
 /**
  * Reads of a seekable source through the last few windows read, least recently used replaced.
  *
- * @param {import('../source.js').Source} source
+ * @param {import('../../node/source.js').Source} source
  */
 function readAhead (source) {
   /** @type {{ start: number, bytes: Uint8Array }[]} most recently used first */

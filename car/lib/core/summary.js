@@ -1,5 +1,5 @@
 // The run's summary: counts accumulated block by block (in CAR order), then printed for humans or as JSON.
-import { hashName } from './verify.js'
+import { hashName } from './hash.js'
 import { humanBytes, humanRate, humanSeconds } from './units.js'
 
 const MAX_PROBLEMS = 10

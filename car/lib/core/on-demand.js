@@ -5,7 +5,7 @@
 // they are handed out; a batch is checked at once, and if it meets a block whose hasher or decoder
 // is not loaded (NotLoadedError), that is loaded and the batch checked again from its start: at
 // most once per hasher and decoder in a thread, and nothing to do per block once all is loaded.
-import { loadHasher, hasherMissing } from './verify.js'
+import { loadHasher, hasherMissing } from './hash.js'
 import { loadCodec, codecMissing } from './codecs.js'
 import { NotLoadedError } from './errors.js'
 

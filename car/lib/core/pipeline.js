@@ -5,18 +5,18 @@ import os from 'node:os'
 import { CID } from 'multiformats/cid'
 import { openCar, CarReadError, sectionError } from './read.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from './block-size.js'
-import { inlineProcessor, workerPool } from './workers.js'
+import { inlineProcessor, workerPool } from '../node/workers.js'
 import { createSummary, addBlock, mergeSummary, finishSummary } from './summary.js'
 import { ToolError } from './errors.js'
 import { createChecks } from './checks.js'
 import { processSections } from './sections.js'
-import { openInput } from './source.js'
+import { openInput } from '../node/source.js'
 import { checkLoading } from './on-demand.js'
 
 /** Our codec, imported by module URL so worker threads can load the same one (the bench swaps it). */
 export const defaultCodecUrl = new URL('./codec.js', import.meta.url).href
 /** What writing a CAR needs (output.js, relink.js): loaded when a run writes one. */
-const writing = () => Promise.all([import('./output.js'), import('./relink.js')])
+const writing = () => Promise.all([import('../node/output.js'), import('./relink.js')])
 const SMALL_FILE = 8 * 1024 * 1024
 const BATCH_BLOCKS = 512
 const BATCH_BYTES = 1 << 20
@@ -41,7 +41,7 @@ export function defaultWorkers (size, out = false) {
 
 /**
  * @typedef {object} RunOptions
- * @property {import('./source.js').Source} source
+ * @property {import('../node/source.js').Source} source
  * @property {string} [out] path of the CAR to write
  * @property {boolean} [canonicalize] write canonical forms of non-canonical blocks, and relink their parents
  * @property {number} [workers] threads checking blocks: 1 = inline; without `out`, N = the main thread and N - 1 worker threads; with `out`, N worker threads
@@ -72,9 +72,9 @@ export async function roundTrip (options) {
   summary.relaxed = relaxed
   /** @type {import('./read.js').Car | null} */
   let car = null
-  /** @type {Awaited<ReturnType<typeof import('./output.js').openCarOutput>> | null} */
+  /** @type {Awaited<ReturnType<typeof import('../node/output.js').openCarOutput>> | null} */
   let output = null
-  /** @type {import('./workers.js').Processor | null} */
+  /** @type {import('../node/workers.js').Processor | null} */
   let processor = null
   try {
     car = await openCar(source.stream(), { size: source.size, maxBlockSize, file: source.seekable ? source : undefined })
@@ -140,7 +140,7 @@ export async function roundTrip (options) {
       let batchBytes = 0
       let nextSegment = 0
       const submit = async () => {
-        inFlight.push({ blocks: batch, results: /** @type {import('./workers.js').Processor} */ (processor).submit(batch) })
+        inFlight.push({ blocks: batch, results: /** @type {import('../node/workers.js').Processor} */ (processor).submit(batch) })
         batch = []
         batchBytes = 0
         while (inFlight.length >= maxInFlight) await drainOne()
@@ -216,7 +216,7 @@ export async function roundTrip (options) {
  *
  * @param {object} a
  * @param {import('./read.js').Car} a.car
- * @param {import('./workers.js').Processor} a.processor worker threads, or the inline processor
+ * @param {import('../node/workers.js').Processor} a.processor worker threads, or the inline processor
  * @param {import('./classify.js').Codec | null} a.inline the codec, for the main thread's share; null: the processor is inline
  * @param {number} a.threads worker threads in the processor (0: inline)
  * @param {import('./summary.js').Summary} a.summary
@@ -297,13 +297,13 @@ async function verifyInWorkers ({ car, processor, inline, threads, summary, chec
  * new CIDs up the DAG, and write the output again if anything beyond the first pass's output changed.
  *
  * @param {object} a
- * @param {import('./source.js').Source} a.source
+ * @param {import('../node/source.js').Source} a.source
  * @param {string} a.out
  * @param {import('./read.js').Car} a.car
  * @param {Map<string, import('./relink.js').Affected>} a.seeds
  * @param {number[]} a.segments
  * @param {import('./summary.js').Summary} a.summary
- * @param {NonNullable<Awaited<ReturnType<typeof import('./output.js').openCarOutput>>>} a.output the first pass's output
+ * @param {NonNullable<Awaited<ReturnType<typeof import('../node/output.js').openCarOutput>>>} a.output the first pass's output
  * @param {number} [a.maxBlockSize]
  * @param {RunOptions['onProgress']} [a.onProgress]
  */

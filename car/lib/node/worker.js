@@ -1,9 +1,9 @@
 // Worker thread: receives packed batches of blocks, answers with one BlockResult per block, in
 // order; or batches of whole sections (verify without output), answered with a SectionResult.
 import { parentPort, workerData } from 'node:worker_threads'
-import { unpack, processBatch } from './batch.js'
-import { processSections } from './sections.js'
-import { checkLoading } from './on-demand.js'
+import { unpack, processBatch } from '../core/batch.js'
+import { processSections } from '../core/sections.js'
+import { checkLoading } from '../core/on-demand.js'
 
 const codec = await import(workerData.codecUrl)
 const options = { canonicalize: workerData.canonicalize }
@@ -11,7 +11,7 @@ const options = { canonicalize: workerData.canonicalize }
 const progress = workerData.progress
 const at = 2 * workerData.index
 
-/** @typedef {{ id: number, batch?: import('./batch.js').PackedBatch, sections?: import('./read.js').SectionBatch, maxBlockSize?: number }} Message */
+/** @typedef {{ id: number, batch?: import('../core/batch.js').PackedBatch, sections?: import('../core/read.js').SectionBatch, maxBlockSize?: number }} Message */
 
 /** @param {Message} msg */
 function check (msg) {
@@ -25,7 +25,7 @@ function check (msg) {
     const result = checkLoading(() => msg.sections
       ? { id: msg.id, sectionResult: processSections(codec, msg.sections, { maxBlockSize: /** @type {number} */ (msg.maxBlockSize) }) }
       // results are cloned, not transferred: an encoder's output may be a view on a buffer it reuses
-      : { id: msg.id, results: processBatch(codec, unpack(/** @type {import('./batch.js').PackedBatch} */ (msg.batch)), options) })
+      : { id: msg.id, results: processBatch(codec, unpack(/** @type {import('../core/batch.js').PackedBatch} */ (msg.batch)), options) })
     if (result instanceof Promise) result.then(answer, failed)
     else answer(result)
   } catch (err) {

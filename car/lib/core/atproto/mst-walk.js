@@ -6,7 +6,7 @@
 // subtree; keys that are valid repo paths. Iterative (an explicit stack), and no node is entered
 // twice, so neither a deep nor a crafted tree can overflow the stack or make the walk explode.
 import * as codec from 'dag-cbor-fast'
-import { verifyBlock, hashName } from '../verify.js'
+import { verifyBlock, hashName } from '../hash.js'
 import { describeError } from '../classify.js'
 import { readNode } from './mst-node.js'
 import { keyHeight, compareKeys } from './mst-key.js'

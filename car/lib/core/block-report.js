@@ -6,7 +6,7 @@ import { CID } from 'multiformats/cid'
 import { base36 } from 'multiformats/bases/base36'
 import { processBlock } from './classify.js'
 import { codecName } from './summary.js'
-import { hashName } from './verify.js'
+import { hashName } from './hash.js'
 import { UsageError } from './errors.js'
 
 /** Codecs the commands know by name (any other is given as a number: 0x0112 or 274). */

@@ -2,7 +2,7 @@
 // stream (standard input, a pipe, a FIFO, a device) read once, front to back, size unknown.
 import fs from 'node:fs'
 import net from 'node:net'
-import { ToolError, systemReason } from './errors.js'
+import { ToolError, systemReason } from '../core/errors.js'
 
 const CHUNK = 1 << 20
 const WAIT_NOTE_MS = 500
