@@ -15,7 +15,7 @@ import { identity } from 'multiformats/hashes/identity'
 import { blake2b256 } from '@multiformats/blake2/blake2b'
 import * as dagPb from '@ipld/dag-pb'
 import * as dagJson from '@ipld/dag-json'
-import { roundTrip } from '../lib/core/pipeline.js'
+import { roundTrip } from '../lib/node/run.js'
 import { openInput, bytesSource } from '../lib/node/source.js'
 import { carWriterBytes, carV1, varint } from './helpers/car-oracle.js'
 

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { consumerLockfile } from '../../test/helpers/consumer-lockfile.js'
 import { brokenLinks } from '../../test/helpers/markdown-links.js'
 
-const repo = fileURLToPath(new URL('../..', import.meta.url))
+const repo = fileURLToPath(new URL('../../', import.meta.url))
 const GENESIS = path.join(repo, 'test/fixtures/cars/filecoin-calibnet-genesis.car')
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'

@@ -11,7 +11,7 @@ import { fixturePath } from '../../test/helpers/fixtures.js'
 import { createProgress, drawProgress } from '../lib/node/progress.js'
 import { openCar } from '../lib/core/read.js'
 import { openInput } from '../lib/node/source.js'
-import { roundTrip } from '../lib/core/pipeline.js'
+import { roundTrip } from '../lib/node/run.js'
 
 const GENESIS = fileURLToPath(fixturePath('cars/filecoin-calibnet-genesis.car'))
 

@@ -7,6 +7,7 @@ import { UsageError, systemReason } from '../core/errors.js'
 import { parseCommand, COMMON_USAGE } from '../node/command-args.js'
 import { openInput } from '../node/source.js'
 import { readBlocks } from '../core/atproto/blocks.js'
+import { createProgress, drawProgress } from '../node/progress.js'
 import { checkRepo } from '../core/atproto/check-repo.js'
 import { parseDidKey, keyFromDidDocument, KeyError } from '../core/atproto/did-key.js'
 import { faultLine, formatSummary, oneLine } from '../core/atproto/report.js'
@@ -86,7 +87,7 @@ export async function run (argv) {
   const key = args.key === undefined ? null : loadKey(args.key)
   const source = await openInput(args.input)
   try {
-    const store = await readBlocks(source, { maxBlockSize: args.maxBlockSize })
+    const store = await readBlocks(source, { maxBlockSize: args.maxBlockSize, onOpen: (car) => drawProgress(car, createProgress({ total: source.size, stdoutListing: true })) })
     const exporter = args.out ? createExporter(args.out) : null
     const out = (/** @type {string} */ line) => process.stdout.write(line + '\n')
     /** @type {string[]} */

@@ -10,7 +10,7 @@ import { maxBlockSizeOption } from '../node/command-args.js'
 import { ToolError, UsageError } from '../core/errors.js'
 import { openInput, bytesSource } from '../node/source.js'
 import { DEFAULT_MAX_BLOCK_SIZE, bytesText } from '../core/block-size.js'
-import { roundTrip, defaultWorkers, maxWorkers } from '../core/pipeline.js'
+import { roundTrip, defaultWorkers, maxWorkers } from '../node/run.js'
 import { formatSummary, exitCode } from '../core/summary.js'
 import { createProgress } from '../node/progress.js'
 

@@ -17,7 +17,7 @@ import { create as createDigest } from 'multiformats/hashes/digest'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { describeError } from './classify.js'
 import { digestOf, verifyBlock, hashName } from './hash.js'
-import { sameBytes } from './bytes.js'
+import { sameBytes, toBase64, fromBase64 } from './bytes.js'
 import { codecName } from './summary.js'
 import { DAG_CBOR, DAG_JSON, DAG_PB, RAW } from './links.js'
 
@@ -53,7 +53,7 @@ export function blockLine (cid, bytes) {
   const hash = verifyBlock(cid, bytes)
   /** @param {string | null} problem @param {string | null} note */
   const asBytes = (problem, note) => ({
-    line: `${head},"bytes":"${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')}"${note ? `,"note":${JSON.stringify(note)}` : ''}}`,
+    line: `${head},"bytes":"${toBase64(bytes)}"${note ? `,"note":${JSON.stringify(note)}` : ''}}`,
     problem,
     note
   })
@@ -171,7 +171,7 @@ export function parseBlockLine (line, n) {
   let bytes
   if (hasBytes) {
     if (typeof entry.bytes !== 'string' || !BASE64.test(entry.bytes) || entry.bytes.length % 4 === 1) throw new LineError(`line ${n}: "bytes" must be base64 text`)
-    bytes = new Uint8Array(Buffer.from(entry.bytes, 'base64'))
+    bytes = fromBase64(entry.bytes)
   } else {
     bytes = encodeValue(code, entry.value, n)
   }

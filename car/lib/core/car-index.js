@@ -4,6 +4,7 @@
 // leave out) must be listed at its own section offset, and every entry must name a block that starts
 // where the entry says. @ipld/car reads CARv2 but not its index, so this is done here.
 // Format: https://ipld.io/specs/transport/car/carv2/#index-format
+import { toHex } from './bytes.js'
 
 const INDEX_SORTED = 0x0400
 const MULTIHASH_INDEX_SORTED = 0x0401
@@ -44,7 +45,7 @@ export class BlockRecords {
       this.identityOffsets.push(offset)
       return
     }
-    this.keys.push(`${code.toString(16)}:${Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength).toString('hex')}`)
+    this.keys.push(`${code.toString(16)}:${toHex(digest)}`)
     this.offsets.push(offset)
     this.duplicate.push(duplicate)
   }
@@ -88,7 +89,7 @@ export function parseIndex (bytes) {
       if (length % width !== 0) throw new BadIndex(`bucket of ${length} bytes is not a whole number of ${width}-byte records`)
       need(length, `a bucket of ${length} bytes`)
       for (let end = at + length; at < end; at += width) {
-        const digest = Buffer.from(bytes.buffer, bytes.byteOffset + at, width - 8).toString('hex')
+        const digest = toHex(bytes.subarray(at, at + width - 8))
         const offset = Number(view.getBigUint64(at + width - 8, true))
         entries.push({ code, digest, offset })
       }

@@ -6,6 +6,7 @@ import * as dagJson from '@ipld/dag-json'
 import * as dagPb from '@ipld/dag-pb'
 import { CID } from 'multiformats/cid'
 import { scanLinks } from './cbor-walk.js'
+import { toHex } from './bytes.js'
 
 export const DAG_CBOR = 0x71
 export const RAW = 0x55
@@ -99,6 +100,6 @@ export function cidText (bytes) {
   try {
     return CID.decode(bytes).toString()
   } catch {
-    return `0x${Buffer.from(bytes).toString('hex')} (not a CID)`
+    return `0x${toHex(bytes)} (not a CID)`
   }
 }

@@ -1,70 +1,87 @@
-// The round-trip pipeline: stream blocks out of a CAR, process them in ordered batches (inline or on
-// worker threads), accumulate the summary in CAR order, and optionally write a CAR back out
-// (atomically). With --canonicalize, rewritten blocks' parents are rewritten too (relink.js).
-import os from 'node:os'
+// The round-trip pipeline: stream blocks out of a CAR, process them in ordered batches (inline, or
+// on worker threads a shell provides), accumulate the summary in CAR order, and optionally write a
+// CAR back out through an output a shell provides (the Node shell's is an atomic file; the core's
+// own, write.js, is bytes in memory). With canonicalize, rewritten blocks' parents are rewritten
+// too (relink.js).
 import { CID } from 'multiformats/cid'
 import { openCar, CarReadError, sectionError } from './read.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from './block-size.js'
-import { inlineProcessor, workerPool } from '../node/workers.js'
+import { processBatch } from './batch.js'
 import { createSummary, addBlock, mergeSummary, finishSummary } from './summary.js'
 import { ToolError } from './errors.js'
 import { createChecks } from './checks.js'
 import { processSections } from './sections.js'
-import { openInput } from '../node/source.js'
 import { checkLoading } from './on-demand.js'
 
-/** Our codec, imported by module URL so worker threads can load the same one (the bench swaps it). */
-export const defaultCodecUrl = new URL('./codec.js', import.meta.url).href
-/** What writing a CAR needs (output.js, relink.js): loaded when a run writes one. */
-const writing = () => Promise.all([import('../node/output.js'), import('./relink.js')])
-const SMALL_FILE = 8 * 1024 * 1024
 const BATCH_BLOCKS = 512
 const BATCH_BYTES = 1 << 20
 /** most sections in a batch handed to a worker by verifyInWorkers */
 const SECTION_BATCH = 8192
 
-/** Most worker threads worth running here: one per available core. */
-export const maxWorkers = () => os.availableParallelism()
+/**
+ * @typedef {import('./classify.js').BlockResult} BlockResult
+ * @typedef {import('./sections.js').SectionResult} SectionResult
+ * @typedef {{ submit: (blocks: import('./batch.js').Block[]) => Promise<BlockResult[]>, submitSections: (batch: import('./read.js').SectionBatch, maxBlockSize: number) => Promise<SectionResult>, pending: () => number, ready: () => boolean, close: () => Promise<void> }} Processor
+ *   pending: batches submitted and not yet checked; ready: some worker has loaded its modules (a
+ *   batch sent before then would wait behind that loading, so the main thread may better check it)
+ * @typedef {{ put: (cid: CID, bytes: Uint8Array) => Promise<void>, commit: () => Promise<void>, abort: () => Promise<void> }} CarOutput
+ * @typedef {object} OutputTarget where a run writes its CAR (a shell's)
+ * @property {string} name what the summary calls it (`output.file`)
+ * @property {(roots: CID[]) => Promise<CarOutput>} open a new output (a later pass opens another, after aborting the first)
+ * @property {(mappings: { old: string, new: string, why: string }[]) => Promise<{ commit: () => Promise<void>, abort: () => Promise<void> }>} [writeMap]
+ *   with canonicalize: the old -> new CID map, committed right after the CAR
+ * @property {() => Promise<import('./input.js').Source | null>} [reopen] the committed output, to read back and check (null: it cannot be)
+ * @property {string} [mapName] what the summary calls the map (`output.mapFile`)
+ */
 
 /**
- * Worker count when the user gives none: 1 (inline) for small or unknown-size inputs; else, without
- * an output file, one thread per core (the main thread checks batches too, see verifyInWorkers),
- * and with one, cores - 1 worker threads (the main thread reads and writes).
+ * The processor that checks each batch in the calling thread.
  *
- * @param {number | undefined} size input size in bytes
- * @param {boolean} [out] an output file is written
+ * @param {import('./classify.js').Codec} codec
+ * @param {{ canonicalize?: boolean }} options
+ * @returns {Processor}
  */
-export function defaultWorkers (size, out = false) {
-  if (size === undefined || size < SMALL_FILE) return 1
-  return out ? Math.max(1, maxWorkers() - 1) : maxWorkers()
+export function inlineProcessor (codec, options) {
+  return {
+    submit: async (blocks) => checkLoading(() => processBatch(codec, blocks, options)),
+    submitSections: async (batch, maxBlockSize) => checkLoading(() => processSections(codec, batch, { maxBlockSize })),
+    pending: () => 0,
+    ready: () => true,
+    close: async () => {}
+  }
 }
 
 /**
  * @typedef {object} RunOptions
- * @property {import('../node/source.js').Source} source
- * @property {string} [out] path of the CAR to write
+ * @property {import('./input.js').Source} source
+ * @property {OutputTarget} [output] write a CAR there
  * @property {boolean} [canonicalize] write canonical forms of non-canonical blocks, and relink their parents
- * @property {number} [workers] threads checking blocks: 1 = inline; without `out`, N = the main thread and N - 1 worker threads; with `out`, N worker threads
+ * @property {number} [workers] threads checking blocks: 1 = inline; without `output`, N = this thread and N - 1 worker threads; with `output`, N worker threads
+ * @property {(threads: number, options: { canonicalize?: boolean }) => Promise<Processor>} [workerPool] the shell's worker threads (without it, `workers` must be 1)
+ * @property {import('./classify.js').Codec} [codec] the DAG-CBOR codec (default: ./codec.js)
  * @property {number} [maxBlockSize] largest block (and section length claim) accepted
- * @property {string} [mapFile] with canonicalize: also write every old -> new CID to this file
- * @property {string} [codecUrl] module URL of the codec (default: this repo's index.js)
  * @property {boolean} [relaxed] non-canonical DAG-CBOR blocks that relaxed decode reads losslessly are counted and listed, not a failure
  * @property {boolean} [partial] the CAR is part of a larger DAG: roots may be absent from its blocks, and the header may list none
- * @property {boolean} [mainThreadChecks] without `out`: false sends every batch to the worker threads, even while none has
+ * @property {boolean} [mainThreadChecks] without `output`: false sends every batch to the worker threads, even while none has
  *   loaded yet (the tests use it, so that a small CAR reaches a worker)
  * @property {(blocks: number, bytes: number, label?: string) => void} [onProgress]
+ * @property {(block: import('./read.js').Block, result: BlockResult, index: number) => void} [onBlock] each block and its
+ *   result, in CAR order (the run then reads block by block, as it does with an output)
+ * @property {AbortSignal} [signal] stops the run between batches, with the signal's reason
  */
 
 /**
- * Run the tool over one source. A CarReadError (or any other failure) carries the summary of what
- * was read before it, as `err.summary`, so the caller can still print it.
+ * Run the pipeline over one source. A CarReadError (or any other failure) carries the summary of
+ * what was read before it, as `err.summary`, so the caller can still print it.
  *
  * @param {RunOptions} options
  * @returns {Promise<import('./summary.js').Summary>}
  */
-export async function roundTrip (options) {
-  const { source, out, canonicalize = false, codecUrl = defaultCodecUrl, onProgress, maxBlockSize, mapFile, partial = false, relaxed = false, mainThreadChecks = true } = options
-  const workers = options.workers ?? defaultWorkers(source.size, out !== undefined)
+export async function runPipeline (options) {
+  const { source, output: target, canonicalize = false, onProgress, onBlock, signal, maxBlockSize, partial = false, relaxed = false, mainThreadChecks = true } = options
+  const workers = options.workers ?? 1
+  if (workers > 1 && !options.workerPool) throw new TypeError('workers > 1 needs a workerPool (the Node entry has one)')
+  const codec = options.codec ?? await import('./codec.js')
   const start = performance.now()
   const summary = createSummary()
   summary.input = source.name
@@ -72,22 +89,22 @@ export async function roundTrip (options) {
   summary.relaxed = relaxed
   /** @type {import('./read.js').Car | null} */
   let car = null
-  /** @type {Awaited<ReturnType<typeof import('../node/output.js').openCarOutput>> | null} */
+  /** @type {CarOutput | null} */
   let output = null
-  /** @type {import('../node/workers.js').Processor | null} */
+  /** @type {Processor | null} */
   let processor = null
   try {
+    signal?.throwIfAborted()
     car = await openCar(source.stream(), { size: source.size, maxBlockSize, file: source.seekable ? source : undefined })
     summary.version = car.version
     summary.roots = car.roots.map(String)
     const checks = createChecks(car, { partial })
-    // without --out, the main thread checks batches too (verifyInWorkers): N threads are N - 1 workers and it
-    const threads = out ? workers : workers - 1
-    processor = threads > 0 ? await workerPool(threads, codecUrl, { canonicalize }) : inlineProcessor(await import(codecUrl), { canonicalize })
-    if (out) {
-      const [{ openCarOutput }] = await writing()
-      output = await openCarOutput(out, car.roots)
-      summary.output = { file: out, blocks: 0, unchanged: 0, canonicalized: 0, relinked: 0, keptUnchanged: 0, rootsReplaced: 0, passes: 1, mappings: [], cannotRewrite: [] }
+    // without an output, this thread checks batches too (verifyInWorkers): N threads are N - 1 workers and it
+    const threads = target ? workers : workers - 1
+    processor = threads > 0 ? await /** @type {NonNullable<RunOptions['workerPool']>} */ (options.workerPool)(threads, { canonicalize }) : inlineProcessor(codec, { canonicalize })
+    if (target) {
+      output = await target.open(car.roots)
+      summary.output = { file: target.name, blocks: 0, unchanged: 0, canonicalized: 0, relinked: 0, keptUnchanged: 0, rootsReplaced: 0, passes: 1, mappings: [], cannotRewrite: [] }
     }
     /** @type {Map<string, import('./relink.js').Affected>} the blocks canonicalized in this pass */
     const seeds = new Map()
@@ -96,26 +113,28 @@ export async function roundTrip (options) {
     const o = summary.output
     const currentCar = car
 
-    if (!out) {
-      const inline = threads > 0 && mainThreadChecks ? await import(codecUrl) : null
-      await verifyInWorkers({ car, processor, inline, threads, summary, checks, maxBlockSize: maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, onProgress })
+    if (!target && !onBlock) {
+      const inline = threads > 0 && mainThreadChecks ? codec : null
+      await verifyInWorkers({ car, processor, inline, threads, summary, checks, maxBlockSize: maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, onProgress, signal })
       await checks.finish(summary)
       summary.bytes = car.position()
       await car.stop()
       return finishSummary(summary, start)
     }
-    const [, { SEGMENT, cidKey, detach }] = await writing()
+    const { SEGMENT, cidKey, detach } = await import('./relink.js')
     const maxInFlight = threads > 0 ? 2 * threads : 1
     /** @type {{ blocks: import('./read.js').Block[], results: Promise<import('./classify.js').BlockResult[]> }[]} */
     const inFlight = []
     const drainOne = async () => {
       const { blocks, results } = /** @type {typeof inFlight[0]} */ (inFlight.shift())
       const rs = await results
+      signal?.throwIfAborted()
       for (let i = 0; i < blocks.length; i++) {
         const block = blocks[i]
         const r = rs[i]
         addBlock(summary, block, r)
         checks.block(block)
+        onBlock?.(block, r, summary.blocks - 1)
         if (!output || !o) continue
         o.blocks++
         if (r.keptReason) o.keptUnchanged++
@@ -140,7 +159,7 @@ export async function roundTrip (options) {
       let batchBytes = 0
       let nextSegment = 0
       const submit = async () => {
-        inFlight.push({ blocks: batch, results: /** @type {import('../node/workers.js').Processor} */ (processor).submit(batch) })
+        inFlight.push({ blocks: batch, results: /** @type {Processor} */ (processor).submit(batch) })
         batch = []
         batchBytes = 0
         while (inFlight.length >= maxInFlight) await drainOne()
@@ -172,12 +191,12 @@ export async function roundTrip (options) {
     summary.bytes = car.position()
     if (output && o && seeds.size) {
       await source.checkUnchanged()
-      output = await relinkAndRewrite({ source, out: /** @type {string} */ (out), car, seeds, segments, summary, output, maxBlockSize, onProgress })
+      output = await relinkAndRewrite({ source, target: /** @type {OutputTarget} */ (target), car, seeds, segments, summary, output, maxBlockSize, onProgress })
     }
     if (output) {
       await source.checkUnchanged()
       // the map is written and flushed first, renamed right after the CAR: both or neither
-      const map = mapFile && o ? await writeMap(mapFile, o.mappings) : null
+      const map = target?.writeMap && o ? await target.writeMap(o.mappings) : null
       try {
         await output.commit()
       } catch (err) {
@@ -186,9 +205,9 @@ export async function roundTrip (options) {
       }
       if (map && o) {
         await map.commit()
-        o.mapFile = mapFile
+        o.mapFile = target?.mapName
       }
-      if (o && canonicalize && summary.dagCbor.nonCanonical > 0) o.check = await readBack(/** @type {string} */ (out), { ...options, partial })
+      if (o && canonicalize && summary.dagCbor.nonCanonical > 0) o.check = await readBack(/** @type {OutputTarget} */ (target), { ...options, partial })
     }
     await car.stop()
   } catch (err) {
@@ -216,15 +235,16 @@ export async function roundTrip (options) {
  *
  * @param {object} a
  * @param {import('./read.js').Car} a.car
- * @param {import('../node/workers.js').Processor} a.processor worker threads, or the inline processor
+ * @param {Processor} a.processor worker threads, or the inline processor
  * @param {import('./classify.js').Codec | null} a.inline the codec, for the main thread's share; null: the processor is inline
  * @param {number} a.threads worker threads in the processor (0: inline)
  * @param {import('./summary.js').Summary} a.summary
  * @param {ReturnType<typeof createChecks>} a.checks
  * @param {number} a.maxBlockSize
  * @param {RunOptions['onProgress']} [a.onProgress]
+ * @param {AbortSignal} [a.signal]
  */
-async function verifyInWorkers ({ car, processor, inline, threads, summary, checks, maxBlockSize, onProgress }) {
+async function verifyInWorkers ({ car, processor, inline, threads, summary, checks, maxBlockSize, onProgress, signal }) {
   const queued = 4 * threads // batches waiting at the workers before the main thread takes one itself
   // the main thread's own results hold no batch bytes: it may run well ahead of a slow worker batch
   // rather than wait for it with work at hand
@@ -243,6 +263,7 @@ async function verifyInWorkers ({ car, processor, inline, threads, summary, chec
     // the end of the batch just counted: the reader's position runs ahead of the batches in
     // flight, and the line would reach 100% with tens of thousands of blocks still to count
     onProgress?.(summary.blocks, end)
+    signal?.throwIfAborted()
   }
   try {
     /** @type {CarReadError | null} */
@@ -297,18 +318,18 @@ async function verifyInWorkers ({ car, processor, inline, threads, summary, chec
  * new CIDs up the DAG, and write the output again if anything beyond the first pass's output changed.
  *
  * @param {object} a
- * @param {import('../node/source.js').Source} a.source
- * @param {string} a.out
+ * @param {import('./input.js').Source} a.source
+ * @param {OutputTarget} a.target
  * @param {import('./read.js').Car} a.car
  * @param {Map<string, import('./relink.js').Affected>} a.seeds
  * @param {number[]} a.segments
  * @param {import('./summary.js').Summary} a.summary
- * @param {NonNullable<Awaited<ReturnType<typeof import('../node/output.js').openCarOutput>>>} a.output the first pass's output
+ * @param {CarOutput} a.output the first pass's output
  * @param {number} [a.maxBlockSize]
  * @param {RunOptions['onProgress']} [a.onProgress]
  */
-async function relinkAndRewrite ({ source, out, car, seeds, segments, summary, output, maxBlockSize, onProgress }) {
-  const [{ openCarOutput }, { cidKey, cidFor, findAffected, relinked, resolve }] = await writing()
+async function relinkAndRewrite ({ source, target, car, seeds, segments, summary, output, maxBlockSize, onProgress }) {
+  const { cidKey, cidFor, findAffected, relinked, resolve } = await import('./relink.js')
   const o = /** @type {NonNullable<typeof summary.output>} */ (summary.output)
   if (!source.seekable) throw new Error('--canonicalize needs an input it can read again')
   const affected = new Map(seeds)
@@ -330,7 +351,7 @@ async function relinkAndRewrite ({ source, out, car, seeds, segments, summary, o
   await output.abort()
   await source.checkUnchanged()
   const roots = car.roots.map((r) => affected.get(cidKey(r.bytes))?.newCid ?? r)
-  const rewrite = await openCarOutput(out, roots)
+  const rewrite = await target.open(roots)
   try {
     o.passes++
     o.blocks = o.unchanged = o.canonicalized = o.relinked = 0
@@ -371,41 +392,24 @@ async function relinkAndRewrite ({ source, out, car, seeds, segments, summary, o
 }
 
 /**
- * --map FILE: one line per rewritten block, "old new why", in a temporary file until commit().
+ * With canonicalize: read the written CAR back and run every check on it, so that "fixed" (exit 0)
+ * rests on the output as written, not on what the rewrite meant to write.
  *
- * @param {string} file
- * @param {{ old: string, new: string, why: string }[]} mappings
- */
-async function writeMap (file, mappings) {
-  const [{ openAtomicFile }] = await writing()
-  const out = await openAtomicFile(file)
-  try {
-    await out.handle.writeFile(mappings.map((m) => `${m.old} ${m.new} ${m.why}\n`).join(''))
-  } catch (err) {
-    await out.abort()
-    throw out.cannotWrite(err)
-  }
-  return out
-}
-
-/**
- * With --canonicalize: read the written CAR back and run every check on it, so that "fixed" (exit 0)
- * rests on the file as written, not on what the rewrite meant to write.
- *
- * @param {string} file
+ * @param {OutputTarget} target
  * @param {RunOptions} options
  * @returns {Promise<{ result: string, problems: number }>}
  */
-async function readBack (file, options) {
+async function readBack (target, options) {
   let source
   try {
-    source = await openInput(file)
+    source = await target.reopen?.()
   } catch {
     return { result: 'unreadable', problems: 0 }
   }
+  if (!source) return { result: 'unreadable', problems: 0 }
   try {
     if (!source.seekable) return { result: 'unreadable', problems: 0 }
-    const again = await roundTrip({ source, workers: options.workers, maxBlockSize: options.maxBlockSize, codecUrl: options.codecUrl, partial: options.partial, relaxed: options.relaxed })
+    const again = await runPipeline({ source, workers: options.workers, workerPool: options.workerPool, maxBlockSize: options.maxBlockSize, codec: options.codec, partial: options.partial, relaxed: options.relaxed })
     return { result: again.result, problems: again.problemCount }
   } catch (err) {
     return { result: 'incomplete', problems: 0 }

@@ -712,6 +712,12 @@ function grow (array) {
 }
 
 /**
+ * Batches are shared with worker threads where the runtime has SharedArrayBuffer; a browser page
+ * that is not cross-origin isolated has none, and checks its batches in the thread that reads them.
+ */
+const BatchBuffer = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : ArrayBuffer
+
+/**
  * `size` bytes for a batch: in a spare buffer big enough, else in a new one with room for a
  * typical batch (`batchBytes` and a few sections more), so that it can be used again.
  *
@@ -724,7 +730,7 @@ function batchBuffer (spare, size, batchBytes) {
     const buffer = /** @type {SharedArrayBuffer} */ (spare.pop())
     if (buffer.byteLength >= size) return new Uint8Array(buffer, 0, size)
   }
-  return new Uint8Array(new SharedArrayBuffer(Math.max(size, batchBytes + (batchBytes >> 3))), 0, size)
+  return new Uint8Array(new BatchBuffer(Math.max(size, batchBytes + (batchBytes >> 3))), 0, size)
 }
 
 /**

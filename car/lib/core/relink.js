@@ -24,6 +24,7 @@ import { digestOf, verifyBlock } from './hash.js'
 import { scanSections } from './read.js'
 import { ToolError } from './errors.js'
 import { missing, loadFor } from './on-demand.js'
+import { toLatin1, indexOfPair } from './bytes.js'
 
 export const SEGMENT = 4 * 1024 * 1024
 const DAG_CBOR = 0x71
@@ -46,9 +47,8 @@ const DAG_CBOR = 0x71
 export const detach = (cid) => CID.decode(cid.bytes.slice())
 
 /** @param {Uint8Array} cidBytes a map key for a CID: its bytes as a binary string */
-export const cidKey = (cidBytes) => Buffer.from(cidBytes.buffer, cidBytes.byteOffset, cidBytes.byteLength).toString('latin1')
+export const cidKey = (cidBytes) => toLatin1(cidBytes)
 
-const TAG_42 = Buffer.from([0xd8, 0x2a])
 
 /** @param {Uint8Array} b @param {number} end the last 4 bytes before `end`, as a number: a cheap CID pre-check */
 const tail = (b, end) => ((b[end - 4] << 24) | (b[end - 3] << 16) | (b[end - 2] << 8) | b[end - 1]) >>> 0
@@ -110,11 +110,10 @@ export async function findAffected ({ source, segments, dataEnd, affected, onPas
     for (const [start, end] of order) {
       if (buffer.length < end - start) buffer = new Uint8Array(end - start)
       const range = await source.readRange(start, end - start, buffer)
-      const view = Buffer.from(range.buffer, range.byteOffset, range.byteLength)
-      let nextTag = view.indexOf(TAG_42)
+      let nextTag = indexOfPair(range, 0xd8, 0x2a) // tag 42
       candidates.length = 0
       scanSections(range, start, (codec, cidStart, bytesStart, blockEnd) => {
-        if (nextTag >= 0 && nextTag < bytesStart) nextTag = view.indexOf(TAG_42, bytesStart)
+        if (nextTag >= 0 && nextTag < bytesStart) nextTag = indexOfPair(range, 0xd8, 0x2a, bytesStart)
         if (codec === DAG_CBOR && nextTag >= 0 && nextTag < blockEnd) candidates.push(cidStart, bytesStart, blockEnd)
       })
       // in pass order, block by block, so a chain running in the pass's direction is found in one pass

@@ -2,24 +2,15 @@
 // stream (standard input, a pipe, a FIFO, a device) read once, front to back, size unknown.
 import fs from 'node:fs'
 import net from 'node:net'
-import { ToolError, systemReason } from '../core/errors.js'
+import { systemReason } from '../core/errors.js'
+import { InputError, bytesSource } from '../core/input.js'
 
 const CHUNK = 1 << 20
 const WAIT_NOTE_MS = 500
 
-/**
- * @typedef {object} Source
- * @property {string} name what the summary calls it
- * @property {number | undefined} size bytes, when known (a regular file)
- * @property {boolean} seekable a regular file: `stream` may be called again and `readRange` works
- * @property {(start?: number) => AsyncIterable<Uint8Array>} stream the bytes from `start` (default 0) to the end
- * @property {(start: number, length: number, into?: Uint8Array) => Promise<Uint8Array>} readRange exactly `length` bytes at `start` (seekable only), into `into` when given
- * @property {() => Promise<void>} checkUnchanged throws if a regular file changed size or mtime since it was opened
- * @property {() => Promise<void>} close
- */
+/** @typedef {import('../core/input.js').Source} Source */
 
-/** The input could not be opened or is unusable. Exit code 2. */
-export class InputError extends ToolError {}
+export { InputError, bytesSource }
 
 /**
  * Open the input named on the command line: a path, or '-' for standard input. `expected` is what it
@@ -195,29 +186,4 @@ function once (name, make) {
 /** @param {string} name */
 function notSeekable (name) {
   return async () => { throw new InputError(`${name} is a stream, not a file: it cannot be read again`) }
-}
-
-/**
- * An in-memory CAR (the embedded sample) as a seekable source.
- *
- * @param {string} name
- * @param {Uint8Array} bytes
- * @returns {Source}
- */
-export function bytesSource (name, bytes) {
-  return {
-    name,
-    size: bytes.length,
-    seekable: true,
-    async * stream (start = 0) {
-      for (let i = start; i < bytes.length; i += CHUNK) yield bytes.subarray(i, Math.min(i + CHUNK, bytes.length))
-    },
-    readRange: async (start, length, into) => {
-      if (!into) return bytes.slice(start, start + length)
-      into.set(bytes.subarray(start, start + length))
-      return into.subarray(0, length)
-    },
-    checkUnchanged: async () => {},
-    close: async () => {}
-  }
 }

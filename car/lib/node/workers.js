@@ -1,32 +1,14 @@
-// Block processors: inline (one thread) or a pool of worker threads. Both take batches of blocks and
-// return per-block results for that batch; the caller awaits batches in submission order, so output
-// and summary are identical whatever the number of workers.
-import { pack, transferList, processBatch } from '../core/batch.js'
-import { processSections } from '../core/sections.js'
-import { checkLoading } from '../core/on-demand.js'
+// The Node shell's block processor: a pool of worker threads, with the core's Processor interface
+// (the inline one is the core's, core/pipeline.js). It takes batches of blocks and returns per-block
+// results for each batch; the caller awaits batches in submission order, so output and summary are
+// identical whatever the number of workers.
+import { pack, transferList } from '../core/batch.js'
 
 /**
  * @typedef {import('../core/classify.js').BlockResult} BlockResult
  * @typedef {import('../core/sections.js').SectionResult} SectionResult
- * @typedef {{ submit: (blocks: import('../core/batch.js').Block[]) => Promise<BlockResult[]>, submitSections: (batch: import('../core/read.js').SectionBatch, maxBlockSize: number) => Promise<SectionResult>, pending: () => number, ready: () => boolean, close: () => Promise<void> }} Processor
- *   pending: batches submitted and not yet checked; ready: some worker has loaded its modules (a
- *   batch sent before then would wait behind that loading, so the main thread may better check it)
+ * @typedef {import('../core/pipeline.js').Processor} Processor
  */
-
-/**
- * @param {import('../core/classify.js').Codec} codec
- * @param {{ canonicalize?: boolean }} options
- * @returns {Processor}
- */
-export function inlineProcessor (codec, options) {
-  return {
-    submit: async (blocks) => checkLoading(() => processBatch(codec, blocks, options)),
-    submitSections: async (batch, maxBlockSize) => checkLoading(() => processSections(codec, batch, { maxBlockSize })),
-    pending: () => 0,
-    ready: () => true,
-    close: async () => {}
-  }
-}
 
 /**
  * node:worker_threads is loaded here, when a run uses worker threads (a small file never does).

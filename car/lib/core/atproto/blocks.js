@@ -4,7 +4,7 @@
 // records, a run of nodes), so a read serves many blocks; from a stream, which cannot be read
 // again, the blocks themselves are kept.
 import { openCar } from '../read.js'
-import { createProgress, drawProgress } from '../../node/progress.js'
+import { toLatin1 } from '../bytes.js'
 
 const WINDOW = 64 * 1024
 const WINDOWS = 8
@@ -29,20 +29,21 @@ const WINDOWS = 8
  * @param {CID} cid
  */
 export function blockKey (cid) {
-  return Buffer.from(cid.bytes.buffer, cid.bytes.byteOffset, cid.bytes.byteLength).toString('latin1')
+  return toLatin1(cid.bytes)
 }
 
 /**
  * Read the whole CAR once (every section's length and CID is checked by openCar; a CAR that
  * cannot be read to the end throws its CarReadError, exit status 2).
  *
- * @param {import('../../node/source.js').Source} source
- * @param {{ maxBlockSize?: number }} [options]
+ * @param {import('../input.js').Source} source
+ * @param {{ maxBlockSize?: number, onOpen?: (car: import('../read.js').Car) => void }} [options] onOpen: called with the
+ *   CAR once its header is read, before its blocks (the CLI draws its progress line from it)
  * @returns {Promise<BlockStore>}
  */
-export async function readBlocks (source, { maxBlockSize } = {}) {
+export async function readBlocks (source, { maxBlockSize, onOpen } = {}) {
   const car = await openCar(source.stream(), { size: source.size, maxBlockSize })
-  drawProgress(car, createProgress({ total: source.size, stdoutListing: true }))
+  onOpen?.(car)
   /** @type {Map<string, Place>} */
   const places = new Map()
   let blocks = 0
@@ -72,7 +73,7 @@ export async function readBlocks (source, { maxBlockSize } = {}) {
 /**
  * Reads of a seekable source through the last few windows read, least recently used replaced.
  *
- * @param {import('../../node/source.js').Source} source
+ * @param {import('../input.js').Source} source
  */
 function readAhead (source) {
   /** @type {{ start: number, bytes: Uint8Array }[]} most recently used first */

@@ -1,6 +1,6 @@
 // MST key arithmetic (atproto.com/specs/repository, "MST Structure"): a key's height and the
 // prefix compression of keys inside a node.
-import { createHash } from 'node:crypto'
+import { digestOf } from '../hash.js'
 
 /**
  * The key's depth in the tree: leading zero bits of SHA-256(key), counted in 2-bit units (fanout 4).
@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
  * @param {Uint8Array} key
  */
 export function keyHeight (key) {
-  const digest = createHash('sha256').update(key).digest()
+  const digest = /** @type {Uint8Array} */ (digestOf(0x12, key)) // sha2-256: loaded before a repo is checked
   let zeros = 0
   for (let i = 0; i < digest.length; i++) {
     const byte = digest[i]

@@ -13,6 +13,7 @@ import { keyHeight, compareKeys } from './mst-key.js'
 import { unblessed } from './links.js'
 import { blockKey } from './blocks.js'
 import { parseRepoPath, printable } from './syntax.js'
+import { toHex } from '../bytes.js'
 
 /**
  * @typedef {import('multiformats/cid').CID} CID
@@ -152,7 +153,7 @@ export async function * walkMst (store, root, onFault, stats) {
 /** A key as a report shows it: its text made printable, or its hex when it is not UTF-8. @param {Uint8Array} key */
 function shownKey (key) {
   const text = keyText(key)
-  return text === null ? `0x${Buffer.from(key).toString('hex')}` : printable(text)
+  return text === null ? `0x${toHex(key)}` : printable(text)
 }
 
 /** @param {Uint8Array} key @returns {string | null} */
