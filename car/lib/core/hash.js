@@ -153,7 +153,7 @@ function unwrap (m) {
  */
 function isWasmRefused (err) {
   if (typeof WebAssembly !== 'object') return true
-  return err instanceof WebAssembly.CompileError || err instanceof WebAssembly.LinkError ||
+  return err instanceof WebAssembly.CompileError || err instanceof WebAssembly.LinkError || err?.name === 'CompileError' ||
     /wasm|webassembly|code generation|compile/i.test(String(err?.message ?? err)) || err instanceof EvalError
 }
 

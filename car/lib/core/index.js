@@ -152,6 +152,7 @@ function statusOf (r) {
  * @property {number} offset its section's byte offset
  * @property {number} length the block's size in bytes
  * @property {CID} cid
+ * @property {Uint8Array} bytes the block's bytes: a view valid only during the call (copy what you keep)
  * @property {number} codec the CID's codec code
  * @property {number} hash its multihash code
  * @property {'ok' | 'canonical' | 'non-canonical' | 'invalid' | 'hash-mismatch' | 'unverified' | 'unknown-codec'} status
@@ -190,7 +191,7 @@ export async function verifyCar (input, options = {}) {
 export async function runVerify (source, options, extra) {
   const { relaxed = false, partial = false, maxBlockSize, onProgress, onBlock, signal } = options
   /** @type {BlockInfo} */
-  const info = { index: 0, offset: 0, length: 0, cid: /** @type {any} */ (null), codec: 0, hash: 0, status: 'ok', rule: undefined }
+  const info = { index: 0, offset: 0, length: 0, cid: /** @type {any} */ (null), bytes: new Uint8Array(0), codec: 0, hash: 0, status: 'ok', rule: undefined }
   try {
     return await runPipeline({
       ...extra,
@@ -206,6 +207,7 @@ export async function runVerify (source, options, extra) {
             info.offset = block.offset
             info.length = block.bytes.length
             info.cid = block.cid
+            info.bytes = block.bytes
             info.codec = block.cid.code
             info.hash = block.cid.multihash.code
             info.status = r.hash === 'mismatch' ? 'hash-mismatch' : r.hash === 'unverified' ? 'unverified' : statusOf(r)
