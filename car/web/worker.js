@@ -4,10 +4,11 @@
 //   | { type: 'repo', id, key } | { type: 'canonicalize', id }
 // Messages out: 'progress', 'blocks' (a BlockBatch, transferred), 'summary', 'reach', 'error',
 // and one 'reply' per request ({ id, ok, value | error }).
-import { verifyCar, readBlockAt, blockToJson, checkRepo, canonicalizeCar, CarBlockIterator } from '../lib/core/index.js'
+import { verifyCar, readBlockAt, blockToJson, checkRepo, canonicalizeCar } from '../lib/core/index.js'
 import { CID } from 'multiformats/cid'
 import { decode } from 'dag-cbor-fast'
 import { DagIndex } from '../lib/core/dag-index.js'
+import { grow } from '../lib/core/cid-table.js'
 import { BatchBuilder, statusCode } from './block-table.js'
 
 const BATCH = 16384
@@ -31,11 +32,17 @@ function messageOf (err) {
 }
 
 /**
+ * Runs the checks, and indexes every block's links as it goes (DagIndex: typed arrays, no object
+ * per block), for reachability from the roots once the summary is in.
+ *
  * @param {File} input
  */
 async function verify (input) {
   const started = performance.now()
   const batch = new BatchBuilder(BATCH)
+  const index = new DagIndex()
+  /** per block: its DagIndex id (a duplicate: the first copy's) */
+  let ids = new Int32Array(1024)
   let lastPost = 0
   let blocks = 0
   let bytes = 0
@@ -52,7 +59,7 @@ async function verify (input) {
     const seconds = (now - started) / 1000
     post({ type: 'progress', blocks, bytes, total: input.size, seconds })
   }
-  const summary = await verifyCar(input, {
+  const summary = await verifyCar(input.stream(), {
     name: input.name,
     relaxed: options.relaxed,
     partial: options.partial,
@@ -61,53 +68,47 @@ async function verify (input) {
       bytes = n
       progress(false)
     },
-    onBlock (/** @type {any} */ info) {
-      batch.add(info.offset, info.length, info.codec, info.hash, statusCode(info.status), info.cid.bytes)
+    onBlock (/** @type {import('../lib/core/index.js').BlockInfo} */ info) {
+      const cid = info.cid.bytes
+      batch.add(info.offset, info.length, info.codec, info.hash, statusCode(info.status), cid)
       if (batch.full) flush()
+      let id = index.addBlock(cid, info.offset, info.length, info.codec, info.bytes)
+      if (id < 0) id = index.cids.find(cid, 0, cid.length)
+      if (info.index >= ids.length) ids = grow(ids, info.index + 1)
+      ids[info.index] = id
     }
   })
   bytes = input.size
   progress(true)
   const seconds = (performance.now() - started) / 1000
   post({ type: 'summary', summary, seconds, mbPerSec: input.size / 1e6 / seconds })
+  reach(index, ids.subarray(0, summary.blocks), summary.roots)
 }
 
 /**
- * Reachability from the roots: a second pass over the file, hashes not checked again (verify did),
- * indexing every block's links (DagIndex: typed arrays, no object per block).
+ * Reachability from the roots over the links indexed during the check: which blocks are reached,
+ * and which link targets the CAR does not hold.
  *
- * @param {File} input
+ * @param {DagIndex} index
+ * @param {Int32Array} ids per block, its DagIndex id
+ * @param {string[]} roots
  */
-async function reach (input) {
-  const iterator = await CarBlockIterator.fromIterable(input, { verifyHashes: false })
-  const roots = await iterator.getRoots()
-  const index = new DagIndex()
-  /** @type {number[]} per block: its DagIndex id (duplicates: the first block's) */
-  let ids = new Int32Array(1024)
-  let count = 0
-  for await (const block of iterator) {
-    const cidBytes = block.cid.bytes
-    let id = index.addBlock(cidBytes, block.offset, 0, block.cid.code, block.bytes)
-    if (id < 0) id = index.cids.find(cidBytes, 0, cidBytes.length)
-    if (count === ids.length) { const next = new Int32Array(count * 2); next.set(ids); ids = next }
-    ids[count++] = id
-  }
-  const rootIds = roots.map((r) => index.cids.add(r.bytes, 0, r.bytes.length))
+function reach (index, ids, roots) {
+  const rootIds = roots.map((r) => { const bytes = CID.parse(r).bytes; return index.cids.add(bytes, 0, bytes.length) })
   const seen = index.reach(rootIds)
+  const count = ids.length
   const reached = new Uint8Array(count)
   let reachable = 0
   for (let i = 0; i < count; i++) {
     reached[i] = seen[ids[i]]
     reachable += seen[ids[i]]
   }
-  // link targets the CAR does not hold: in all, and among those reachable from the roots
   let missing = 0
   let missingReached = 0
   /** @type {string[]} */
   const examples = []
   for (let id = 0; id < index.size; id++) {
-    if (index.has(id)) continue
-    if (rootIds.includes(id)) continue // a missing root is the summary's missingRoots
+    if (index.has(id) || rootIds.includes(id)) continue // a missing root is the summary's missingRoots
     missing++
     if (seen[id]) missingReached++
     if (examples.length < 20) examples.push(cidText(index.cids.bytesOf(id)))
@@ -115,7 +116,6 @@ async function reach (input) {
   post({
     type: 'reach',
     reached,
-    blocks: count,
     reachable,
     orphans: count - reachable,
     missingLinks: missing,
@@ -220,12 +220,6 @@ self.onmessage = async (event) => {
       await verify(/** @type {File} */ (file))
     } catch (err) {
       post({ type: 'error', message: messageOf(err) })
-      return
-    }
-    try {
-      await reach(/** @type {File} */ (file))
-    } catch (err) {
-      post({ type: 'reach', error: messageOf(err) })
     }
     return
   }

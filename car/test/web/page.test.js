@@ -7,7 +7,7 @@
 //   - a CAR of markup, script and javascript: URLs (keys, values, AT Protocol records) is opened
 //     block by block, and nothing runs: no title change, console line or dialog from the payloads,
 //     no CSP violation, no element built from the data
-//   - a generated CAR of at least 200 MB: checked in the page, throughput and the browser's peak
+//   - a generated CAR of 600 MB: checked in the page, throughput and the browser's peak
 //     resident memory printed, that memory bounded well below the file's size
 //   - screenshots, kept in memory, are PNGs of the viewport's size and not blank
 // WEB_SCREENSHOT=car/docs/web-page.png also saves Chromium's screenshot of a fixture there.
@@ -33,7 +33,10 @@ const FIXTURES = [
 ]
 /** the summary fields that depend on the run, not the data */
 const RUN_FIELDS = ['input', 'seconds', 'mbPerSec', 'workers']
-const LARGE_BYTES = 200 * 1024 * 1024
+// 600 MB: a browser's collector lets garbage (chunks read and checked) pile up to an amount that
+// does not grow with the file but is, in Firefox, 150-220 MB here; at 600 MB, growth below half the
+// file's size still tells streaming from holding the file
+const LARGE_BYTES = 600 * 1000 * 1000
 const VIEWPORT = { width: 1280, height: 900 }
 
 /** @param {string} dir */
@@ -253,7 +256,7 @@ for (const name of /** @type {const} */ (['chromium', 'firefox'])) {
         'no element is built from the data (the only link, the download, has no href until a copy is made)')
     })
 
-    it('checks a generated CAR of at least 200 MB without holding it', async function () {
+    it('checks a generated CAR of 600 MB without holding it', async function () {
       this.timeout(300_000)
       if (!largeFile) {
         largeFile = path.join(scratch, 'large.car')
@@ -263,6 +266,9 @@ for (const name of /** @type {const} */ (['chromium', 'firefox'])) {
       }
       const size = fs.statSync(largeFile).size
       assert.ok(size >= LARGE_BYTES)
+      // the baseline after a small CAR: the worker started and the browser's helper processes spawned
+      await check(page, /** @type {string} */ (FIXTURES.find((f) => f.endsWith('filecoin-calibnet-genesis.car'))))
+      await settled(page)
       const baseline = treeRss(browser.pid)
       let peak = baseline
       const sampler = setInterval(() => { peak = Math.max(peak, treeRss(browser.pid)) }, 100)
@@ -283,7 +289,8 @@ for (const name of /** @type {const} */ (['chromium', 'firefox'])) {
     })
 
     it('renders: a screenshot of the page on a fixture is a non-blank PNG of the viewport', async () => {
-      const blank = pngFacts(await page.screenshot())
+      const blankPng = await page.screenshot()
+      const blank = pngFacts(blankPng)
       await check(page, /** @type {string} */ (FIXTURES.find((f) => f.endsWith('genesis-slice-v2.car'))))
       await settled(page)
       await page.click('#list-rows .block-row[data-block="1"]')
@@ -293,7 +300,8 @@ for (const name of /** @type {const} */ (['chromium', 'firefox'])) {
       const facts = pngFacts(png)
       assert.deepEqual([facts.width, facts.height], [VIEWPORT.width, VIEWPORT.height])
       assert.ok(facts.distinct > 40, `the page is drawn (${facts.distinct} distinct byte values)`)
-      assert.ok(facts.distinct > blank.distinct, 'more is drawn than on the empty page')
+      // the summary, list and block view add text and colour: the PNG compresses less
+      assert.ok(png.length > 2 * blankPng.length, `more is drawn than on the empty page (${png.length} B against ${blankPng.length} B)`)
       if (name === 'chromium' && process.env.WEB_SCREENSHOT) fs.writeFileSync(process.env.WEB_SCREENSHOT, png)
     })
   })
