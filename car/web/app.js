@@ -28,7 +28,7 @@ function $ (id) {
  * An element with a class and children (strings become text nodes).
  *
  * @param {string} tag
- * @param {string} [className]
+ * @param {string | null} [className]
  * @param {...(Node | string | number | null | undefined)} children
  * @returns {HTMLElement}
  */
@@ -262,7 +262,7 @@ function showReach (r) {
   const node = document.getElementById('links-card')
   document.body.dataset.reach = r.error ? 'error' : 'done'
   if (!node) return
-  const value = node.querySelector('.card-value')
+  const value = /** @type {HTMLElement} */ (node.querySelector('.card-value'))
   if (r.error) {
     value.replaceChildren(el('span', 'bad', `links not indexed: ${r.error}`))
     return

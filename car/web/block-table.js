@@ -10,7 +10,7 @@ const STATUS_CODE = new Map(STATUSES.map((s, i) => [s, i]))
 
 /** @param {string} status */
 export function statusCode (status) {
-  const code = STATUS_CODE.get(status)
+  const code = STATUS_CODE.get(/** @type {typeof STATUSES[number]} */ (status))
   if (code === undefined) throw new Error(`unknown block status ${JSON.stringify(status)}`)
   return code
 }
@@ -31,12 +31,8 @@ export function statusCode (status) {
 export class BatchBuilder {
   /** @param {number} capacity blocks per batch */
   constructor (capacity) {
-    this.capacity = capacity
-    this.reset()
-  }
-
-  reset () {
-    const n = this.capacity
+    const n = capacity
+    this.capacity = n
     this.count = 0
     this.offset = new Float64Array(n)
     this.length = new Uint32Array(n)

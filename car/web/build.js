@@ -33,7 +33,7 @@ export async function buildWeb (outDir = path.join(webDir, 'dist')) {
     // the core picks its hashers and codecs for the platform; nothing node-only may reach the page
     define: { 'process.env.NODE_ENV': '"production"' }
   })
-  for (const file of ['index.html', 'style.css']) fs.copyFileSync(path.join(webDir, file), path.join(outDir, file))
+  for (const file of ['index.html', 'style.css', 'favicon.svg']) fs.copyFileSync(path.join(webDir, file), path.join(outDir, file))
   return outDir
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run web`: builds the page (build.js) and serves the folder on localhost, read-only, with
 // the page's own Content-Security-Policy also sent as a header (it then covers the worker too).
-// `node car/web/serve.js [--port N] [--dir DIR]`; Ctrl-C stops it.
+// `node car/web/serve.js [--port N] [--dir DIR]` (port 8080 by default, any free one when it is
+// taken); Ctrl-C stops it.
 import http from 'node:http'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -9,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { buildWeb } from './build.js'
 
 const TYPES = new Map([['.html', 'text/html; charset=utf-8'], ['.js', 'text/javascript; charset=utf-8'],
-  ['.css', 'text/css; charset=utf-8'], ['.txt', 'text/plain; charset=utf-8'], ['.png', 'image/png']])
+  ['.css', 'text/css; charset=utf-8'], ['.txt', 'text/plain; charset=utf-8'], ['.png', 'image/png'], ['.svg', 'image/svg+xml']])
 
 /**
  * The Content-Security-Policy the page's <meta> carries, read from index.html so there is one copy.
@@ -33,11 +34,15 @@ export function pagePolicy (dir) {
 export async function serveDir (dir, port = 0) {
   const policy = pagePolicy(dir)
   const server = http.createServer((req, res) => {
-    let name = decodeURIComponent(new URL(req.url || '/', 'http://localhost').pathname).slice(1)
-    if (name === '') name = 'index.html'
+    let name = ''
+    try {
+      name = decodeURIComponent(new URL(req.url || '/', 'http://localhost').pathname).slice(1) || 'index.html'
+    } catch { /* a malformed escape: not found */ }
     const file = path.join(dir, name)
-    if (name.includes('/') || name.includes('\\') || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      return res.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
+    // the folder's own files only: no subfolders, no way out of it
+    if (!name || name.includes('/') || name.includes('\\') || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
+      return
     }
     res.writeHead(200, {
       'content-type': TYPES.get(path.extname(file)) ?? 'application/octet-stream',
@@ -47,7 +52,14 @@ export async function serveDir (dir, port = 0) {
     })
     res.end(fs.readFileSync(file))
   })
-  await new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(undefined)))
+  await new Promise((resolve, reject) => {
+    server.once('error', (err) => {
+      // the port asked for is taken: any free one
+      if (/** @type {NodeJS.ErrnoException} */ (err).code === 'EADDRINUSE' && port !== 0) server.listen(0, '127.0.0.1', () => resolve(undefined))
+      else reject(err)
+    })
+    server.listen(port, '127.0.0.1', () => resolve(undefined))
+  })
   const address = /** @type {import('node:net').AddressInfo} */ (server.address())
   return { url: `http://127.0.0.1:${address.port}/`, server }
 }

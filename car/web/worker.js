@@ -163,7 +163,7 @@ async function answer (message) {
       // checkRepo reads the whole CAR into memory: only for a CAR whose root is a commit
       if (!(await rootIsCommit(message.rootOffset))) return { report: null, records: [] }
       const key = typeof message.key === 'string' ? message.key.trim() : ''
-      /** @type {{ didKey?: string, didDocument?: unknown }} */
+      /** @type {{ didKey?: string, didDocument?: object }} */
       const keyOptions = {}
       if (key.startsWith('{')) {
         try {

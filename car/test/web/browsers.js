@@ -22,7 +22,10 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
  *   until fn(arg), run in the page, is true (functions, not strings: the page's CSP forbids eval)
  * @property {(fn: (arg: any) => unknown, arg?: unknown) => Promise<any>} evaluate fn(arg) in the page; its JSON value
  * @property {(selector: string) => Promise<void>} click
- * @property {() => Promise<Buffer>} screenshot the viewport, as PNG
+ * @property {(options?: { fullPage?: boolean, type?: 'png' | 'jpeg', quality?: number }) => Promise<Buffer>} screenshot
+ *   the viewport (or the whole page), as PNG (or JPEG)
+ * @property {(selector: string, timeoutMs: number) => Promise<{ name: string, bytes: Buffer }>} download
+ *   click `selector` and wait for the download it starts
  * @property {string[]} dialogs messages of dialogs the page opened (each dismissed)
  * @property {string[]} console console messages
  * @property {string[]} errors uncaught page errors
@@ -73,7 +76,11 @@ export async function launch (name) {
           waitFor: async (fn, arg, timeout) => { await page.waitForFunction(fn, arg, { timeout, polling: 100 }) },
           evaluate: (fn, arg) => page.evaluate(fn, arg),
           click: (selector) => page.click(selector),
-          screenshot: () => page.screenshot(),
+          screenshot: (options = {}) => page.screenshot(options),
+          async download (selector, timeout) {
+            const [download] = await Promise.all([page.waitForEvent('download', { timeout }), page.click(selector)])
+            return { name: download.suggestedFilename(), bytes: fs.readFileSync(await download.path()) }
+          },
           close: () => page.close()
         }
         page.on('dialog', (d) => { wrapped.dialogs.push(d.message()); d.dismiss().catch(() => {}) })
@@ -89,7 +96,17 @@ export async function launch (name) {
   }
   const require = createRequire(path.join(root, 'engines/package.json'))
   const puppeteer = (await import(require.resolve('puppeteer-core'))).default
-  const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true, userDataDir: profile, defaultViewport: { width: 1280, height: 900 } })
+  // downloads go to a folder of the profile, without asking
+  const downloads = path.join(profile, 'downloads')
+  fs.mkdirSync(downloads)
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX,
+    headless: true,
+    userDataDir: profile,
+    defaultViewport: { width: 1280, height: 900 },
+    extraPrefsFirefox: { 'browser.download.dir': downloads, 'browser.download.folderList': 2, 'browser.download.useDownloadDir': true, 'browser.download.always_ask_before_handling_new_types': false }
+  })
   return {
     name,
     version: (await browser.version()).replace('/', ' '),
@@ -111,7 +128,24 @@ export async function launch (name) {
         waitFor: async (fn, arg, timeout) => { await page.waitForFunction(fn, { timeout, polling: 100 }, arg) },
         evaluate: (fn, arg) => page.evaluate(fn, arg),
         click: (selector) => page.click(selector),
-        screenshot: async () => Buffer.from(await page.screenshot()),
+        screenshot: async (options = {}) => Buffer.from(await page.screenshot(options)),
+        async download (selector, timeout) {
+          const before = new Set(fs.readdirSync(downloads))
+          await page.click(selector)
+          const until = Date.now() + timeout
+          for (;;) {
+            const names = fs.readdirSync(downloads).filter((n) => !before.has(n))
+            const done = names.find((n) => !n.endsWith('.part') && !names.includes(n + '.part'))
+            if (done) {
+              // the file is renamed from .part when complete; its size settles then
+              const file = path.join(downloads, done)
+              await new Promise((resolve) => setTimeout(resolve, 200))
+              return { name: done, bytes: fs.readFileSync(file) }
+            }
+            if (Date.now() > until) throw new Error(`no download finished in ${timeout} ms`)
+            await new Promise((resolve) => setTimeout(resolve, 100))
+          }
+        },
         close: () => page.close()
       }
       page.on('dialog', (/** @type {any} */ d) => { wrapped.dialogs.push(d.message()); d.dismiss().catch(() => {}) })

@@ -10,7 +10,7 @@
 //   - a generated CAR of 600 MB: checked in the page, throughput and the browser's peak
 //     resident memory printed, that memory bounded well below the file's size
 //   - screenshots, kept in memory, are PNGs of the viewport's size and not blank
-// WEB_SCREENSHOT=car/docs/web-page.png also saves Chromium's screenshot of a fixture there.
+// WEB_SCREENSHOT=car/docs/web-page.png also saves Chromium's screenshot there (the README shows it).
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -221,6 +221,18 @@ for (const name of /** @type {const} */ (['chromium', 'firefox'])) {
       await setControl(page, 'filter-cid', '')
       await setControl(page, 'filter-status', 'orphan')
       await countShown(page, '0 of') // the genesis CAR: every block reachable from its root
+    })
+
+    it('downloads a canonicalized copy: the bytes the CLI writes with --out --canonicalize', async () => {
+      const file = /** @type {string} */ (FIXTURES.find((f) => f.endsWith('genesis-slice-v2.car')))
+      await check(page, file)
+      const { name: saved, bytes } = await page.download('#canonicalize', 30_000)
+      assert.equal(saved, 'genesis-slice-v2.canonical.car')
+      const out = path.join(scratch, `canonical-${name}.car`)
+      const r = spawnSync(process.execPath, [CLI, 'verify', file, '--out', out, '--canonicalize'], { encoding: 'utf8' })
+      assert.equal(r.status, 0, r.stderr)
+      assert.ok(Buffer.compare(bytes, fs.readFileSync(out)) === 0, `the page's copy (${bytes.length} B) is the CLI's (${fs.statSync(out).size} B)`)
+      assert.match(await text(page, 'canonicalize-status'), /written and checked: ok/)
     })
 
     it('shows markup, script and javascript: URLs from a CAR as text, and runs none of it', async () => {
