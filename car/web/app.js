@@ -4,9 +4,11 @@
 // buttons resolved here, through the block table.
 import { CID } from 'multiformats/cid'
 import { BlockTable, STATUSES } from './block-table.js'
+import { CidSearch } from './cid-search.js'
 import { prettyJson } from '../lib/pretty-json.js'
 
 const ROW_HEIGHT = 24
+const MAX_SCROLL_HEIGHT = 8_000_000
 const CODEC_NAMES = new Map([[0x71, 'dag-cbor'], [0x55, 'raw'], [0x70, 'dag-pb'], [0x0129, 'dag-json'], [0x0200, 'json']])
 const HASH_NAMES = new Map([[0x12, 'sha2-256'], [0xb220, 'blake2b-256'], [0x00, 'identity']])
 const MAX_RECORDS_SHOWN = 500
@@ -318,11 +320,18 @@ function renderList () {
   const list = $('list')
   const total = visibleCount()
   $('block-count').textContent = view ? `${count(total)} of ${count(table.count)}` : count(total)
-  $('list-spacer').style.height = `${total * ROW_HEIGHT}px`
-  const first = Math.max(0, Math.floor(list.scrollTop / ROW_HEIGHT) - 5)
-  const last = Math.min(total, Math.ceil((list.scrollTop + list.clientHeight) / ROW_HEIGHT) + 5)
+  // browsers cap an element's height (Firefox near 17.9 million px, a million rows are 24): past
+  // MAX_SCROLL_HEIGHT the scroll range is scaled, so that its end still reaches the last row
+  const content = total * ROW_HEIGHT
+  const height = Math.min(content, MAX_SCROLL_HEIGHT)
+  $('list-spacer').style.height = `${height}px`
+  const viewport = list.clientHeight
+  const scale = height > viewport ? (content - viewport) / (height - viewport) : 1
+  const top = list.scrollTop * scale // where the viewport starts in the unscaled list
+  const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - 2)
+  const last = Math.min(total, Math.ceil((top + viewport) / ROW_HEIGHT) + 2)
   const rows = $('list-rows')
-  rows.style.transform = `translateY(${first * ROW_HEIGHT}px)`
+  rows.style.transform = `translateY(${list.scrollTop - (top - first * ROW_HEIGHT)}px)`
   const fragment = document.createDocumentFragment()
   for (let k = first; k < last; k++) {
     const i = view ? view[k] : k
@@ -373,6 +382,7 @@ function applyFilter () {
   let exact = null
   try { exact = text ? CID.parse(text).bytes : null } catch { exact = null }
   const exactId = exact ? table.cids.find(exact, 0, exact.length) : -1
+  const search = new CidSearch(text)
   const matches = new Int32Array(table.count)
   let found = 0
   let i = 0
@@ -388,7 +398,7 @@ function applyFilter () {
       if (statusValue === 'reachable' && (!reached || !reached[i])) continue
       if (exact) {
         if (table.cidId[i] !== exactId) continue
-      } else if (text && !cidOf(i).includes(text)) continue
+      } else if (text && !search.matches(table.cidBytes(i))) continue
       matches[found++] = i
     }
     view = matches.subarray(0, found)

@@ -25,7 +25,7 @@ export const PAYLOADS = [
  * record key holding markup; beside it, orphan blocks with payload keys and values, one of them
  * non-canonical (keys out of order) so the page shows it through relaxed decode.
  *
- * @returns {Promise<Uint8Array>}
+ * @returns {Promise<{ car: Uint8Array, did: string }>} the CAR, and the did:key its commit is signed with
  */
 export async function hostileCar () {
   const records = PAYLOADS.map((text, i) => ({
@@ -46,8 +46,8 @@ export async function hostileCar () {
   if (PAYLOADS[0].length <= PAYLOADS[2].length) throw new Error('the first payload must be the longer key')
   const bytes = Uint8Array.from([0xa2, ...a.subarray(1), ...b.subarray(1)])
   extra.push({ cid: cidOf(0x71, bytes), bytes })
-  const { car } = await buildRepo(records, { extraBlocks: extra })
-  return car
+  const { car, signer } = await buildRepo(records, { extraBlocks: extra })
+  return { car, did: signer.did }
 }
 
 /**
@@ -102,16 +102,7 @@ export function writeLargeCar (file, target) {
   }
   fs.closeSync(fd)
   const rootBytes = codec.encode({ groups })
-  const root = cidOf(0x71, rootBytes)
-  const header = codec.encode({ roots: [root], version: 1 })
-  const out = fs.openSync(file, 'w')
-  fs.writeSync(out, Buffer.concat([varint(header.length), header, section(root, rootBytes)]))
-  const input = fs.openSync(body, 'r')
-  const chunk = Buffer.alloc(8 * 1024 * 1024)
-  for (let r; (r = fs.readSync(input, chunk, 0, chunk.length, null)) > 0;) fs.writeSync(out, chunk, 0, r)
-  fs.closeSync(input)
-  fs.closeSync(out)
-  fs.rmSync(body)
+  prependHeader(file, body, cidOf(0x71, rootBytes), rootBytes)
   return { bytes: fs.statSync(file).size, blocks }
 }
 
@@ -123,4 +114,59 @@ function cidOf (code, bytes) {
 /** @param {CID} cid @param {Uint8Array} bytes */
 function section (cid, bytes) {
   return Buffer.concat([varint(cid.bytes.length + bytes.length), cid.bytes, bytes])
+}
+
+/**
+ * Writes a CARv1 of `count` small blocks (raw, 8-40 bytes) under a root and group nodes of 1000
+ * links each: a million blocks in about 60 MB, for the block list.
+ *
+ * @param {string} file
+ * @param {number} count
+ * @returns {{ bytes: number, blocks: number }}
+ */
+export function writeManyBlocksCar (file, count) {
+  const body = file + '.body'
+  const fd = fs.openSync(body, 'w')
+  /** @type {CID[]} */
+  const groups = []
+  let blocks = 1
+  for (let n = 0; n < count;) {
+    /** @type {Buffer[]} */
+    const leaves = []
+    /** @type {CID[]} */
+    const cids = []
+    for (let i = 0; i < 1000 && n < count; i++, n++) {
+      const bytes = new TextEncoder().encode(`block ${n} ${'x'.repeat(n % 33)}`)
+      const cid = cidOf(0x55, bytes)
+      cids.push(cid)
+      leaves.push(section(cid, bytes))
+    }
+    const node = codec.encode({ group: groups.length, leaves: cids })
+    const nodeCid = cidOf(0x71, node)
+    groups.push(nodeCid)
+    fs.writeSync(fd, Buffer.concat([section(nodeCid, node), ...leaves]))
+    blocks += 1 + cids.length
+  }
+  fs.closeSync(fd)
+  const rootBytes = codec.encode({ groups })
+  prependHeader(file, body, cidOf(0x71, rootBytes), rootBytes)
+  return { bytes: fs.statSync(file).size, blocks }
+}
+
+/**
+ * Writes `file`: a CAR header naming `root`, the root's section, then the sections in `body`
+ * (removed after).
+ *
+ * @param {string} file @param {string} body @param {CID} root @param {Uint8Array} rootBytes
+ */
+function prependHeader (file, body, root, rootBytes) {
+  const header = codec.encode({ roots: [root], version: 1 })
+  const out = fs.openSync(file, 'w')
+  fs.writeSync(out, Buffer.concat([varint(header.length), header, section(root, rootBytes)]))
+  const input = fs.openSync(body, 'r')
+  const chunk = Buffer.alloc(8 * 1024 * 1024)
+  for (let r; (r = fs.readSync(input, chunk, 0, chunk.length, null)) > 0;) fs.writeSync(out, chunk, 0, r)
+  fs.closeSync(input)
+  fs.closeSync(out)
+  fs.rmSync(body)
 }

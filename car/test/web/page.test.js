@@ -9,6 +9,7 @@
 //     no CSP violation, no element built from the data
 //   - a generated CAR of 600 MB: checked in the page, throughput and the browser's peak
 //     resident memory printed, that memory bounded well below the file's size
+//   - a CAR of a million blocks: listed, scrolled to its end, filtered by CID text (times printed)
 //   - screenshots, kept in memory, are PNGs of the viewport's size and not blank
 // WEB_SCREENSHOT=car/docs/web-page.png also saves Chromium's screenshot there (the README shows it).
 import assert from 'node:assert/strict'
@@ -21,7 +22,7 @@ import { fileURLToPath } from 'node:url'
 import { buildWeb } from '../../web/build.js'
 import { serveDir } from '../../web/serve.js'
 import { launch, missing, treeRss } from './browsers.js'
-import { hostileCar, writeLargeCar, MARKER, PAYLOADS } from './cars.js'
+import { hostileCar, writeLargeCar, writeManyBlocksCar, MARKER, PAYLOADS } from './cars.js'
 
 const carDir = fileURLToPath(new URL('../../', import.meta.url))
 const repoRoot = path.dirname(carDir)
@@ -125,7 +126,11 @@ let dist = ''
 let served
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'car-web-test-'))
 let hostileFile = ''
+let hostileKey = ''
 let largeFile = ''
+let manyFile = ''
+/** @type {any} */
+let manyExpected = null
 /** @type {any} */
 let largeExpected = null
 
@@ -134,7 +139,9 @@ before(async function () {
   dist = await buildWeb(path.join(scratch, 'dist'))
   served = await serveDir(dist)
   hostileFile = path.join(scratch, 'hostile.car')
-  fs.writeFileSync(hostileFile, await hostileCar())
+  const hostile = await hostileCar()
+  fs.writeFileSync(hostileFile, hostile.car)
+  hostileKey = hostile.did
 })
 
 after(() => {
@@ -235,6 +242,20 @@ for (const name of /** @type {const} */ (['chromium', 'firefox'])) {
       assert.match(await text(page, 'canonicalize-status'), /written and checked: ok/)
     })
 
+    it('checks an AT Protocol commit\'s signature against a pasted did:key, as repo verify --key does', async () => {
+      await check(page, hostileFile)
+      await settled(page)
+      for (const key of [hostileKey, 'did:key:zQ3shokFTS3brHcDQrn82RUDfCZESWL1ZdCEJwekUDPQiYBme']) {
+        await setControl(page, 'repo-key', key)
+        await page.click('#repo-check')
+        await page.waitFor((/** @type {string} */ key) => document.body.dataset.repo === 'done' && document.getElementById('repo-json')?.textContent?.includes(key), key, 15_000)
+        const report = JSON.parse(await text(page, 'repo-json'))
+        const expected = cliJson(['repo', 'verify', hostileFile, '--key', key])
+        assert.deepEqual(without(report, ['input']), without(expected, ['input']))
+        assert.equal(report.signature.valid, key === hostileKey)
+      }
+    })
+
     it('shows markup, script and javascript: URLs from a CAR as text, and runs none of it', async () => {
       await page.evaluate(() => {
         const violations = /** @type {string[]} */ ([])
@@ -298,6 +319,33 @@ for (const name of /** @type {const} */ (['chromium', 'firefox'])) {
       console.log(`      ${name}: browser processes' resident memory: ${(baseline / 1e6).toFixed(0)} MB before, peak ${(peak / 1e6).toFixed(0)} MB (+${((peak - baseline) / 1e6).toFixed(0)} MB for a ${(size / 1e6).toFixed(0)} MB file)`)
       assert.deepEqual(without(shown, RUN_FIELDS), without(largeExpected, RUN_FIELDS))
       assert.ok(peak - baseline < size / 2, `the browser grew by ${((peak - baseline) / 1e6).toFixed(0)} MB reading a ${(size / 1e6).toFixed(0)} MB file: it must not hold the file`)
+    })
+
+    it('lists a CAR of a million blocks: scrolls to its last block, filters it by CID text', async function () {
+      this.timeout(300_000)
+      if (!manyFile) {
+        manyFile = path.join(scratch, 'many.car')
+        const made = writeManyBlocksCar(manyFile, 1_000_000)
+        manyExpected = cliJson(['verify', manyFile])
+        console.log(`      generated ${(made.bytes / 1e6).toFixed(1)} MB, ${made.blocks} blocks`)
+      }
+      let started = Date.now()
+      const shown = await check(page, manyFile, 240_000)
+      await settled(page)
+      const checkSeconds = (Date.now() - started) / 1000
+      assert.deepEqual(without(shown, RUN_FIELDS), without(manyExpected, RUN_FIELDS))
+      const last = shown.blocks - 1
+      started = Date.now()
+      await page.evaluate(() => { const list = /** @type {HTMLElement} */ (document.getElementById('list')); list.scrollTop = list.scrollHeight })
+      await page.waitFor((/** @type {number} */ last) => document.querySelector(`#list-rows .block-row[data-block="${last}"]`) !== null, last, 10_000)
+      const scrollMs = Date.now() - started
+      const lastCid = await page.evaluate((/** @type {number} */ last) => document.querySelector(`#list-rows .block-row[data-block="${last}"] .cid`)?.textContent, last)
+      started = Date.now()
+      await setControl(page, 'filter-cid', String(lastCid).slice(-10))
+      await page.waitFor(() => / of /.test(document.getElementById('block-count')?.textContent ?? ''), null, 60_000)
+      const filterMs = Date.now() - started
+      assert.equal(await page.evaluate(() => document.querySelector('#list-rows .cid')?.textContent), lastCid)
+      console.log(`      ${name}: ${shown.blocks} blocks checked and listed in ${checkSeconds.toFixed(1)} s; scrolled to the last in ${scrollMs} ms; CID text filter over all in ${filterMs} ms`)
     })
 
     it('renders: a screenshot of the page on a fixture is a non-blank PNG of the viewport', async () => {
