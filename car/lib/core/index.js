@@ -63,9 +63,11 @@ export class CarBlockIterator {
   /**
    * @param {import('./read.js').Car} car
    * @param {IteratorOptions} options
+   * @param {import('./input.js').Source} [source] closed when the iteration ends
    */
-  constructor (car, options) {
+  constructor (car, options, source) {
     this.car = car
+    this.source = source
     this.options = options
     /** @type {1 | 2} */
     this.version = /** @type {1 | 2} */ (car.version)
@@ -79,8 +81,14 @@ export class CarBlockIterator {
   static async fromIterable (input, options = {}) {
     const source = openSource(input)
     // read by position where it can be (a Blob, bytes, a file in Node); batches in ArrayBuffers: blocks are the caller's
-    const car = await openCar(source.stream(), { size: source.size, maxBlockSize: options.maxBlockSize, file: source.seekable ? source : undefined, shared: false })
-    return new CarBlockIterator(car, options)
+    let car
+    try {
+      car = await openCar(source.stream(), { size: source.size, maxBlockSize: options.maxBlockSize, file: source.seekable ? source : undefined, shared: false })
+    } catch (err) {
+      await source.close()
+      throw err
+    }
+    return new CarBlockIterator(car, options, source)
   }
 
   /**
@@ -106,7 +114,7 @@ export class CarBlockIterator {
   [Symbol.asyncIterator] () {
     if (this.used) throw new Error('a CarBlockIterator can be iterated once')
     this.used = true
-    const car = this.car
+    const { car, source } = this
     const batches = blockBatches(car, this.options.maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, blockCheck(this.options))
     /** @type {CheckedBlock[]} */
     let batch = []
@@ -115,8 +123,12 @@ export class CarBlockIterator {
     const finish = async () => {
       if (done) return
       done = true
-      await batches.return(undefined)
-      await car.stop()
+      try {
+        await batches.return(undefined)
+        await car.stop()
+      } finally {
+        await source?.close()
+      }
     }
     /** @returns {Promise<IteratorResult<CheckedBlock>>} */
     const refill = async () => {
