@@ -9,7 +9,9 @@ import { verifyBlock, digest32Matches, loadHasher, hasherMissing, hashBackends, 
 import { processBlock } from './classify.js'
 import { runPipeline } from './pipeline.js'
 import { CarWriter, memoryTarget } from './write.js'
-import { blockToJson } from './block-view.js'
+import { blockToJson, decodeBlock } from './block-view.js'
+import { blockBatches } from './iterate.js'
+import * as codec from './codec.js'
 import { missing, loadFor } from './on-demand.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from './block-size.js'
 
@@ -61,9 +63,11 @@ export class CarBlockIterator {
   /**
    * @param {import('./read.js').Car} car
    * @param {IteratorOptions} options
+   * @param {import('./input.js').Source} [source] closed when the iteration ends
    */
-  constructor (car, options) {
+  constructor (car, options, source) {
     this.car = car
+    this.source = source
     this.options = options
     /** @type {1 | 2} */
     this.version = /** @type {1 | 2} */ (car.version)
@@ -76,8 +80,15 @@ export class CarBlockIterator {
    */
   static async fromIterable (input, options = {}) {
     const source = openSource(input)
-    const car = await openCar(source.stream(), { size: source.size, maxBlockSize: options.maxBlockSize })
-    return new CarBlockIterator(car, options)
+    // read by position where it can be (a Blob, bytes, a file in Node); batches in ArrayBuffers: blocks are the caller's
+    let car
+    try {
+      car = await openCar(source.stream(), { size: source.size, maxBlockSize: options.maxBlockSize, file: source.seekable ? source : undefined, shared: false })
+    } catch (err) {
+      await source.close()
+      throw err
+    }
+    return new CarBlockIterator(car, options, source)
   }
 
   /**
@@ -94,44 +105,91 @@ export class CarBlockIterator {
     return this.car.roots
   }
 
-  /** @returns {AsyncGenerator<CheckedBlock>} */
-  async * [Symbol.asyncIterator] () {
+  /**
+   * The blocks, in order: an iterator whose next() answers at once while the batch of sections
+   * read last has blocks left (a batch's blocks are read and checked together).
+   *
+   * @returns {AsyncIterator<CheckedBlock>}
+   */
+  [Symbol.asyncIterator] () {
     if (this.used) throw new Error('a CarBlockIterator can be iterated once')
     this.used = true
-    const { verifyHashes = true, allowUnverified = false, validate = false, decode = false, relaxed = false } = this.options
-    const check = validate || decode
-    const codec = check ? await import('./codec.js') : null
-    const viewer = decode ? await import('./block-view.js') : null
-    try {
-      for await (const block of this.car.blocks()) {
-        const { cid, bytes, offset } = block
-        // blocks() has loaded this block's hasher and decoder before handing it out
-        if (verifyHashes) {
-          const mh = cid.multihash
-          const ok = mh.size === 32 && mh.code !== 0 ? digest32Matches(mh.code, bytes, mh.digest, 0) && !hasherMissing(mh.code) : verifyBlock(cid, bytes) === 'ok'
-          if (!ok) {
-            const result = verifyBlock(cid, bytes)
-            if (result === 'mismatch') throw new CarBlockError(`the block at byte offset ${offset} does not hash to its CID ${cid}`, { offset, cid, kind: 'hash-mismatch' })
-            if (result === 'unverified' && !allowUnverified) throw new CarBlockError(`the block at byte offset ${offset} has CID ${cid}, whose hash function (0x${mh.code.toString(16)}) this library does not compute; pass allowUnverified to read it unchecked`, { offset, cid, kind: 'unverified' })
-          }
-        }
-        if (!check) {
-          yield block
-          continue
-        }
-        const r = processBlock(/** @type {any} */ (codec), cid, bytes)
-        /** @type {CheckedBlock} */
-        const out = { cid, bytes, offset, status: statusOf(r) }
-        if (out.status !== 'canonical' && out.status !== 'ok') out.problem = { rule: r.rule ?? r.content ?? 'error', offset: r.offset, path: r.path, message: r.reason ?? '' }
-        if (viewer && out.status !== 'invalid' && out.status !== 'unknown-codec' && (out.status !== 'non-canonical' || (relaxed && r.lossless))) {
-          out.value = /** @type {typeof import('./block-view.js')} */ (viewer).decodeBlock(cid, bytes, out.status === 'non-canonical')
-          if (out.status === 'non-canonical') out.relaxed = true
-        }
-        yield out
+    const { car, source } = this
+    const batches = blockBatches(car, this.options.maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, blockCheck(this.options))
+    /** @type {CheckedBlock[]} */
+    let batch = []
+    let i = 0
+    let done = false
+    const finish = async () => {
+      if (done) return
+      done = true
+      try {
+        await batches.return(undefined)
+        await car.stop()
+      } finally {
+        await source?.close()
       }
-    } finally {
-      await this.car.stop()
     }
+    /** @returns {Promise<IteratorResult<CheckedBlock>>} */
+    const refill = async () => {
+      try {
+        for (;;) {
+          if (done) return { value: undefined, done: true }
+          const next = await batches.next()
+          if (next.done) {
+            await finish()
+            return { value: undefined, done: true }
+          }
+          batch = next.value
+          i = 0
+          if (batch.length > 0) return { value: batch[i++], done: false }
+        }
+      } catch (err) {
+        await finish().catch(() => {})
+        throw err
+      }
+    }
+    return {
+      next: () => i < batch.length ? Promise.resolve({ value: batch[i++], done: false }) : refill(),
+      return: async () => {
+        batch = []
+        await finish()
+        return { value: undefined, done: true }
+      }
+    }
+  }
+}
+
+/**
+ * What the iterator does to each block: verify its hash, and on request classify and decode it.
+ *
+ * @param {IteratorOptions} options
+ * @returns {(block: Block) => CheckedBlock}
+ */
+function blockCheck (options) {
+  const { verifyHashes = true, allowUnverified = false, validate = false, decode = false, relaxed = false } = options
+  const check = validate || decode
+  return (block) => {
+    const { cid, bytes, offset } = block
+    if (verifyHashes) {
+      const mh = cid.multihash
+      const ok = mh.size === 32 && mh.code !== 0 ? digest32Matches(mh.code, bytes, mh.digest, 0) && !hasherMissing(mh.code) : verifyBlock(cid, bytes) === 'ok'
+      if (!ok) {
+        const result = verifyBlock(cid, bytes)
+        if (result === 'mismatch') throw new CarBlockError(`the block at byte offset ${offset} does not hash to its CID ${cid}`, { offset, cid, kind: 'hash-mismatch' })
+        if (result === 'unverified' && !allowUnverified) throw new CarBlockError(`the block at byte offset ${offset} has CID ${cid}, whose hash function (0x${cid.multihash.code.toString(16)}) this library does not compute; pass allowUnverified to read it unchecked`, { offset, cid, kind: 'unverified' })
+      }
+    }
+    if (!check) return block
+    const r = processBlock(codec, cid, bytes)
+    /** @type {CheckedBlock} */
+    const out = { cid, bytes, offset, status: statusOf(r) }
+    if (out.status !== 'canonical' && out.status !== 'ok') out.problem = { rule: r.rule ?? r.content ?? 'error', offset: r.offset, path: r.path, message: r.reason ?? '' }
+    if (decode && out.status !== 'invalid' && out.status !== 'unknown-codec' && (out.status !== 'non-canonical' || (relaxed && r.lossless))) {
+      out.value = decodeBlock(cid, bytes, out.status === 'non-canonical')
+      if (out.status === 'non-canonical') out.relaxed = true
+    }
+    return out
   }
 }
 

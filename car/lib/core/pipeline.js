@@ -101,7 +101,8 @@ export async function runPipeline (options) {
     const checks = createChecks(car, { partial })
     // without an output, this thread checks batches too (verifyInWorkers): N threads are N - 1 workers and it
     const threads = target ? workers : workers - 1
-    processor = threads > 0 ? await /** @type {NonNullable<RunOptions['workerPool']>} */ (options.workerPool)(threads, { canonicalize }) : inlineProcessor(codec, { canonicalize })
+    // (with an output and no worker threads to give the batches to, workers: 1 checks them inline)
+    processor = threads > 0 && options.workerPool ? await options.workerPool(threads, { canonicalize }) : inlineProcessor(codec, { canonicalize })
     if (target) {
       output = await target.open(car.roots)
       summary.output = { file: target.name, blocks: 0, unchanged: 0, canonicalized: 0, relinked: 0, keptUnchanged: 0, rootsReplaced: 0, passes: 1, mappings: [], cannotRewrite: [] }
