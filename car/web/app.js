@@ -597,7 +597,11 @@ async function canonicalize () {
     link.download = `${(file?.name ?? 'car').replace(/\.car$/i, '')}.canonical.car`
     link.textContent = `save ${link.download} (${bytesText(blob.size)})`
     link.hidden = false
-    status.textContent = written.result === 'ok' ? 'written and checked: ok' : `written; check of the copy: ${written.result}`
+    const o = written.output
+    const check = o?.check?.result === 'ok' ? 'the copy passed every check' : `the copy's check: ${o?.check?.result ?? written.result}`
+    status.textContent = o
+      ? `${count(o.canonicalized)} blocks canonicalized, ${count(o.relinked)} relinked, ${count(o.unchanged)} unchanged; ${check}`
+      : check
     link.click()
   } catch (err) {
     status.textContent = `not written: ${err instanceof Error ? err.message : err}`
