@@ -7,7 +7,7 @@
 //   - a CAR of markup, script and javascript: URLs (keys, values, AT Protocol records) is opened
 //     block by block, and nothing runs: no title change, console line or dialog from the payloads,
 //     no CSP violation, no element built from the data
-//   - a generated CAR of 600 MB: checked in the page, throughput and the browser's peak
+//   - a generated CAR of 800 MB: checked in the page, throughput and the browser's peak
 //     resident memory printed, that memory bounded well below the file's size
 //   - a CAR of a million blocks: listed, scrolled to its end, filtered by CID text (times printed)
 //   - screenshots, kept in memory, are PNGs of the viewport's size and not blank
@@ -34,10 +34,11 @@ const FIXTURES = [
 ]
 /** the summary fields that depend on the run, not the data */
 const RUN_FIELDS = ['input', 'seconds', 'mbPerSec', 'workers']
-// 600 MB: a browser's collector lets garbage (chunks read and checked) pile up to an amount that
-// does not grow with the file but is, in Firefox, 150-220 MB here; at 600 MB, growth below half the
-// file's size still tells streaming from holding the file
-const LARGE_BYTES = 600 * 1000 * 1000
+// 800 MB: a browser's collector lets garbage (chunks read and checked) pile up before it runs. In
+// Chromium that stays near 70 MB whatever the size; Firefox lets more pile up on a larger file
+// (140-260 MB here from 210 to 600 MB). Growth below half of 800 MB still tells streaming from
+// holding the file, with room for a loaded machine
+const LARGE_BYTES = 800 * 1000 * 1000
 const VIEWPORT = { width: 1280, height: 900 }
 
 /** @param {string} dir */
@@ -298,7 +299,7 @@ for (const name of /** @type {const} */ (['chromium', 'firefox'])) {
         'no element is built from the data (the only link, the download, has no href until a copy is made)')
     })
 
-    it('checks a generated CAR of 600 MB without holding it', async function () {
+    it('checks a generated CAR of 800 MB without holding it', async function () {
       this.timeout(300_000)
       if (!largeFile) {
         largeFile = path.join(scratch, 'large.car')
