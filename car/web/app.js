@@ -150,10 +150,11 @@ function onWorkerMessage (message) {
     case 'summary':
       summary = message.summary
       $('progress-bar').value = 1
-      $('progress-text').textContent = `checked ${count(summary.blocks)} blocks, ${bytesText(summary.bytes)} in ${message.seconds.toFixed(2)} s — ${message.mbPerSec.toFixed(1)} MB/s`
-      document.body.dataset.mbPerSec = message.mbPerSec.toFixed(1)
+      $('progress-text').textContent = `checked ${count(summary.blocks)} blocks, ${bytesText(summary.bytes)} in ${Number(message.seconds).toFixed(2)} s — ${Number(message.mbPerSec).toFixed(1)} MB/s`
+      document.body.dataset.mbPerSec = Number(message.mbPerSec).toFixed(1)
       showSummary(summary)
       showBlocks()
+      if (summary.error) return // the 'error' message follows
       setState('done')
       checkRepoNow('')
       return
@@ -237,7 +238,10 @@ function showSummary (s) {
   card(grid, 'CARv2 index', s.index ? `${s.index.format}, ${count(s.index.entries)} entries, ${count(s.index.problems)} problems` : 'none')
   card(grid, 'Links', el('span', 'muted', 'indexing links…')).id = 'links-card'
   if (s.integralFloats?.blocks) card(grid, 'Integral floats', `${count(s.integralFloats.values)} in ${count(s.integralFloats.blocks)} blocks`)
-  if (s.error) card(grid, 'Error', el('span', 'bad', s.error))
+  if (s.error) {
+    const where = typeof s.error.offset === 'number' ? el('div', 'muted', `at byte ${count(s.error.offset)}, after ${count(s.error.blocks ?? 0)} blocks`) : null
+    card(grid, 'Read error', el('span', 'bad', s.error.message ?? String(s.error)), where).classList.add('card-wide')
+  }
 
   const problems = $('problems')
   problems.replaceChildren()

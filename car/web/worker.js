@@ -219,6 +219,9 @@ self.onmessage = async (event) => {
     try {
       await verify(/** @type {File} */ (file))
     } catch (err) {
+      // a CAR that cannot be read to its end: the summary of what was read, with the error and its offset
+      const summary = /** @type {any} */ (err)?.summary
+      if (summary) post({ type: 'summary', summary, seconds: summary.seconds, mbPerSec: summary.mbPerSec })
       post({ type: 'error', message: messageOf(err) })
     }
     return

@@ -4,6 +4,7 @@
 //     without the fields that depend on the run: input (the page names the file, the CLI the
 //     path), seconds, mbPerSec and workers; on repo CARs, its repo report equals `repo verify --json`
 //     without input
+//   - a hash mismatch and a truncated CAR: summary, problem offsets and error as the CLI gives them
 //   - a CAR of markup, script and javascript: URLs (keys, values, AT Protocol records) is opened
 //     block by block, and nothing runs: no title change, console line or dialog from the payloads,
 //     no CSP violation, no element built from the data
@@ -46,10 +47,13 @@ function carsIn (dir) {
   return fs.readdirSync(dir).filter((f) => f.endsWith('.car')).sort().map((f) => path.join(dir, f))
 }
 
-/** @param {string[]} args @returns {any} the CLI's JSON (it exits 1 on data with problems) */
+/**
+ * @param {string[]} args
+ * @returns {any} the CLI's JSON (it exits 1 on data with problems, 2 on a CAR it cannot read to the end)
+ */
 function cliJson (args) {
   const r = spawnSync(process.execPath, [CLI, ...args, '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
-  if (r.status !== 0 && r.status !== 1) throw new Error(`dag-cbor-car ${args.join(' ')}: exit ${r.status}: ${r.stderr}`)
+  if (r.status !== 0 && r.status !== 1 && !(r.status === 2 && r.stdout.startsWith('{'))) throw new Error(`dag-cbor-car ${args.join(' ')}: exit ${r.status}: ${r.stderr}`)
   return JSON.parse(r.stdout)
 }
 
@@ -128,6 +132,8 @@ let served
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'car-web-test-'))
 let hostileFile = ''
 let hostileKey = ''
+let flippedFile = ''
+let truncatedFile = ''
 let largeFile = ''
 let manyFile = ''
 /** @type {any} */
@@ -143,6 +149,14 @@ before(async function () {
   const hostile = await hostileCar()
   fs.writeFileSync(hostileFile, hostile.car)
   hostileKey = hostile.did
+  // a fixture with one bit flipped inside a block (a hash mismatch), and one cut inside a section
+  const genesis = fs.readFileSync(path.join(repoRoot, 'test/fixtures/cars/filecoin-calibnet-genesis.car'))
+  const flipped = Buffer.from(genesis)
+  flipped[5000] ^= 1
+  flippedFile = path.join(scratch, 'flipped.car')
+  fs.writeFileSync(flippedFile, flipped)
+  truncatedFile = path.join(scratch, 'truncated.car')
+  fs.writeFileSync(truncatedFile, genesis.subarray(0, 9000))
 })
 
 after(() => {
@@ -192,6 +206,30 @@ for (const name of /** @type {const} */ (['chromium', 'firefox'])) {
         }
       })
     }
+
+    it('shows a hash mismatch with its byte offset, and the block list finds it', async () => {
+      const shown = await check(page, flippedFile)
+      const expected = cliJson(['verify', flippedFile])
+      assert.deepEqual(without(shown, RUN_FIELDS), without(expected, RUN_FIELDS))
+      const mismatch = expected.problems.find((/** @type {any} */ p) => p.kind === 'hash-mismatch')
+      assert.ok(mismatch, 'the CLI reports the flipped block')
+      assert.equal(await page.evaluate((/** @type {number} */ at) => document.querySelector(`#problems .offset-link[data-offset="${at}"]`)?.textContent, mismatch.at), `byte ${mismatch.at.toLocaleString('en-US')}`)
+      await settled(page)
+      await setControl(page, 'filter-status', 'hash-mismatch')
+      await countShown(page, '1 of')
+    })
+
+    it('shows a CAR cut inside a section as the CLI does: what was read, and the error with its offset', async () => {
+      await page.setFile('#file', truncatedFile)
+      await page.waitFor(() => document.body.dataset.state === 'error', null, 30_000)
+      const shown = JSON.parse(await text(page, 'summary-json'))
+      const expected = cliJson(['verify', truncatedFile])
+      assert.equal(expected.result, 'incomplete')
+      // the message says where the input ends in its own words (a file's size, a stream's end)
+      assert.deepEqual(without(shown, [...RUN_FIELDS, 'error']), without(expected, [...RUN_FIELDS, 'error']))
+      assert.deepEqual(without(shown.error, ['message']), without(expected.error, ['message']))
+      assert.match(await text(page, 'error'), new RegExp(`byte offset ${expected.error.offset}`))
+    })
 
     it('opens a non-canonical block through relaxed decode, marked so, and follows its links', async () => {
       const file = FIXTURES.find((f) => f.endsWith('genesis-slice-v2.car'))
