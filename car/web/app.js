@@ -649,6 +649,8 @@ function wire () {
     if (target.classList.contains('cid-link') && target.dataset.cid) openCid(target.dataset.cid)
     else if (target.classList.contains('offset-link') && target.dataset.offset) openBlock(Number(target.dataset.offset))
   })
+  // the options change what passes: check the file again with them
+  for (const id of ['relaxed', 'partial']) $(id).addEventListener('change', () => { if (file) start(file) })
   $('canonicalize').addEventListener('click', canonicalize)
   $('repo-check').addEventListener('click', () => checkRepoNow($('repo-key').value))
 }

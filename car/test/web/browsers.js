@@ -29,6 +29,7 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
  * @property {string[]} dialogs messages of dialogs the page opened (each dismissed)
  * @property {string[]} console console messages
  * @property {string[]} errors uncaught page errors
+ * @property {string[]} requests URLs of every request the page (and its worker) made
  * @property {() => Promise<void>} close
  *
  * @typedef {object} TestBrowser
@@ -71,6 +72,7 @@ export async function launch (name) {
           dialogs: [],
           console: [],
           errors: [],
+          requests: [],
           goto: async (url) => { await page.goto(url) },
           setFile: (selector, file) => page.setInputFiles(selector, file),
           waitFor: async (fn, arg, timeout) => { await page.waitForFunction(fn, arg, { timeout, polling: 100 }) },
@@ -86,6 +88,7 @@ export async function launch (name) {
         page.on('dialog', (d) => { wrapped.dialogs.push(d.message()); d.dismiss().catch(() => {}) })
         page.on('console', (m) => wrapped.console.push(m.text()))
         page.on('pageerror', (e) => wrapped.errors.push(String(e)))
+        page.on('request', (r) => wrapped.requests.push(r.url()))
         return wrapped
       },
       async close () {
@@ -119,6 +122,7 @@ export async function launch (name) {
         dialogs: [],
         console: [],
         errors: [],
+        requests: [],
         goto: async (url) => { await page.goto(url) },
         async setFile (selector, file) {
           const input = await page.$(selector)
@@ -151,6 +155,7 @@ export async function launch (name) {
       page.on('dialog', (/** @type {any} */ d) => { wrapped.dialogs.push(d.message()); d.dismiss().catch(() => {}) })
       page.on('console', (/** @type {any} */ m) => wrapped.console.push(m.text()))
       page.on('pageerror', (/** @type {any} */ e) => wrapped.errors.push(String(e)))
+      page.on('request', (/** @type {any} */ r) => wrapped.requests.push(r.url()))
       return wrapped
     },
     async close () {

@@ -231,6 +231,19 @@ for (const name of /** @type {const} */ (['chromium', 'firefox'])) {
       assert.match(await text(page, 'error'), new RegExp(`byte offset ${expected.error.offset}`))
     })
 
+    it('checks again with "relaxed" and "partial" ticked, as verify --relaxed --partial', async () => {
+      const file = /** @type {string} */ (FIXTURES.find((f) => f.endsWith('genesis-slice-v2.car')))
+      const strict = await check(page, file)
+      assert.equal(strict.result, 'fail')
+      await page.click('#relaxed')
+      await page.waitFor(() => document.body.dataset.state === 'done' && JSON.parse(document.getElementById('summary-json')?.textContent || '{}').relaxed === true, null, 30_000)
+      await page.click('#partial')
+      await page.waitFor(() => document.body.dataset.state === 'done' && JSON.parse(document.getElementById('summary-json')?.textContent || '{}').partial === true, null, 30_000)
+      const shown = JSON.parse(await text(page, 'summary-json'))
+      assert.deepEqual(without(shown, RUN_FIELDS), without(cliJson(['verify', file, '--relaxed', '--partial']), RUN_FIELDS))
+      assert.equal(shown.result, 'ok')
+    })
+
     it('opens a non-canonical block through relaxed decode, marked so, and follows its links', async () => {
       const file = FIXTURES.find((f) => f.endsWith('genesis-slice-v2.car'))
       const summary = await check(page, /** @type {string} */ (file))
@@ -333,6 +346,10 @@ for (const name of /** @type {const} */ (['chromium', 'firefox'])) {
       assert.deepEqual(page.console.filter((m) => m.includes(MARKER)), [])
       assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).cspViolations), [])
       assert.deepEqual(page.errors, [])
+      // nothing fetched but the page's own files (an <img src=x> parsed from the data would ask for /x)
+      const own = new Set(['', 'app.js', 'worker.js', 'style.css', 'favicon.svg'].map((f) => served.url + f))
+      // (data: and blob: URLs are read in the browser; Chromium loads a data: font for its own use)
+      assert.deepEqual(page.requests.filter((u) => !own.has(u) && !/^(data|blob):/.test(u)), [])
       assert.equal(await page.evaluate(() => document.querySelectorAll('main img, main script, main svg, main iframe, main a[href]').length), 0,
         'no element is built from the data (the only link, the download, has no href until a copy is made)')
     })
