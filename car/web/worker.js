@@ -69,7 +69,7 @@ async function verify (input) {
       progress(false)
     },
     onBlock (/** @type {import('../lib/core/index.js').BlockInfo} */ info) {
-      const cid = info.cid.bytes
+      const cid = info.cidBytes
       batch.add(info.offset, info.length, info.codec, info.hash, statusCode(info.status), cid)
       if (batch.full) flush()
       let id = index.addBlock(cid, info.offset, info.length, info.codec, info.bytes)

@@ -209,7 +209,8 @@ function statusOf (r) {
  * @property {number} index the block's position in the CAR (0 first)
  * @property {number} offset its section's byte offset
  * @property {number} length the block's size in bytes
- * @property {CID} cid
+ * @property {CID} cid made when first asked for (onBlock is faster for the blocks whose CID it does not need)
+ * @property {Uint8Array} cidBytes the CID's bytes: a view valid only during the call
  * @property {Uint8Array} bytes the block's bytes: a view valid only during the call (copy what you keep)
  * @property {number} codec the CID's codec code
  * @property {number} hash its multihash code
@@ -248,8 +249,8 @@ export async function verifyCar (input, options = {}) {
  */
 export async function runVerify (source, options, extra) {
   const { relaxed = false, partial = false, maxBlockSize, onProgress, onBlock, signal } = options
-  /** @type {BlockInfo} */
-  const info = { index: 0, offset: 0, length: 0, cid: /** @type {any} */ (null), bytes: new Uint8Array(0), codec: 0, hash: 0, status: 'ok', rule: undefined }
+  const info = new BlockInfoView()
+  let next = 0 // the index of the next block to report (a batch checked again after a load repeats blocks)
   try {
     return await runPipeline({
       ...extra,
@@ -260,22 +261,78 @@ export async function runVerify (source, options, extra) {
       signal,
       onProgress: onProgress ? (blocks, bytes) => onProgress(blocks, bytes) : undefined,
       onBlock: onBlock
-        ? (block, r, index) => {
-            info.index = index
-            info.offset = block.offset
-            info.length = block.bytes.length
-            info.cid = block.cid
-            info.bytes = block.bytes
-            info.codec = block.cid.code
-            info.hash = block.cid.multihash.code
-            info.status = r.hash === 'mismatch' ? 'hash-mismatch' : r.hash === 'unverified' ? 'unverified' : statusOf(r)
-            info.rule = r.rule
+        ? (cidBytes, bytes, offset, index, r) => {
+            if (index < next) return
+            next = index + 1
+            info.set(cidBytes, bytes, offset, index)
+            info.status = r === null ? (info.codec === DAG_CBOR ? 'canonical' : 'ok') : r.hash === 'mismatch' ? 'hash-mismatch' : r.hash === 'unverified' ? 'unverified' : statusOf(r)
+            info.rule = r?.rule
             onBlock(info)
           }
         : undefined
     })
   } finally {
     await source.close()
+  }
+}
+
+/**
+ * The one object onBlock gets, set for each block: the CID is made from its bytes only when asked for.
+ *
+ * @implements {BlockInfo}
+ */
+class BlockInfoView {
+  constructor () {
+    this.index = 0
+    this.offset = 0
+    this.length = 0
+    /** @type {Uint8Array} */
+    this.cidBytes = new Uint8Array(0)
+    /** @type {Uint8Array} */
+    this.bytes = this.cidBytes
+    this.codec = 0
+    this.hash = 0
+    /** @type {BlockInfo['status']} */
+    this.status = 'ok'
+    /** @type {string | undefined} */
+    this.rule = undefined
+    /** @type {CID | null} */
+    this.made = null
+  }
+
+  /** @param {Uint8Array} cidBytes @param {Uint8Array} bytes @param {number} offset @param {number} index */
+  set (cidBytes, bytes, offset, index) {
+    this.index = index
+    this.offset = offset
+    this.length = bytes.length
+    this.cidBytes = cidBytes
+    this.bytes = bytes
+    this.made = null
+    if (cidBytes[0] === 0x12 && cidBytes[1] === 0x20) { // CIDv0: a bare sha2-256 multihash, dag-pb
+      this.codec = 0x70
+      this.hash = 0x12
+      return
+    }
+    let at = 0
+    /** the varint at `at`, which it moves past */
+    const varint = () => {
+      let value = 0
+      for (let i = 0, scale = 1; i < 9 && at < cidBytes.length; i++, scale *= 128) {
+        const b = cidBytes[at++]
+        value += (b & 0x7f) * scale
+        if (b < 0x80) break
+      }
+      return value
+    }
+    varint() // version
+    this.codec = varint()
+    this.hash = varint()
+  }
+
+  /** @returns {CID} */
+  get cid () {
+    this.made ??= CID.decode(this.cidBytes.slice())
+    return this.made
   }
 }
 
