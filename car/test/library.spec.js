@@ -101,6 +101,29 @@ describe('library: verifyCar', function () {
     assert.equal(progress[0], s.blocks)
   })
 
+  it('onBlock from a Blob, a ReadableStream and a CAR with a bad block: every block once, in order, in a script of its own (no test runner keeping it alive)', () => {
+    // the first batch waits for blake2b-256's WebAssembly: the batches after it wait for it too
+    const script = `
+      import fs from 'node:fs'
+      import * as core from ${JSON.stringify(new URL('../lib/core/index.js', import.meta.url).href)}
+      const bytes = new Uint8Array(fs.readFileSync(${JSON.stringify(FIXTURES[0])}))
+      const flipped = bytes.slice()
+      flipped[5000] ^= 1
+      const out = []
+      for (const input of [new Blob([bytes]), new Blob([bytes]).stream(), new Blob([flipped]), bytes]) {
+        const seen = []
+        const s = await core.verifyCar(input, { onBlock: (info) => seen.push(info.index) })
+        out.push({ blocks: s.blocks, inOrder: seen.every((index, i) => index === i), calls: seen.length, mismatches: s.hashMismatches })
+      }
+      console.log(JSON.stringify(out))
+    `
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 })
+    assert.equal(r.status, 0, r.stderr || 'the script did not finish')
+    const runs = JSON.parse(r.stdout)
+    for (const run of runs) assert.deepEqual({ ...run, mismatches: 0 }, { blocks: 1207, inOrder: true, calls: 1207, mismatches: 0 })
+    assert.deepEqual(runs.map((/** @type {any} */ run) => run.mismatches), [0, 0, 1, 0])
+  })
+
   it('a corrupted block is a hash-mismatch problem; a truncated CAR rejects with a CarReadError carrying the summary so far', async () => {
     const blocks = await Promise.all(['a', 'b', 'c'].map(async (t) => { const bytes = dagCbor.encode({ t }); return { cid: await cidOf(bytes), bytes } }))
     const car = carV1([blocks[0].cid], blocks)

@@ -44,9 +44,27 @@ const SECTION_BATCH = 8192
  */
 export function inlineProcessor (codec, options) {
   const onSection = options.onSection
+  /** @type {Promise<void> | null} settles when the last batch that waited for a load is checked */
+  let waiting = null
+  /**
+   * Check batches in the order they come: one that meets an unloaded hasher or decoder waits for
+   * it, and the batches after it wait for that one (onSection sees every block in CAR order).
+   *
+   * @template T
+   * @param {() => T} check
+   * @returns {Promise<T>}
+   */
+  const inOrder = (check) => {
+    const result = waiting === null ? checkLoading(check) : waiting.then(() => checkLoading(check))
+    if (!(result instanceof Promise)) return Promise.resolve(result)
+    const settled = result.then(() => {}, () => {})
+    waiting = settled
+    settled.then(() => { if (waiting === settled) waiting = null })
+    return result
+  }
   return {
-    submit: async (blocks) => checkLoading(() => processBatch(codec, blocks, options)),
-    submitSections: async (batch, maxBlockSize) => checkLoading(() => processSections(codec, batch, { maxBlockSize, onSection })),
+    submit: (blocks) => inOrder(() => processBatch(codec, blocks, options)),
+    submitSections: (batch, maxBlockSize) => inOrder(() => processSections(codec, batch, { maxBlockSize, onSection })),
     pending: () => 0,
     ready: () => true,
     close: async () => {}
