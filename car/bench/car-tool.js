@@ -29,9 +29,9 @@ import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { blake2b256 } from '@multiformats/blake2/blake2b'
 import * as ours from 'dag-cbor-fast'
-import { roundTrip, defaultCodecUrl } from '../lib/run.js'
-import { openInput } from '../lib/source.js'
-import { parseSize } from '../lib/units.js'
+import { roundTrip, defaultCodecUrl } from '../lib/node/run.js'
+import { openInput } from '../lib/node/source.js'
+import { parseSize } from '../lib/core/units.js'
 import { startup } from './startup.js'
 
 /** @param {number} n */
@@ -216,7 +216,8 @@ if (typeof args.child === 'string') {
     if (s.result !== 'ok') throw new Error(`the bench CAR did not pass: ${s.result}`)
   } else {
     const { CarBlockIterator } = await import('@ipld/car/iterator')
-    const { verifyBlock, loadHasher } = await import('../lib/verify.js')
+    await import('../lib/node/hash.js') // node:crypto's sha2-256, as the tool hashes
+    const { verifyBlock, loadHasher } = await import('../lib/core/hash.js')
     const hashing = args.child === 'iterate-hash'
     // the hashers load on demand in the tool (on-demand.js); blake2b-256 here, before the loop
     if (hashing) await loadHasher(0xb220)

@@ -5,8 +5,8 @@
 // status: the one table in the README (0 good or written, 1 problems in the data, 2 bad usage or
 // unreadable input), with one-line errors on stderr.
 import { COMMANDS, DEFAULT_COMMAND, closestCommand } from '../lib/commands/index.js'
-import { UsageError, errorLine } from '../lib/errors.js'
-import { removeTemporaryFiles, pendingTemporaryFiles } from '../lib/temporary-files.js'
+import { UsageError, errorLine } from '../lib/core/errors.js'
+import { removeTemporaryFiles, pendingTemporaryFiles } from '../lib/node/temporary-files.js'
 import { existsSync } from 'node:fs'
 
 /** @type {Array<() => void>} */
@@ -37,7 +37,7 @@ async function main () {
     throw new UsageError(`unknown command '${first}'${meant ? ` (did you mean ${meant}?)` : ''}`, 'dag-cbor-car help lists the commands')
   }
   const name = argv.length > 0 && Object.hasOwn(COMMANDS, argv[0]) ? /** @type {string} */ (argv.shift()) : DEFAULT_COMMAND
-  const many = await import('../lib/many.js') // several inputs: one worker process per core
+  const many = await import('../lib/node/many.js') // several inputs: one worker process per core
   if (await many.isMany(name, argv)) return many.runMany(name, argv)
   const command = await COMMANDS[name]()
   if ('stopProgress' in command && typeof command.stopProgress === 'function') onSignal.push(/** @type {() => void} */ (command.stopProgress))

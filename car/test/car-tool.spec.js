@@ -15,10 +15,10 @@ import { sha256, sha512 } from 'multiformats/hashes/sha2'
 import { fixturePath } from '../../test/helpers/fixtures.js'
 import { assertNoNewDanglingLinks } from './helpers/car-oracle.js'
 import * as codec from 'dag-cbor-fast'
-import { processBlock } from '../lib/classify.js'
-import { PHRASES } from '../lib/phrases.js'
+import { processBlock } from '../lib/core/classify.js'
+import { PHRASES } from '../lib/core/phrases.js'
 import { RULES } from '../../lib/errors.js'
-import { sampleCar } from '../lib/sample.js'
+import { sampleCar } from '../lib/node/sample.js'
 
 const TOOL = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))
 const GENESIS = fileURLToPath(fixturePath('cars/filecoin-calibnet-genesis.car'))

@@ -1,7 +1,7 @@
 // The codec the tool loads by default (lib/codec.js) has validate(), the check without a value that
 // the fast path of every DAG-CBOR block takes; without it each block would be decoded and re-encoded.
 import assert from 'node:assert/strict'
-import { defaultCodecUrl } from '../lib/run.js'
+import { defaultCodecUrl } from '../lib/node/run.js'
 
 describe('the default codec', () => {
   it('is dag-cbor-fast with validate from its own entry', async () => {

@@ -8,10 +8,10 @@ import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { CarIndexer } from '@ipld/car'
 import { fixturePath } from '../../test/helpers/fixtures.js'
-import { createProgress, drawProgress } from '../lib/progress.js'
-import { openCar } from '../lib/read.js'
-import { openInput } from '../lib/source.js'
-import { roundTrip } from '../lib/run.js'
+import { createProgress, drawProgress } from '../lib/node/progress.js'
+import { openCar } from '../lib/core/read.js'
+import { openInput } from '../lib/node/source.js'
+import { roundTrip } from '../lib/node/run.js'
 
 const GENESIS = fileURLToPath(fixturePath('cars/filecoin-calibnet-genesis.car'))
 

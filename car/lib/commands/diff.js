@@ -3,12 +3,12 @@
 // it. Every block of both is hash-checked: equal CIDs mean equal bytes only when the hashes hold.
 // Exit 0 when both hold the same blocks (by CID, in any order, duplicates aside) and the same roots,
 // 1 when they differ or a block fails its hash check, 2 bad usage or unreadable input.
-import { openCarInput } from '../blocks.js'
-import { CidTable } from '../cid-table.js'
-import { verifyBlock } from '../verify.js'
-import { cidText } from '../links.js'
-import { createLineWriter } from '../lines.js'
-import { parseCommand, COMMON_USAGE } from '../command-args.js'
+import { openCarInput } from '../node/blocks.js'
+import { CidTable } from '../core/cid-table.js'
+import { verifyBlock } from '../core/hash.js'
+import { cidText } from '../core/links.js'
+import { createLineWriter } from '../node/lines.js'
+import { parseCommand, COMMON_USAGE } from '../node/command-args.js'
 
 const USAGE = `usage: dag-cbor-car diff <a.car | -> <b.car | -> [--json]
 
@@ -33,7 +33,7 @@ export async function run (argv) {
   /** @type {string[]} */
   const badHashes = []
   let badCount = 0
-  /** @param {string} name @param {import('../read.js').Block} block */
+  /** @param {string} name @param {import('../core/read.js').Block} block */
   const checkHash = (name, block) => {
     const hash = verifyBlock(block.cid, block.bytes)
     if (hash !== 'ok' && badCount++ < SHOWN) badHashes.push(`${name}: ${block.cid} at byte offset ${block.offset}: ${hash === 'mismatch' ? 'its bytes do not hash to the CID' : 'its hash function is not one this tool can check'}`)

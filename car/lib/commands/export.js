@@ -4,11 +4,11 @@
 // byte-identical CARv1. A block that is not canonical or fails its hash is still exported, as bytes
 // (nothing is lost), and said on stderr: exit 0, or 1 with --strict; 2 unreadable input.
 import * as codec from 'dag-cbor-fast'
-import { openCarInput, varintSize } from '../blocks.js'
-import { headerLine, blockLine } from '../block-json.js'
-import { createLineWriter } from '../lines.js'
-import { sameBytes } from '../bytes.js'
-import { parseCommand, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../command-args.js'
+import { openCarInput, varintSize } from '../node/blocks.js'
+import { headerLine, blockLine } from '../core/block-json.js'
+import { createLineWriter } from '../node/lines.js'
+import { sameBytes } from '../core/bytes.js'
+import { parseCommand, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../node/command-args.js'
 
 const USAGE = `usage: dag-cbor-car export <in.car | -> [--strict] [--max-block-size SIZE] > blocks.jsonl
 
@@ -72,7 +72,7 @@ export async function run (argv) {
 /**
  * Why import would not write this CAR's header byte for byte (it writes a canonical CARv1 header).
  *
- * @param {import('../read.js').Car} car
+ * @param {import('../core/read.js').Car} car
  * @param {Uint8Array} prefix the first bytes of the input
  * @returns {string | null}
  */

@@ -5,15 +5,15 @@
 // finds which roots are present, and with --reachable-from indexes the links; the second writes,
 // hash-checking every block it keeps.
 import fs from 'node:fs'
-import { openCarInput } from '../blocks.js'
-import { openCar } from '../read.js'
-import { DagIndex } from '../dag-index.js'
-import { CidTable } from '../cid-table.js'
-import { parseCid, codecCode } from '../block-report.js'
-import { verifyBlock } from '../verify.js'
-import { openCarOutput } from '../output.js'
-import { ToolError, UsageError, systemReason } from '../errors.js'
-import { parseCommand, COMMON_USAGE, STRICT_OPTION } from '../command-args.js'
+import { openCarInput } from '../node/blocks.js'
+import { openCar } from '../core/read.js'
+import { DagIndex } from '../core/dag-index.js'
+import { CidTable } from '../core/cid-table.js'
+import { parseCid, codecCode } from '../core/block-report.js'
+import { verifyBlock } from '../core/hash.js'
+import { openCarOutput } from '../node/output.js'
+import { ToolError, UsageError, systemReason } from '../core/errors.js'
+import { parseCommand, COMMON_USAGE, STRICT_OPTION } from '../node/command-args.js'
 
 const USAGE = `usage: dag-cbor-car filter <in.car | -> --out x.car [--cids FILE] [--drop FILE] [--codec NAME]...
                            [--reachable-from CID]... [--strict] [--json]

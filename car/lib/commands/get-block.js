@@ -6,15 +6,15 @@
 // decode reads.
 import * as dagJson from '@ipld/dag-json'
 import * as codec from 'dag-cbor-fast'
-import { openCarInput } from '../blocks.js'
-import { checkBlock, codecName, parseCid } from '../block-report.js'
-import { blockLine, otherValueCodec } from '../block-json.js'
-import { hasEscapedBytes, describeError } from '../classify.js'
-import { writeOut } from '../lines.js'
+import { openCarInput } from '../node/blocks.js'
+import { checkBlock, codecName, parseCid } from '../core/block-report.js'
+import { blockLine, otherValueCodec } from '../core/block-json.js'
+import { hasEscapedBytes, describeError } from '../core/classify.js'
+import { writeOut } from '../node/lines.js'
 import { prettyJson } from '../pretty-json.js'
-import { UsageError } from '../errors.js'
-import { parseCommand, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../command-args.js'
-import { DAG_CBOR, RAW } from '../links.js'
+import { UsageError } from '../core/errors.js'
+import { parseCommand, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../node/command-args.js'
+import { DAG_CBOR, RAW } from '../core/links.js'
 
 const USAGE = `usage: dag-cbor-car get-block <in.car | -> <CID> [--dag-json [--pretty] | --json] [--strict]
 
@@ -61,7 +61,7 @@ export async function run (argv) {
 }
 
 /**
- * @param {import('../read.js').Block} block
+ * @param {import('../core/read.js').Block} block
  * @param {Record<string, any>} values
  * @returns {Promise<number>}
  */

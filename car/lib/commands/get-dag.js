@@ -5,16 +5,16 @@
 // get-dag does, what is present is written and the linked blocks the input lacks are reported (a
 // Bluesky repo CAR never holds the blobs its records link to); --strict makes them a failure:
 // nothing written, exit 1.
-import { openCarInput, readBlockAt } from '../blocks.js'
-import { DagIndex } from '../dag-index.js'
-import { CidTable, grow } from '../cid-table.js'
-import { parseCid } from '../block-report.js'
-import { forEachLink, cidText } from '../links.js'
-import { verifyBlock, hashName } from '../verify.js'
-import { openCarOutput } from '../output.js'
-import { humanBytes } from '../units.js'
-import { UsageError } from '../errors.js'
-import { parseCommand, COMMON_USAGE, STRICT_OPTION } from '../command-args.js'
+import { openCarInput, readBlockAt } from '../node/blocks.js'
+import { DagIndex } from '../core/dag-index.js'
+import { CidTable, grow } from '../core/cid-table.js'
+import { parseCid } from '../core/block-report.js'
+import { forEachLink, cidText } from '../core/links.js'
+import { verifyBlock, hashName } from '../core/hash.js'
+import { openCarOutput } from '../node/output.js'
+import { humanBytes } from '../core/units.js'
+import { UsageError } from '../core/errors.js'
+import { parseCommand, COMMON_USAGE, STRICT_OPTION } from '../node/command-args.js'
 
 const USAGE = `usage: dag-cbor-car get-dag <in.car | -> <CID> --out sub.car [--strict] [--json]
 
@@ -65,7 +65,7 @@ export async function run (argv) {
     let top = 0
     /** @type {number[]} */
     const children = []
-    /** @type {import('../links.js').OnLink} */
+    /** @type {import('../core/links.js').OnLink} */
     const onLink = (b, start, end) => {
       const id = index.cids.find(b, start, end)
       if (index.has(id)) children.push(id)

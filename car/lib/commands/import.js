@@ -4,13 +4,13 @@
 // it against the line's "cid". Writes a CARv1 atomically (output.js): nothing under the target's name
 // unless every line was good. Exit: 0 written, 1 a block does not match its CID, 2 bad usage or a
 // line that is not what export writes.
-import { openInput } from '../source.js'
-import { openCarOutput } from '../output.js'
-import { parseHeaderLine, parseBlockLine, LineError } from '../block-json.js'
-import { ToolError, UsageError } from '../errors.js'
-import { parseCommand, COMMON_USAGE } from '../command-args.js'
-import { createProgress } from '../progress.js'
-import { loadHashers } from '../verify.js'
+import { openInput } from '../node/source.js'
+import { openCarOutput } from '../node/output.js'
+import { parseHeaderLine, parseBlockLine, LineError } from '../core/block-json.js'
+import { ToolError, UsageError } from '../core/errors.js'
+import { parseCommand, COMMON_USAGE } from '../node/command-args.js'
+import { createProgress } from '../node/progress.js'
+import { loadHashers } from '../core/hash.js'
 
 const USAGE = `usage: dag-cbor-car import [blocks.jsonl | -] --out out.car [--json]
 

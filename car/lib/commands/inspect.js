@@ -4,13 +4,13 @@
 // blocks reachable from the roots, blocks reachable from none, links to blocks the CAR lacks, the
 // longest chain of links. Exit status (as go-car's inspect): 0 once the report is written, its
 // problems in it, in --json and counted on stderr; 1 with --strict when there are problems; 2 unreadable.
-import { openCarInput } from '../blocks.js'
-import { DagIndex } from '../dag-index.js'
-import { checkBlock, codecName, SizeList } from '../block-report.js'
-import { hashName } from '../verify.js'
-import { cidText } from '../links.js'
-import { humanBytes } from '../units.js'
-import { parseCommand, COMMON_OPTIONS, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../command-args.js'
+import { openCarInput } from '../node/blocks.js'
+import { DagIndex } from '../core/dag-index.js'
+import { checkBlock, codecName, SizeList } from '../core/block-report.js'
+import { hashName } from '../core/hash.js'
+import { cidText } from '../core/links.js'
+import { humanBytes } from '../core/units.js'
+import { parseCommand, COMMON_OPTIONS, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../node/command-args.js'
 
 /** @type {{ partial: { type: 'boolean' }, strict: { type: 'boolean' } }} */
 const OWN_OPTIONS = { partial: { type: 'boolean' }, ...STRICT_OPTION }
@@ -53,7 +53,7 @@ export async function run (argv) {
 }
 
 /**
- * @param {import('../blocks.js').CarInput} input
+ * @param {import('../node/blocks.js').CarInput} input
  * @param {{ partial: boolean }} options
  */
 export async function inspect ({ name, car }, { partial }) {

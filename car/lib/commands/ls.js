@@ -3,12 +3,12 @@
 // With --json, one JSON object per block (JSON lines). Every block is checked as `verify` checks it;
 // as go-car's ls, the exit status is 0 once the listing is written (problems in its columns, and
 // counted on stderr), 1 with --strict when there were problems, 2 for unreadable input.
-import { openCarInput } from '../blocks.js'
-import { CidTable } from '../cid-table.js'
-import { checkBlock, codecName } from '../block-report.js'
-import { linksOf } from '../links.js'
-import { createLineWriter } from '../lines.js'
-import { parseCommand, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../command-args.js'
+import { openCarInput } from '../node/blocks.js'
+import { CidTable } from '../core/cid-table.js'
+import { checkBlock, codecName } from '../core/block-report.js'
+import { linksOf } from '../core/links.js'
+import { createLineWriter } from '../node/lines.js'
+import { parseCommand, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../node/command-args.js'
 
 const USAGE = `usage: dag-cbor-car ls <in.car | -> [--links] [--partial] [--strict] [--json] [--max-block-size SIZE]
 

@@ -3,14 +3,15 @@
 // arguments, the input and the key, and prints. Exit: 0 checked and good, 1 faults found (or
 // blocks missing), 2 bad usage or unreadable input.
 import fs from 'node:fs'
-import { UsageError, systemReason } from '../errors.js'
-import { parseCommand, COMMON_USAGE } from '../command-args.js'
-import { openInput } from '../source.js'
-import { readBlocks } from '../atproto/blocks.js'
-import { checkRepo } from '../atproto/check-repo.js'
-import { parseDidKey, keyFromDidDocument, KeyError } from '../atproto/did-key.js'
-import { faultLine, formatSummary, oneLine } from '../atproto/report.js'
-import { createExporter } from '../atproto/export-dir.js'
+import { UsageError, systemReason } from '../core/errors.js'
+import { parseCommand, COMMON_USAGE } from '../node/command-args.js'
+import { openInput } from '../node/source.js'
+import { readBlocks } from '../core/atproto/blocks.js'
+import { createProgress, drawProgress } from '../node/progress.js'
+import { checkRepo } from '../core/atproto/check-repo.js'
+import { parseDidKey, keyFromDidDocument, KeyError } from '../core/atproto/did-key.js'
+import { faultLine, formatSummary, oneLine } from '../core/atproto/report.js'
+import { createExporter } from '../node/atproto/export-dir.js'
 
 const USAGE = `usage: dag-cbor-car repo verify FILE|- [--key KEY] [--json]
        dag-cbor-car repo ls FILE|- [--json]
@@ -51,7 +52,7 @@ function parse (argv) {
 
 /**
  * @param {string} spec did:key:..., or a DID document file
- * @returns {{ key: import('../atproto/did-key.js').PublicKey, did: string | null }}
+ * @returns {{ key: import('../core/atproto/did-key.js').PublicKey, did: string | null }}
  */
 function loadKey (spec) {
   try {
@@ -86,7 +87,7 @@ export async function run (argv) {
   const key = args.key === undefined ? null : loadKey(args.key)
   const source = await openInput(args.input)
   try {
-    const store = await readBlocks(source, { maxBlockSize: args.maxBlockSize })
+    const store = await readBlocks(source, { maxBlockSize: args.maxBlockSize, onOpen: (car) => drawProgress(car, createProgress({ total: source.size, stdoutListing: true })) })
     const exporter = args.out ? createExporter(args.out) : null
     const out = (/** @type {string} */ line) => process.stdout.write(line + '\n')
     /** @type {string[]} */

@@ -5,14 +5,14 @@
 // memory bounds.
 import fs from 'node:fs'
 import path from 'node:path'
-import { parseOptions } from '../args.js'
-import { maxBlockSizeOption } from '../command-args.js'
-import { ToolError, UsageError } from '../errors.js'
-import { openInput, bytesSource } from '../source.js'
-import { DEFAULT_MAX_BLOCK_SIZE, bytesText } from '../block-size.js'
-import { roundTrip, defaultWorkers, maxWorkers } from '../run.js'
-import { formatSummary, exitCode } from '../summary.js'
-import { createProgress } from '../progress.js'
+import { parseOptions } from '../node/args.js'
+import { maxBlockSizeOption } from '../node/command-args.js'
+import { ToolError, UsageError } from '../core/errors.js'
+import { openInput, bytesSource } from '../node/source.js'
+import { DEFAULT_MAX_BLOCK_SIZE, bytesText } from '../core/block-size.js'
+import { roundTrip, defaultWorkers, maxWorkers } from '../node/run.js'
+import { formatSummary, exitCode } from '../core/summary.js'
+import { createProgress } from '../node/progress.js'
 
 const USAGE = `usage: dag-cbor-car [verify] [in.car | -] [--out out.car [--canonicalize [--map map.txt]]] [--json]
                     [--relaxed] [--partial] [--workers N] [--max-block-size SIZE]
@@ -107,15 +107,15 @@ export async function run (argv) {
     process.stdout.write(USAGE + '\n')
     return 0
   }
-  /** @type {import('../source.js').Source} */
+  /** @type {import('../node/source.js').Source} */
   let source
-  /** @type {import('../sample.js').SampleExpectation | null} */
+  /** @type {import('../node/sample.js').SampleExpectation | null} */
   let expected = null
   if (args.input !== undefined) {
     if (args.out && args.input !== '-' && sameFile(args.input, args.out)) throw new UsageError('--out must not be the input file')
     source = await openInput(args.input)
   } else {
-    const { sampleCar } = await import('../sample.js')
+    const { sampleCar } = await import('../node/sample.js')
     const sample = await sampleCar()
     expected = sample.expected
     source = bytesSource('embedded sample CAR (built in memory by lib/sample.js)', sample.bytes)
@@ -150,9 +150,9 @@ export async function run (argv) {
 }
 
 /**
- * @param {import('../summary.js').Summary} summary
+ * @param {import('../core/summary.js').Summary} summary
  * @param {boolean} json
- * @param {import('../sample.js').SampleExpectation | null} expected
+ * @param {import('../node/sample.js').SampleExpectation | null} expected
  */
 function render (summary, json, expected) {
   if (expected) {
@@ -168,8 +168,8 @@ function render (summary, json, expected) {
  * those, and fails (exit 1) if it misses one or finds another: the newcomer's first command checks
  * the tool, and a real file with the same problems still exits 1.
  *
- * @param {import('../summary.js').Summary} s
- * @param {import('../sample.js').SampleExpectation} expected
+ * @param {import('../core/summary.js').Summary} s
+ * @param {import('../node/sample.js').SampleExpectation} expected
  */
 function sampleCheck (s, expected) {
   const found = s.problems.map((p) => `${p.cid} ${p.kind}`).sort()
@@ -186,8 +186,8 @@ function sampleCheck (s, expected) {
 }
 
 /**
- * @param {import('../summary.js').Summary} s
- * @param {import('../sample.js').SampleExpectation} expected
+ * @param {import('../core/summary.js').Summary} s
+ * @param {import('../node/sample.js').SampleExpectation} expected
  */
 function sampleExitCode (s, expected) {
   if (s.error) return 2

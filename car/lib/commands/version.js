@@ -1,6 +1,6 @@
 // dag-cbor-car version (also --version, -V): the package's name and version.
 import { readFileSync } from 'node:fs'
-import { parseCommand } from '../command-args.js'
+import { parseCommand } from '../node/command-args.js'
 
 const USAGE = `usage: dag-cbor-car version   (or --version, -V)
 

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { p256 } from '@noble/curves/nist.js'
 import { fixture, check } from './helpers/fixtures.js'
 import { block, buildRepo, buildMst, commitBlock, keyPair, carBytes, post } from './helpers/repo-builder.js'
-import { createExporter } from '../../lib/atproto/export-dir.js'
+import { createExporter } from '../../lib/node/atproto/export-dir.js'
 
 const TOOL = fileURLToPath(new URL('../../bin/dag-cbor-car.js', import.meta.url))
 const SMALL = fixture('repo-small-v2.car')

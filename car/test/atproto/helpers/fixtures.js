@@ -2,10 +2,10 @@
 // and a way to run the checker on CAR bytes held in memory.
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { bytesSource } from '../../../lib/source.js'
-import { readBlocks } from '../../../lib/atproto/blocks.js'
-import { checkRepo } from '../../../lib/atproto/check-repo.js'
-import { parseDidKey } from '../../../lib/atproto/did-key.js'
+import { bytesSource } from '../../../lib/node/source.js'
+import { readBlocks } from '../../../lib/core/atproto/blocks.js'
+import { checkRepo } from '../../../lib/core/atproto/check-repo.js'
+import { parseDidKey } from '../../../lib/core/atproto/did-key.js'
 
 /** @param {string} name */
 export const fixture = (name) => fileURLToPath(new URL(`../../fixtures/atproto/${name}`, import.meta.url))
@@ -22,7 +22,7 @@ export const fixtureLines = (name) => fs.readFileSync(fixture(name), 'utf8').spl
  */
 export async function check (car, { did, records = true } = {}) {
   const store = await readBlocks(bytesSource('test.car', car))
-  /** @type {import('../../../lib/atproto/mst-walk.js').Entry[]} */
+  /** @type {import('../../../lib/core/atproto/mst-walk.js').Entry[]} */
   const entries = []
   const summary = await checkRepo(store, {
     input: 'test.car',

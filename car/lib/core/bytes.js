@@ -1,0 +1,91 @@
+// Byte helpers with no Buffer: comparison, hex, base64, one-char-per-byte ("latin1") strings.
+// The comparison is injectable: the Node shell installs Buffer#equals (memcmp) for whole blocks.
+
+/** @type {(a: Uint8Array, b: Uint8Array) => boolean} same length guaranteed */
+let equalBytes = (a, b) => {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/**
+ * Compare with `equals` from now on (called with arrays of the same length).
+ *
+ * @param {(a: Uint8Array, b: Uint8Array) => boolean} equals
+ */
+export function installEquals (equals) {
+  equalBytes = equals
+}
+
+/**
+ * @param {Uint8Array} a
+ * @param {Uint8Array} b
+ */
+export function sameBytes (a, b) {
+  return a.byteLength === b.byteLength && equalBytes(a, b)
+}
+
+/**
+ * Index of the first differing byte (the shorter length when one is a prefix of the other).
+ *
+ * @param {Uint8Array} a
+ * @param {Uint8Array} b
+ */
+export function firstDifference (a, b) {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i
+  return n
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
+
+/** @param {Uint8Array} bytes */
+export function toHex (bytes) {
+  let out = ''
+  for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i]]
+  return out
+}
+
+const PIECE = 0x2000
+
+/**
+ * The bytes as a string of one char per byte (U+0000..U+00FF): a cheap map key.
+ *
+ * @param {Uint8Array} bytes
+ */
+export function toLatin1 (bytes) {
+  if (bytes.length <= PIECE) return String.fromCharCode.apply(null, /** @type {any} */ (bytes))
+  let out = ''
+  for (let i = 0; i < bytes.length; i += PIECE) out += String.fromCharCode.apply(null, /** @type {any} */ (bytes.subarray(i, i + PIECE)))
+  return out
+}
+
+/** @param {Uint8Array} bytes standard base64, with padding */
+export function toBase64 (bytes) {
+  return btoa(toLatin1(bytes))
+}
+
+/**
+ * @param {string} text standard base64
+ * @returns {Uint8Array}
+ */
+export function fromBase64 (text) {
+  const binary = atob(text)
+  const out = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i)
+  return out
+}
+
+/**
+ * Where the two bytes `first`, `second` next occur in `bytes` from `from`; -1 if nowhere.
+ *
+ * @param {Uint8Array} bytes
+ * @param {number} first
+ * @param {number} second
+ * @param {number} [from]
+ */
+export function indexOfPair (bytes, first, second, from = 0) {
+  for (let i = bytes.indexOf(first, from); i >= 0 && i < bytes.length - 1; i = bytes.indexOf(first, i + 1)) {
+    if (bytes[i + 1] === second) return i
+  }
+  return -1
+}

@@ -1,0 +1,263 @@
+// Per-block work: verify the hash, and for DAG-CBOR blocks decode strictly, re-encode, compare, classify.
+// Pure functions of (codec, block): the same code runs inline and inside worker threads.
+import { CID } from 'multiformats/cid'
+import { PHRASES } from './phrases.js'
+import { create as createDigest } from 'multiformats/hashes/digest'
+import { sameBytes, firstDifference } from './bytes.js'
+import { verifyBlock, digestOf } from './hash.js'
+import { walkCbor } from './cbor-walk.js'
+import { checkContent } from './codecs.js'
+
+export const DAG_CBOR = 0x71
+
+/**
+ * @typedef {object} Codec
+ * @property {(value: any, options?: any) => Uint8Array} encode
+ * @property {(bytes: Uint8Array, options?: any) => any} decode
+ * @property {(bytes: Uint8Array) => { integralFloats: number }} [validate] strict decode's checks
+ *   without building values (this repo's codec has it; a codec without it is decoded and re-encoded)
+ *
+ * @typedef {object} BlockResult
+ * @property {'ok'|'mismatch'|'unverified'} hash
+ * @property {'canonical'|'nonCanonical'|'invalid'} [cls] only for DAG-CBOR blocks
+ * @property {'invalid'|'unknown'} [content] only for other codecs: the bytes are not what the codec says, or the codec is unknown (codecs.js)
+ * @property {boolean} [lossless] a non-canonical block whose value relaxed decode reads exactly: no
+ *   undefined (read as null) and no invalid UTF-8 (read as escaped text), so `verify --relaxed` accepts it
+ * @property {string} [rule] rule code from the decoder error (.rule), or 'round-trip'
+ * @property {string} [path] value path from the error (.path)
+ * @property {number} [offset] byte offset from the error (.offset)
+ * @property {string} [reason] one-line human explanation
+ * @property {Uint8Array} [out] canonical bytes to write instead of the input (only with canonicalize)
+ * @property {string} [newCid] CID of `out`
+ * @property {string} [keptReason] why a non-canonical block was copied unchanged despite canonicalize
+ * @property {number} [jsFloats] canonical block holding this many float64 integers that JavaScript re-encodes as integers
+ * @property {string[]} [jsFloatPaths] value paths of the first few of them
+ */
+
+/** How many value paths a block's jsFloatPaths keeps. */
+export const JS_FLOAT_PATHS = 5
+
+/**
+ * "keys out of order at /Datetime (byte 412)"
+ *
+ * @param {any} err a DagCborDecodeError (or any Error)
+ */
+export function describeError (err) {
+  const rule = typeof err?.rule === 'string' ? err.rule : undefined
+  // the tool's phrase for each of the codec's rules (phrases.js)
+  const what = (rule && PHRASES[rule]) || rule || String(err?.message ?? err)
+  const where = typeof err?.path === 'string' ? ` at ${err.path || '/'}` : ''
+  const at = Number.isInteger(err?.offset) ? ` (byte ${err.offset})` : ''
+  return `${what}${where}${at}`
+}
+
+// With the u flag a surrogate pair is one code point, so a valid pair such as U+1F480 (\uD83D\uDC80)
+// does not match; only a lone U+DC80..U+DCFF does.
+const ESCAPED_BYTE = /[\uDC80-\uDCFF]/u
+
+/**
+ * True when a relaxed-decoded value holds U+DC80..U+DCFF lone surrogates, i.e. invalid UTF-8 bytes
+ * escaped by the relaxed decoder; such text cannot be made valid by re-encoding.
+ *
+ * @param {any} v
+ * @returns {boolean}
+ */
+export function hasEscapedBytes (v) {
+  if (typeof v === 'string') return ESCAPED_BYTE.test(v)
+  if (v === null || typeof v !== 'object' || v instanceof Uint8Array || CID.asCID(v)) return false
+  if (Array.isArray(v)) return v.some(hasEscapedBytes)
+  for (const k in v) if (hasEscapedBytes(k) || hasEscapedBytes(v[k])) return true
+  return false
+}
+
+/**
+ * Write the canonical form of a relaxed-decoded value, with a CID using the block's own hash function.
+ *
+ * @param {Codec} codec
+ * @param {CID} cid
+ * @param {any} value
+ * @returns {{ out: Uint8Array, newCid: string } | { keptReason: string }}
+ */
+function canonicalForm (codec, cid, value) {
+  if (hasEscapedBytes(value)) {
+    return { keptReason: 'holds invalid UTF-8 text; no canonical form exists, copied unchanged' }
+  }
+  let out
+  try {
+    out = codec.encode(value)
+    codec.decode(out) // the canonical form must pass a strict decode
+  } catch (err) {
+    return { keptReason: `cannot canonicalize (${describeError(err)}), copied unchanged` }
+  }
+  const digest = digestOf(cid.multihash.code, out)
+  if (digest === null) {
+    return { keptReason: 'hash function not supported, cannot compute a new CID; copied unchanged' }
+  }
+  const newCid = CID.create(1, cid.code, createDigest(cid.multihash.code, digest))
+  return { out, newCid: newCid.toString() }
+}
+
+/**
+ * The results of most blocks, shared rather than made per block (and cheap to send between
+ * threads: a structured clone writes a repeated object once). Read-only: do not modify a result.
+ *
+ * @type {Readonly<Record<BlockResult['hash'], BlockResult>>}
+ */
+const HASH_ONLY = { ok: { hash: 'ok' }, mismatch: { hash: 'mismatch' }, unverified: { hash: 'unverified' } }
+/** @type {Readonly<Record<BlockResult['hash'], BlockResult>>} */
+const CANONICAL = { ok: { hash: 'ok', cls: 'canonical' }, mismatch: { hash: 'mismatch', cls: 'canonical' }, unverified: { hash: 'unverified', cls: 'canonical' } }
+
+/**
+ * @param {Codec} codec
+ * @param {CID} cid
+ * @param {Uint8Array} bytes
+ * @param {{ canonicalize?: boolean }} [options]
+ * @returns {BlockResult} shared between blocks when it is a plain verdict: do not modify it
+ */
+export function processBlock (codec, cid, bytes, options = {}) {
+  const hash = verifyBlock(cid, bytes)
+  if (cid.code !== DAG_CBOR) {
+    const content = checkContent(cid.code, bytes)
+    return content === null ? HASH_ONLY[hash] : { hash, ...content }
+  }
+  if (codec.validate !== undefined) {
+    // Strict decode accepts exactly the canonical bytes, so a block the validating walk (the same
+    // checks, no values built) accepts is canonical: decoding and re-encoding it would prove
+    // nothing more. Only a block holding float64 integers (which JavaScript re-encodes as
+    // integers) and a rejected block take the paths below, as before.
+    let floats
+    try {
+      floats = codec.validate(bytes).integralFloats
+    } catch (strictErr) {
+      return classifyRejected(codec, cid, bytes, hash, strictErr, options)
+    }
+    if (floats === 0) return CANONICAL[hash]
+  }
+  return roundTripBlock(codec, cid, bytes, hash, options)
+}
+
+/**
+ * Decode strictly, re-encode, compare: the check for a codec without validate(), and for a block
+ * holding float64 integers (their paths and the proof that they are the whole difference).
+ *
+ * @param {Codec} codec
+ * @param {CID} cid
+ * @param {Uint8Array} bytes
+ * @param {BlockResult['hash']} hash
+ * @param {{ canonicalize?: boolean }} options
+ * @returns {BlockResult}
+ */
+function roundTripBlock (codec, cid, bytes, hash, options) {
+  let value
+  try {
+    value = codec.decode(bytes)
+  } catch (strictErr) {
+    return classifyRejected(codec, cid, bytes, hash, strictErr, options)
+  }
+  let again
+  try {
+    again = codec.encode(value)
+  } catch (err) {
+    const e = /** @type {any} */ (err)
+    return { hash, cls: 'invalid', rule: `encode:${e?.rule ?? 'error'}`, path: e?.path, reason: `strict decode accepted it but re-encoding threw: ${describeError(e)}` }
+  }
+  if (sameBytes(again, bytes)) return CANONICAL[hash]
+  const floats = integralFloats(codec, bytes, again)
+  if (floats) return { hash, cls: 'canonical', jsFloats: floats.count, jsFloatPaths: floats.paths }
+  // The strict decoder let through something the encoder writes differently. Same hash function
+  // over different bytes gives a different CID, so the CID does not round-trip either.
+  const offset = firstDifference(again, bytes)
+  return { hash, cls: 'nonCanonical', lossless: true, rule: 'round-trip', offset, reason: `strict decode accepted it but re-encoding differs from byte ${offset} (CID would change)` }
+}
+
+/**
+ * The strict decoder accepts a float64 holding an integer (Go and Rust write 1.0 that way): those
+ * bytes are canonical DAG-CBOR, but the decoded Number cannot say it was a float, so our encoder
+ * writes an integer and the bytes differ. Only for such a block (strict decode fine, re-encode
+ * different), walk its bytes for float64 items whose Number the encoder writes differently, splice
+ * in what the encoder writes for each, and check that this explains the whole difference.
+ *
+ * @param {Codec} codec
+ * @param {Uint8Array} bytes the block
+ * @param {Uint8Array} again our re-encoding of its strict decode
+ * @returns {{ count: number, paths: string[] } | null} null: the difference is not (only) such floats
+ */
+function integralFloats (codec, bytes, again) {
+  /** @type {{ at: number, encoded: Uint8Array, path: string }[]} */
+  const found = []
+  try {
+    walkCbor(bytes, {
+      float64: (at, value, path) => {
+        if (!Number.isInteger(value)) return
+        const encoded = codec.encode(value) // -0 and integers past 2^53 stay floats: no difference
+        if (!sameBytes(encoded, bytes.subarray(at, at + 9))) found.push({ at, encoded, path: path() })
+      }
+    })
+  } catch {
+    return null
+  }
+  if (found.length === 0) return null
+  const asJs = new Uint8Array(bytes.length - found.reduce((n, f) => n + 9 - f.encoded.length, 0))
+  let from = 0
+  let to = 0
+  for (const f of found) {
+    asJs.set(bytes.subarray(from, f.at), to)
+    to += f.at - from
+    asJs.set(f.encoded, to)
+    to += f.encoded.length
+    from = f.at + 9
+  }
+  asJs.set(bytes.subarray(from), to)
+  if (!sameBytes(asJs, again)) return null
+  return { count: found.length, paths: found.slice(0, JS_FLOAT_PATHS).map((f) => f.path) }
+}
+
+/**
+ * Strict decode threw: non-canonical if the relaxed decode accepts it, invalid otherwise.
+ *
+ * @param {Codec} codec
+ * @param {CID} cid
+ * @param {Uint8Array} bytes
+ * @param {BlockResult['hash']} hash
+ * @param {any} strictErr
+ * @param {{ canonicalize?: boolean }} options
+ * @returns {BlockResult}
+ */
+function classifyRejected (codec, cid, bytes, hash, strictErr, options) {
+  const where = { rule: strictErr?.rule ?? 'error', path: strictErr?.path, offset: strictErr?.offset }
+  let relaxedValue
+  try {
+    if (strictErr?.relaxable === false) throw strictErr
+    relaxedValue = codec.decode(bytes, { relaxed: true })
+  } catch (relaxedErr) {
+    const e = /** @type {any} */ (relaxedErr)
+    return { hash, cls: 'invalid', rule: e?.rule ?? 'error', path: e?.path, offset: e?.offset, reason: describeError(e) }
+  }
+  /** @type {BlockResult} */
+  const result = { hash, cls: 'nonCanonical', lossless: readsLosslessly(bytes, relaxedValue), ...where, reason: describeError(strictErr) }
+  if (options.canonicalize) {
+    // a new CID would vouch for bytes that are not what the old CID named
+    Object.assign(result, hash === 'mismatch' ? { keptReason: 'its bytes do not match its CID; copied unchanged, not canonicalized' } : canonicalForm(codec, cid, relaxedValue))
+  }
+  return result
+}
+
+/**
+ * Does relaxed decode read this block's value exactly? Not when it held undefined (read as null)
+ * or text that is not valid UTF-8 (read as escaped text): those are outside the IPLD data model.
+ * What is left (out-of-order keys, longer-than-needed integers and lengths, shorter floats) changes
+ * only the form of the bytes, not the value.
+ *
+ * @param {Uint8Array} bytes a block relaxed decode accepted
+ * @param {any} value what it read
+ */
+function readsLosslessly (bytes, value) {
+  if (hasEscapedBytes(value)) return false
+  let undefinedSeen = false
+  try {
+    walkCbor(bytes, { undefined: () => { undefinedSeen = true } })
+  } catch {
+    return false
+  }
+  return !undefinedSeen
+}

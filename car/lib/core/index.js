@@ -1,0 +1,303 @@
+// dag-cbor-car's library API, platform-neutral: Node, browsers and Web Workers, Deno, Bun, workerd.
+// No node: imports, Buffer, process, fs or worker_threads here or below (test/core-neutral.spec.js
+// walks the imports). The Node entry (../node/index.js) re-exports all of this, takes file paths too,
+// and adds worker threads to verifyCar.
+import { CID } from 'multiformats/cid'
+import { openSource } from './input.js'
+import { openCar, readVarint, CarReadError } from './read.js'
+import { verifyBlock, digest32Matches, loadHasher, hasherMissing, hashBackends, installHashers } from './hash.js'
+import { processBlock } from './classify.js'
+import { runPipeline } from './pipeline.js'
+import { CarWriter, memoryTarget } from './write.js'
+import { blockToJson } from './block-view.js'
+import { missing, loadFor } from './on-demand.js'
+import { DEFAULT_MAX_BLOCK_SIZE } from './block-size.js'
+
+export { CarWriter, blockToJson, hashBackends, installHashers, CarReadError }
+
+const SHA2_256 = 0x12
+const DAG_CBOR = 0x71
+
+/**
+ * @typedef {import('./input.js').CarInput} CarInput
+ * @typedef {import('./summary.js').Summary} Summary
+ * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block a block, and the byte offset of its section in the CAR
+ * @typedef {'canonical' | 'non-canonical' | 'invalid' | 'ok' | 'unknown-codec'} BlockStatus
+ * @typedef {{ rule: string, offset?: number, path?: string, message: string }} BlockProblem
+ * @typedef {Block & { status?: BlockStatus, problem?: BlockProblem, value?: unknown, relaxed?: boolean }} CheckedBlock
+ * @typedef {object} IteratorOptions
+ * @property {boolean} [verifyHashes] check each block's bytes against its CID's hash (default true);
+ *   a mismatch throws a CarBlockError, and so does a hash function this library does not compute
+ *   (sha2-256, blake2b-256 and identity it does) unless `allowUnverified`
+ * @property {boolean} [allowUnverified] hand out blocks whose hash function is not one it computes, unchecked
+ * @property {boolean} [validate] give each block a `status` (DAG-CBOR: 'canonical' | 'non-canonical' |
+ *   'invalid'; other codecs: 'ok' | 'invalid' | 'unknown-codec') and, when not good, a `problem`
+ * @property {boolean} [decode] give each block its decoded `value` (DAG-CBOR, DAG-JSON, dag-pb, json; raw: its bytes)
+ * @property {boolean} [relaxed] with decode: a non-canonical DAG-CBOR block that relaxed decode reads
+ *   exactly is decoded so (`relaxed: true` on the block) rather than left without a value
+ * @property {number} [maxBlockSize] largest block (and section length claim) accepted (default 2 MiB... see README)
+ */
+
+/** A block that failed its check: `kind` says which ('hash-mismatch', 'unverified'); `offset` is its section's byte offset. */
+export class CarBlockError extends Error {
+  /**
+   * @param {string} message
+   * @param {{ offset: number, cid: CID, kind: 'hash-mismatch' | 'unverified' }} where
+   */
+  constructor (message, { offset, cid, kind }) {
+    super(message)
+    this.name = 'CarBlockError'
+    this.offset = offset
+    this.cid = cid
+    this.kind = kind
+  }
+}
+
+/**
+ * A CAR's blocks, in order, with their hashes verified: @ipld/car's CarBlockIterator's shape
+ * (fromIterable, fromBytes, getRoots, version, `for await`), reading in bounded memory.
+ */
+export class CarBlockIterator {
+  /**
+   * @param {import('./read.js').Car} car
+   * @param {IteratorOptions} options
+   */
+  constructor (car, options) {
+    this.car = car
+    this.options = options
+    /** @type {1 | 2} */
+    this.version = /** @type {1 | 2} */ (car.version)
+    this.used = false
+  }
+
+  /**
+   * @param {CarInput} input
+   * @param {IteratorOptions} [options]
+   */
+  static async fromIterable (input, options = {}) {
+    const source = openSource(input)
+    const car = await openCar(source.stream(), { size: source.size, maxBlockSize: options.maxBlockSize })
+    return new CarBlockIterator(car, options)
+  }
+
+  /**
+   * @param {Uint8Array} bytes
+   * @param {IteratorOptions} [options]
+   */
+  static async fromBytes (bytes, options = {}) {
+    if (!(bytes instanceof Uint8Array)) throw new TypeError('fromBytes() needs a Uint8Array')
+    return CarBlockIterator.fromIterable(bytes, options)
+  }
+
+  /** @returns {Promise<CID[]>} the header's roots */
+  async getRoots () {
+    return this.car.roots
+  }
+
+  /** @returns {AsyncGenerator<CheckedBlock>} */
+  async * [Symbol.asyncIterator] () {
+    if (this.used) throw new Error('a CarBlockIterator can be iterated once')
+    this.used = true
+    const { verifyHashes = true, allowUnverified = false, validate = false, decode = false, relaxed = false } = this.options
+    const check = validate || decode
+    const codec = check ? await import('./codec.js') : null
+    const viewer = decode ? await import('./block-view.js') : null
+    try {
+      for await (const block of this.car.blocks()) {
+        const { cid, bytes, offset } = block
+        // blocks() has loaded this block's hasher and decoder before handing it out
+        if (verifyHashes) {
+          const mh = cid.multihash
+          const ok = mh.size === 32 && mh.code !== 0 ? digest32Matches(mh.code, bytes, mh.digest, 0) && !hasherMissing(mh.code) : verifyBlock(cid, bytes) === 'ok'
+          if (!ok) {
+            const result = verifyBlock(cid, bytes)
+            if (result === 'mismatch') throw new CarBlockError(`the block at byte offset ${offset} does not hash to its CID ${cid}`, { offset, cid, kind: 'hash-mismatch' })
+            if (result === 'unverified' && !allowUnverified) throw new CarBlockError(`the block at byte offset ${offset} has CID ${cid}, whose hash function (0x${mh.code.toString(16)}) this library does not compute; pass allowUnverified to read it unchecked`, { offset, cid, kind: 'unverified' })
+          }
+        }
+        if (!check) {
+          yield block
+          continue
+        }
+        const r = processBlock(/** @type {any} */ (codec), cid, bytes)
+        /** @type {CheckedBlock} */
+        const out = { cid, bytes, offset, status: statusOf(r) }
+        if (out.status !== 'canonical' && out.status !== 'ok') out.problem = { rule: r.rule ?? r.content ?? 'error', offset: r.offset, path: r.path, message: r.reason ?? '' }
+        if (viewer && out.status !== 'invalid' && out.status !== 'unknown-codec' && (out.status !== 'non-canonical' || (relaxed && r.lossless))) {
+          out.value = /** @type {typeof import('./block-view.js')} */ (viewer).decodeBlock(cid, bytes, out.status === 'non-canonical')
+          if (out.status === 'non-canonical') out.relaxed = true
+        }
+        yield out
+      }
+    } finally {
+      await this.car.stop()
+    }
+  }
+}
+
+/**
+ * @param {import('./classify.js').BlockResult} r
+ * @returns {BlockStatus}
+ */
+function statusOf (r) {
+  if (r.cls) return r.cls === 'nonCanonical' ? 'non-canonical' : r.cls
+  if (r.content === 'invalid') return 'invalid'
+  if (r.content === 'unknown') return 'unknown-codec'
+  return 'ok'
+}
+
+/**
+ * @typedef {object} BlockInfo one per block, for onBlock (the same object each time: copy what you keep)
+ * @property {number} index the block's position in the CAR (0 first)
+ * @property {number} offset its section's byte offset
+ * @property {number} length the block's size in bytes
+ * @property {CID} cid
+ * @property {Uint8Array} bytes the block's bytes: a view valid only during the call (copy what you keep)
+ * @property {number} codec the CID's codec code
+ * @property {number} hash its multihash code
+ * @property {'ok' | 'canonical' | 'non-canonical' | 'invalid' | 'hash-mismatch' | 'unverified' | 'unknown-codec'} status
+ * @property {string | undefined} rule the rule a non-canonical or invalid DAG-CBOR block breaks
+ *
+ * @typedef {object} VerifyOptions
+ * @property {string} [name] what the summary calls the input (`input`)
+ * @property {boolean} [relaxed] non-canonical DAG-CBOR blocks that relaxed decode reads exactly are counted and listed, not a failure
+ * @property {boolean} [partial] the CAR is part of a larger DAG: roots may be absent, the header may list none
+ * @property {number} [maxBlockSize] largest block accepted
+ * @property {(blocks: number, bytes: number) => void} [onProgress] now and then, blocks and CAR bytes checked so far
+ * @property {(info: BlockInfo) => void} [onBlock] every block, in order (reading then goes block by block: a little slower)
+ * @property {AbortSignal} [signal] stops the run (it rejects with the signal's reason)
+ */
+
+/**
+ * Every check the CLI's verify makes, in this thread; resolves to the summary object the CLI's
+ * `verify --json` prints. A CAR that cannot be read to the end rejects with a CarReadError whose
+ * `summary` is what was read before it.
+ *
+ * @param {CarInput} input
+ * @param {VerifyOptions} [options]
+ * @returns {Promise<Summary>}
+ */
+export async function verifyCar (input, options = {}) {
+  return runVerify(openSource(input, { name: options.name }), options, {})
+}
+
+/**
+ * verifyCar for the shells: extra pipeline options (the Node entry's worker threads).
+ *
+ * @param {import('./input.js').Source} source
+ * @param {VerifyOptions} options
+ * @param {Partial<import('./pipeline.js').RunOptions>} extra
+ */
+export async function runVerify (source, options, extra) {
+  const { relaxed = false, partial = false, maxBlockSize, onProgress, onBlock, signal } = options
+  /** @type {BlockInfo} */
+  const info = { index: 0, offset: 0, length: 0, cid: /** @type {any} */ (null), bytes: new Uint8Array(0), codec: 0, hash: 0, status: 'ok', rule: undefined }
+  try {
+    return await runPipeline({
+      ...extra,
+      source,
+      relaxed,
+      partial,
+      maxBlockSize,
+      signal,
+      onProgress: onProgress ? (blocks, bytes) => onProgress(blocks, bytes) : undefined,
+      onBlock: onBlock
+        ? (block, r, index) => {
+            info.index = index
+            info.offset = block.offset
+            info.length = block.bytes.length
+            info.cid = block.cid
+            info.bytes = block.bytes
+            info.codec = block.cid.code
+            info.hash = block.cid.multihash.code
+            info.status = r.hash === 'mismatch' ? 'hash-mismatch' : r.hash === 'unverified' ? 'unverified' : statusOf(r)
+            info.rule = r.rule
+            onBlock(info)
+          }
+        : undefined
+    })
+  } finally {
+    await source.close()
+  }
+}
+
+/**
+ * The block whose section starts at `offset` (as a summary's problems and onBlock give it), read by
+ * position, with its hash checked (`hash`: 'ok' | 'mismatch' | 'unverified').
+ *
+ * @param {CarInput} input a Blob, File, Uint8Array or ArrayBuffer (something read by position)
+ * @param {number} offset
+ * @param {{ maxBlockSize?: number }} [options]
+ * @returns {Promise<Block & { hash: 'ok' | 'mismatch' | 'unverified' }>}
+ */
+export async function readBlockAt (input, offset, { maxBlockSize = DEFAULT_MAX_BLOCK_SIZE } = {}) {
+  const source = openSource(input)
+  if (!source.seekable) throw new TypeError('readBlockAt needs an input it can read by position: a Blob, a File or bytes')
+  const size = source.size ?? Infinity
+  if (!Number.isSafeInteger(offset) || offset < 0 || offset >= size) throw new RangeError(`offset ${offset} is not inside the CAR (${size} bytes)`)
+  const head = await source.readRange(offset, Math.min(10, size - offset))
+  const varint = readVarint(head)
+  if (!varint || varint.value === 0) throw new CarReadError(`no CAR section starts at byte offset ${offset} (no valid length varint there)`, { blocks: 0, offset })
+  if (varint.value > maxBlockSize + 4096 || offset + varint.size + varint.value > size) throw new CarReadError(`the section at byte offset ${offset} claims ${varint.value} bytes, more than the maximum block size or what is left of the input`, { blocks: 0, offset })
+  const section = await source.readRange(offset + varint.size, varint.value)
+  let cid, bytes
+  try {
+    [cid, bytes] = CID.decodeFirst(section)
+  } catch (err) {
+    throw new CarReadError(`the section at byte offset ${offset} does not start with a valid CID (${String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]})`, { blocks: 0, offset })
+  }
+  if (missing(cid.code, cid.multihash.code)) await loadFor(cid.code, cid.multihash.code)
+  return { cid, bytes, offset, hash: verifyBlock(cid, bytes) }
+}
+
+/**
+ * The same bytes the CLI's `verify --out X --canonicalize` writes: non-canonical DAG-CBOR blocks in
+ * canonical form, the blocks linking to them (and the roots) relinked up the DAG. The output is
+ * held in memory until the run has checked it all; `out` gives it then (or rejects as `summary` does).
+ *
+ * @param {CarInput} input a Blob, File, Uint8Array or ArrayBuffer (read more than once)
+ * @param {Omit<VerifyOptions, 'onBlock'> & { outName?: string }} [options]
+ * @returns {{ out: AsyncIterable<Uint8Array>, summary: Promise<Summary> }}
+ */
+export function canonicalizeCar (input, options = {}) {
+  const source = openSource(input, { name: options.name })
+  if (!source.seekable) throw new TypeError('canonicalizeCar needs an input it can read more than once: a Blob, a File or bytes')
+  const target = memoryTarget(options.outName ?? 'canonicalized.car')
+  const { onBlock, ...rest } = /** @type {VerifyOptions} */ (options)
+  const summary = runVerify(source, rest, { output: target, canonicalize: true })
+  summary.catch(() => {}) // handled by whoever awaits summary or reads out
+  return {
+    summary,
+    out: (async function * () {
+      await summary
+      yield * target.chunks()
+    })()
+  }
+}
+
+/**
+ * The AT Protocol repository check (`repo verify --json`'s object): the signed commit, the MST,
+ * every record. With didKey (did:key:z...) or didDocument (the account's DID document, parsed
+ * JSON), the commit's signature is checked; without, it is not.
+ *
+ * @param {CarInput} input
+ * @param {{ didKey?: string, didDocument?: object, name?: string, maxBlockSize?: number, records?: boolean,
+ *   onFault?: (fault: import('./atproto/mst-walk.js').Fault) => void,
+ *   onRecord?: (entry: import('./atproto/mst-walk.js').Entry, record: any) => void }} [options]
+ * @returns {Promise<import('./atproto/check-repo.js').RepoSummary>}
+ */
+export async function checkRepo (input, options = {}) {
+  const [{ readBlocks }, { checkRepo: check }, { parseDidKey, keyFromDidDocument }] = await Promise.all([
+    import('./atproto/blocks.js'), import('./atproto/check-repo.js'), import('./atproto/did-key.js')])
+  const key = options.didKey !== undefined
+    ? { key: parseDidKey(options.didKey), did: null }
+    : options.didDocument !== undefined ? keyFromDidDocument(options.didDocument, 'the DID document') : null
+  await loadHasher(SHA2_256) // the MST's key heights and every block's hash
+  const source = openSource(input, { name: options.name })
+  try {
+    const store = await readBlocks(source, { maxBlockSize: options.maxBlockSize })
+    return await check(store, { input: source.name, records: options.records ?? true, key, onFault: options.onFault, onRecord: options.onRecord })
+  } finally {
+    await source.close()
+  }
+}

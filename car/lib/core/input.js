@@ -1,0 +1,163 @@
+// Stage 0: where the CAR bytes come from, as one Source whatever the input: bytes in memory, a
+// Blob or File (read by position through slice(), never held whole), a ReadableStream or any
+// async iterable of Uint8Array chunks (read once, front to back, size unknown). The Node shell
+// adds its own Sources (a file read by position, standard input, a pipe: lib/node/source.js).
+import { ToolError } from './errors.js'
+
+const CHUNK = 1 << 20
+
+/**
+ * @typedef {object} Source
+ * @property {string} name what the summary calls it
+ * @property {number | undefined} size bytes, when known
+ * @property {boolean} seekable `stream` may be called again and `readRange` works
+ * @property {(start?: number) => AsyncIterable<Uint8Array>} stream the bytes from `start` (default 0) to the end
+ * @property {(start: number, length: number, into?: Uint8Array) => Promise<Uint8Array>} readRange exactly `length` bytes at `start` (seekable only), into `into` when given
+ * @property {() => Promise<void>} checkUnchanged throws if the input changed since it was opened (a file)
+ * @property {() => Promise<void>} close
+ *
+ * @typedef {AsyncIterable<Uint8Array> | Iterable<Uint8Array> | ReadableStream<Uint8Array> | Blob | Uint8Array | ArrayBuffer | Source} CarInput
+ */
+
+/** The input could not be opened or is unusable. Exit code 2. */
+export class InputError extends ToolError {}
+
+/**
+ * @param {CarInput} input
+ * @param {{ name?: string }} [options] name: what the summary calls the input
+ * @returns {Source}
+ */
+export function openSource (input, { name } = {}) {
+  if (input instanceof Uint8Array) return bytesSource(name ?? 'bytes', input)
+  if (input instanceof ArrayBuffer) return bytesSource(name ?? 'bytes', new Uint8Array(input))
+  if (isSource(input)) return input
+  if (typeof Blob === 'function' && input instanceof Blob) return blobSource(name ?? (/** @type {any} */ (input).name || 'blob'), input)
+  if (isReadableStream(input)) return onceSource(name ?? 'stream', () => readableChunks(input))
+  if (input && typeof (/** @type {any} */ (input))[Symbol.asyncIterator] === 'function') return onceSource(name ?? 'stream', () => /** @type {AsyncIterable<Uint8Array>} */ (input))
+  if (input && typeof (/** @type {any} */ (input))[Symbol.iterator] === 'function') return onceSource(name ?? 'stream', () => syncChunks(/** @type {Iterable<Uint8Array>} */ (input)))
+  throw new TypeError('a CAR input must be a Uint8Array, an ArrayBuffer, a Blob or File, a ReadableStream or an (async) iterable of Uint8Array chunks')
+}
+
+/** @param {any} x @returns {x is Source} */
+function isSource (x) {
+  return x !== null && typeof x === 'object' && typeof x.stream === 'function' && typeof x.readRange === 'function' && typeof x.seekable === 'boolean'
+}
+
+/** @param {any} x @returns {x is ReadableStream<Uint8Array>} */
+function isReadableStream (x) {
+  return x !== null && typeof x === 'object' && typeof x.getReader === 'function'
+}
+
+/**
+ * A ReadableStream's chunks through its reader (not every runtime makes the stream itself async
+ * iterable); stopping early cancels the stream.
+ *
+ * @param {ReadableStream<Uint8Array>} stream
+ */
+async function * readableChunks (stream) {
+  const reader = stream.getReader()
+  let done = false
+  try {
+    for (;;) {
+      const next = await reader.read()
+      if (next.done) { done = true; return }
+      yield asBytes(next.value)
+    }
+  } finally {
+    if (!done) await reader.cancel().catch(() => {})
+    reader.releaseLock()
+  }
+}
+
+/** @param {Iterable<Uint8Array>} chunks */
+async function * syncChunks (chunks) {
+  for (const chunk of chunks) yield asBytes(chunk)
+}
+
+/** @param {unknown} chunk */
+function asBytes (chunk) {
+  if (chunk instanceof Uint8Array) return chunk
+  if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk)
+  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+  throw new InputError(`the input gave a chunk that is not bytes (${chunk === null ? 'null' : typeof chunk}); a CAR input yields Uint8Array chunks`)
+}
+
+/**
+ * A stream that can be read only once; a second read is a bug in the caller, said plainly.
+ *
+ * @param {string} name
+ * @param {() => AsyncIterable<Uint8Array>} make
+ * @returns {Source}
+ */
+function onceSource (name, make) {
+  let used = false
+  return {
+    name,
+    size: undefined,
+    seekable: false,
+    stream: (start = 0) => {
+      if (used || start !== 0) throw new InputError(`${name} is a stream and cannot be read twice`)
+      used = true
+      return make()
+    },
+    readRange: async () => { throw new InputError(`${name} is a stream: it cannot be read again by position; give a Blob, a File or bytes`) },
+    checkUnchanged: async () => {},
+    close: async () => {}
+  }
+}
+
+/**
+ * Bytes in memory as a seekable source.
+ *
+ * @param {string} name
+ * @param {Uint8Array} bytes
+ * @returns {Source}
+ */
+export function bytesSource (name, bytes) {
+  return {
+    name,
+    size: bytes.length,
+    seekable: true,
+    async * stream (start = 0) {
+      for (let i = start; i < bytes.length; i += CHUNK) yield bytes.subarray(i, Math.min(i + CHUNK, bytes.length))
+    },
+    readRange: async (start, length, into) => {
+      if (start + length > bytes.length) throw new InputError(`${name} ends at byte ${bytes.length}, before ${start + length}`)
+      if (!into) return bytes.slice(start, start + length)
+      into.set(bytes.subarray(start, start + length))
+      return into.subarray(0, length)
+    },
+    checkUnchanged: async () => {},
+    close: async () => {}
+  }
+}
+
+/**
+ * A Blob or File: read by position through slice(), so the whole file is never held in memory.
+ *
+ * @param {string} name
+ * @param {Blob} blob
+ * @returns {Source}
+ */
+export function blobSource (name, blob) {
+  const size = blob.size
+  /** @param {number} start @param {number} end */
+  const read = async (start, end) => new Uint8Array(await blob.slice(start, end).arrayBuffer())
+  return {
+    name,
+    size,
+    seekable: true,
+    async * stream (start = 0) {
+      for (let at = start; at < size; at += CHUNK) yield await read(at, Math.min(at + CHUNK, size))
+    },
+    async readRange (start, length, into) {
+      const bytes = await read(start, start + length)
+      if (bytes.length !== length) throw new InputError(`${name} ends at byte ${size}, before ${start + length}`)
+      if (!into) return bytes
+      into.set(bytes)
+      return into.subarray(0, length)
+    },
+    checkUnchanged: async () => {},
+    close: async () => {}
+  }
+}

@@ -1,0 +1,419 @@
+// The round-trip pipeline: stream blocks out of a CAR, process them in ordered batches (inline, or
+// on worker threads a shell provides), accumulate the summary in CAR order, and optionally write a
+// CAR back out through an output a shell provides (the Node shell's is an atomic file; the core's
+// own, write.js, is bytes in memory). With canonicalize, rewritten blocks' parents are rewritten
+// too (relink.js).
+import { CID } from 'multiformats/cid'
+import { openCar, CarReadError, sectionError } from './read.js'
+import { DEFAULT_MAX_BLOCK_SIZE } from './block-size.js'
+import { processBatch } from './batch.js'
+import { createSummary, addBlock, mergeSummary, finishSummary } from './summary.js'
+import { ToolError } from './errors.js'
+import { createChecks } from './checks.js'
+import { processSections } from './sections.js'
+import { checkLoading } from './on-demand.js'
+
+const BATCH_BLOCKS = 512
+const BATCH_BYTES = 1 << 20
+/** most sections in a batch handed to a worker by verifyInWorkers */
+const SECTION_BATCH = 8192
+
+/**
+ * @typedef {import('./classify.js').BlockResult} BlockResult
+ * @typedef {import('./sections.js').SectionResult} SectionResult
+ * @typedef {{ submit: (blocks: import('./batch.js').Block[]) => Promise<BlockResult[]>, submitSections: (batch: import('./read.js').SectionBatch, maxBlockSize: number) => Promise<SectionResult>, pending: () => number, ready: () => boolean, close: () => Promise<void> }} Processor
+ *   pending: batches submitted and not yet checked; ready: some worker has loaded its modules (a
+ *   batch sent before then would wait behind that loading, so the main thread may better check it)
+ * @typedef {{ put: (cid: CID, bytes: Uint8Array) => Promise<void>, commit: () => Promise<void>, abort: () => Promise<void> }} CarOutput
+ * @typedef {object} OutputTarget where a run writes its CAR (a shell's)
+ * @property {string} name what the summary calls it (`output.file`)
+ * @property {(roots: CID[]) => Promise<CarOutput>} open a new output (a later pass opens another, after aborting the first)
+ * @property {(mappings: { old: string, new: string, why: string }[]) => Promise<{ commit: () => Promise<void>, abort: () => Promise<void> }>} [writeMap]
+ *   with canonicalize: the old -> new CID map, committed right after the CAR
+ * @property {() => Promise<import('./input.js').Source | null>} [reopen] the committed output, to read back and check (null: it cannot be)
+ * @property {string} [mapName] what the summary calls the map (`output.mapFile`)
+ */
+
+/**
+ * The processor that checks each batch in the calling thread.
+ *
+ * @param {import('./classify.js').Codec} codec
+ * @param {{ canonicalize?: boolean }} options
+ * @returns {Processor}
+ */
+export function inlineProcessor (codec, options) {
+  return {
+    submit: async (blocks) => checkLoading(() => processBatch(codec, blocks, options)),
+    submitSections: async (batch, maxBlockSize) => checkLoading(() => processSections(codec, batch, { maxBlockSize })),
+    pending: () => 0,
+    ready: () => true,
+    close: async () => {}
+  }
+}
+
+/**
+ * @typedef {object} RunOptions
+ * @property {import('./input.js').Source} source
+ * @property {OutputTarget} [output] write a CAR there
+ * @property {boolean} [canonicalize] write canonical forms of non-canonical blocks, and relink their parents
+ * @property {number} [workers] threads checking blocks: 1 = inline; without `output`, N = this thread and N - 1 worker threads; with `output`, N worker threads
+ * @property {(threads: number, options: { canonicalize?: boolean }) => Promise<Processor>} [workerPool] the shell's worker threads (without it, `workers` must be 1)
+ * @property {import('./classify.js').Codec} [codec] the DAG-CBOR codec (default: ./codec.js)
+ * @property {number} [maxBlockSize] largest block (and section length claim) accepted
+ * @property {boolean} [relaxed] non-canonical DAG-CBOR blocks that relaxed decode reads losslessly are counted and listed, not a failure
+ * @property {boolean} [partial] the CAR is part of a larger DAG: roots may be absent from its blocks, and the header may list none
+ * @property {boolean} [mainThreadChecks] without `output`: false sends every batch to the worker threads, even while none has
+ *   loaded yet (the tests use it, so that a small CAR reaches a worker)
+ * @property {(blocks: number, bytes: number, label?: string) => void} [onProgress]
+ * @property {(block: import('./read.js').Block, result: BlockResult, index: number) => void} [onBlock] each block and its
+ *   result, in CAR order (the run then reads block by block, as it does with an output)
+ * @property {AbortSignal} [signal] stops the run between batches, with the signal's reason
+ */
+
+/**
+ * Run the pipeline over one source. A CarReadError (or any other failure) carries the summary of
+ * what was read before it, as `err.summary`, so the caller can still print it.
+ *
+ * @param {RunOptions} options
+ * @returns {Promise<import('./summary.js').Summary>}
+ */
+export async function runPipeline (options) {
+  const { source, output: target, canonicalize = false, onProgress, onBlock, signal, maxBlockSize, partial = false, relaxed = false, mainThreadChecks = true } = options
+  const workers = options.workers ?? 1
+  if (workers > 1 && !options.workerPool) throw new TypeError('workers > 1 needs a workerPool (the Node entry has one)')
+  const codec = options.codec ?? await import('./codec.js')
+  const start = performance.now()
+  const summary = createSummary()
+  summary.input = source.name
+  summary.workers = workers
+  summary.relaxed = relaxed
+  /** @type {import('./read.js').Car | null} */
+  let car = null
+  /** @type {CarOutput | null} */
+  let output = null
+  /** @type {Processor | null} */
+  let processor = null
+  try {
+    signal?.throwIfAborted()
+    car = await openCar(source.stream(), { size: source.size, maxBlockSize, file: source.seekable ? source : undefined })
+    summary.version = car.version
+    summary.roots = car.roots.map(String)
+    const checks = createChecks(car, { partial })
+    // without an output, this thread checks batches too (verifyInWorkers): N threads are N - 1 workers and it
+    const threads = target ? workers : workers - 1
+    processor = threads > 0 ? await /** @type {NonNullable<RunOptions['workerPool']>} */ (options.workerPool)(threads, { canonicalize }) : inlineProcessor(codec, { canonicalize })
+    if (target) {
+      output = await target.open(car.roots)
+      summary.output = { file: target.name, blocks: 0, unchanged: 0, canonicalized: 0, relinked: 0, keptUnchanged: 0, rootsReplaced: 0, passes: 1, mappings: [], cannotRewrite: [] }
+    }
+    /** @type {Map<string, import('./relink.js').Affected>} the blocks canonicalized in this pass */
+    const seeds = new Map()
+    /** @type {number[]} section offsets where the file's SEGMENTs start, for relinking passes */
+    const segments = []
+    const o = summary.output
+    const currentCar = car
+
+    if (!target && !onBlock) {
+      const inline = threads > 0 && mainThreadChecks ? codec : null
+      await verifyInWorkers({ car, processor, inline, threads, summary, checks, maxBlockSize: maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, onProgress, signal })
+      await checks.finish(summary)
+      summary.bytes = car.position()
+      await car.stop()
+      return finishSummary(summary, start)
+    }
+    const { SEGMENT, cidKey, detach } = await import('./relink.js')
+    const maxInFlight = threads > 0 ? 2 * threads : 1
+    /** @type {{ blocks: import('./read.js').Block[], results: Promise<import('./classify.js').BlockResult[]> }[]} */
+    const inFlight = []
+    const drainOne = async () => {
+      const { blocks, results } = /** @type {typeof inFlight[0]} */ (inFlight.shift())
+      const rs = await results
+      signal?.throwIfAborted()
+      for (let i = 0; i < blocks.length; i++) {
+        const block = blocks[i]
+        const r = rs[i]
+        addBlock(summary, block, r)
+        checks.block(block)
+        onBlock?.(block, r, summary.blocks - 1)
+        if (!output || !o) continue
+        o.blocks++
+        if (r.keptReason) o.keptUnchanged++
+        if (r.out && r.newCid) {
+          const newCid = CID.parse(r.newCid)
+          o.canonicalized++
+          o.mappings.push({ old: block.cid.toString(), new: r.newCid, why: 'canonicalized' })
+          seeds.set(cidKey(block.cid.bytes), { cid: detach(block.cid), canonical: r.out }) // its links are spliced in resolve()
+          await output.put(newCid, r.out)
+        } else {
+          // canonical blocks are written as read: strict validation accepts only canonical bytes
+          o.unchanged++
+          await output.put(block.cid, block.bytes)
+        }
+      }
+      // the bytes of the blocks counted, not the reader's position, which runs ahead of them
+      onProgress?.(summary.blocks, blocks.length ? blocks[blocks.length - 1].offset : currentCar.position())
+    }
+    try {
+      /** @type {import('./read.js').Block[]} */
+      let batch = []
+      let batchBytes = 0
+      let nextSegment = 0
+      const submit = async () => {
+        inFlight.push({ blocks: batch, results: /** @type {Processor} */ (processor).submit(batch) })
+        batch = []
+        batchBytes = 0
+        while (inFlight.length >= maxInFlight) await drainOne()
+      }
+      /** @type {CarReadError | null} */
+      let readError = null
+      try {
+        for await (const block of car.blocks()) {
+          if (block.offset >= nextSegment) {
+            segments.push(block.offset)
+            nextSegment = block.offset + SEGMENT
+          }
+          batch.push(block)
+          batchBytes += block.bytes.length
+          if (batch.length >= BATCH_BLOCKS || batchBytes >= BATCH_BYTES) await submit()
+        }
+      } catch (err) {
+        if (!(err instanceof CarReadError)) throw err
+        readError = err // the blocks read completely before it are still classified and counted
+      }
+      if (batch.length) await submit()
+      while (inFlight.length) await drainOne()
+      if (readError) throw readError
+      await checks.finish(summary)
+    } catch (err) {
+      inFlight.forEach((f) => f.results.catch(() => {}))
+      throw err
+    }
+    summary.bytes = car.position()
+    if (output && o && seeds.size) {
+      await source.checkUnchanged()
+      output = await relinkAndRewrite({ source, target: /** @type {OutputTarget} */ (target), car, seeds, segments, summary, output, maxBlockSize, onProgress })
+    }
+    if (output) {
+      await source.checkUnchanged()
+      // the map is written and flushed first, renamed right after the CAR: both or neither
+      const map = target?.writeMap && o ? await target.writeMap(o.mappings) : null
+      try {
+        await output.commit()
+      } catch (err) {
+        await map?.abort()
+        throw err
+      }
+      if (map && o) {
+        await map.commit()
+        o.mapFile = target?.mapName
+      }
+      if (o && canonicalize && summary.dagCbor.nonCanonical > 0) o.check = await readBack(/** @type {OutputTarget} */ (target), { ...options, partial })
+    }
+    await car.stop()
+  } catch (err) {
+    await output?.abort()
+    const e = /** @type {any} */ (err)
+    if (e && typeof e === 'object') {
+      if (car) summary.bytes = car.position()
+      summary.error = { message: String(e.message ?? e), ...(e instanceof CarReadError ? { offset: e.offset, blocks: e.blocks } : {}) }
+      e.summary = finishSummary(summary, start)
+    }
+    throw err
+  } finally {
+    await processor?.close()
+  }
+  return finishSummary(summary, start)
+}
+
+/**
+ * A verify run without output: the main thread splits the input into batches of whole sections (by
+ * their length varints) and hands each to a worker, which reads the CIDs, checks the blocks and
+ * counts them (sections.js), or, while every worker has four batches queued, checks the batch
+ * itself; so with N threads on N cores none waits for the others. The batches' summaries are
+ * merged in CAR order, and the CIDs they send back go through the whole-CAR checks (roots,
+ * duplicates, index).
+ *
+ * @param {object} a
+ * @param {import('./read.js').Car} a.car
+ * @param {Processor} a.processor worker threads, or the inline processor
+ * @param {import('./classify.js').Codec | null} a.inline the codec, for the main thread's share; null: the processor is inline
+ * @param {number} a.threads worker threads in the processor (0: inline)
+ * @param {import('./summary.js').Summary} a.summary
+ * @param {ReturnType<typeof createChecks>} a.checks
+ * @param {number} a.maxBlockSize
+ * @param {RunOptions['onProgress']} [a.onProgress]
+ * @param {AbortSignal} [a.signal]
+ */
+async function verifyInWorkers ({ car, processor, inline, threads, summary, checks, maxBlockSize, onProgress, signal }) {
+  const queued = 4 * threads // batches waiting at the workers before the main thread takes one itself
+  // the main thread's own results hold no batch bytes: it may run well ahead of a slow worker batch
+  // rather than wait for it with work at hand
+  const maxInFlight = inline ? queued + 32 : 2
+  /** @type {{ starts: Float64Array, end: number, result: Promise<import('./sections.js').SectionResult>, buffer: SharedArrayBuffer | null }[]} */
+  const inFlight = []
+  /** @type {SharedArrayBuffer[]} the buffers of checked batches, which sectionBatches fills again */
+  const spare = []
+  const drainOne = async () => {
+    const { starts, end, result, buffer } = /** @type {typeof inFlight[0]} */ (inFlight.shift())
+    const r = await result
+    if (buffer) spare.push(buffer)
+    mergeSummary(summary, r.summary)
+    checks.cids(r.cids, r.cidEnds, r.fingerprints, starts)
+    if (r.error) throw sectionError(starts[r.error.index], summary.blocks, r.error.kind, r.error.detail, r.error.length, maxBlockSize)
+    // the end of the batch just counted: the reader's position runs ahead of the batches in
+    // flight, and the line would reach 100% with tens of thousands of blocks still to count
+    onProgress?.(summary.blocks, end)
+    signal?.throwIfAborted()
+  }
+  try {
+    /** @type {CarReadError | null} */
+    let readError = null
+    const batches = car.sectionBatches(BATCH_BYTES, SECTION_BATCH, spare)
+    for (;;) {
+      // only an error of the reader is held back until the batches before it are counted: one a
+      // drained batch reports is the first in the CAR, and ends the run at once
+      let next
+      try {
+        next = await batches.next()
+      } catch (err) {
+        if (!(err instanceof CarReadError)) throw err
+        readError = err // the sections split before it are still checked and counted
+        break
+      }
+      if (next.done) break
+      const batch = next.value
+      const starts = batch.starts
+      /** @type {Promise<import('./sections.js').SectionResult>} */
+      let result
+      /** @type {SharedArrayBuffer | null} the batch's buffer while a worker reads it, free again once its result is drained */
+      let buffer = null
+      if (inline && (processor.pending() >= queued || !processor.ready())) {
+        const checked = checkLoading(() => processSections(inline, batch, { maxBlockSize }))
+        result = Promise.resolve(checked instanceof Promise ? await checked : checked)
+        spare.push(/** @type {SharedArrayBuffer} */ (batch.bytes.buffer)) // checked: free at once
+      } else {
+        result = processor.submitSections(batch, maxBlockSize)
+        buffer = /** @type {SharedArrayBuffer} */ (batch.bytes.buffer)
+      }
+      const n = starts.length
+      const end = n ? starts[n - 1] + batch.ends[n - 1] - (n > 1 ? batch.ends[n - 2] : 0) : car.position()
+      inFlight.push({ starts, end, result, buffer })
+      try {
+        while (inFlight.length >= maxInFlight) await drainOne()
+      } catch (err) {
+        await batches.return(undefined) // stops reading ahead
+        throw err
+      }
+    }
+    while (inFlight.length) await drainOne()
+    if (readError) throw readError
+  } catch (err) {
+    inFlight.forEach((f) => f.result.catch(() => {}))
+    throw err
+  }
+}
+
+/**
+ * Second half of --canonicalize: find the blocks that link to the canonicalized ones, compute the
+ * new CIDs up the DAG, and write the output again if anything beyond the first pass's output changed.
+ *
+ * @param {object} a
+ * @param {import('./input.js').Source} a.source
+ * @param {OutputTarget} a.target
+ * @param {import('./read.js').Car} a.car
+ * @param {Map<string, import('./relink.js').Affected>} a.seeds
+ * @param {number[]} a.segments
+ * @param {import('./summary.js').Summary} a.summary
+ * @param {CarOutput} a.output the first pass's output
+ * @param {number} [a.maxBlockSize]
+ * @param {RunOptions['onProgress']} [a.onProgress]
+ */
+async function relinkAndRewrite ({ source, target, car, seeds, segments, summary, output, maxBlockSize, onProgress }) {
+  const { cidKey, cidFor, findAffected, relinked, resolve } = await import('./relink.js')
+  const o = /** @type {NonNullable<typeof summary.output>} */ (summary.output)
+  if (!source.seekable) throw new Error('--canonicalize needs an input it can read again')
+  const affected = new Map(seeds)
+  const found = await findAffected({
+    source,
+    segments,
+    dataEnd: car.position(),
+    affected,
+    onPass: (pass, added) => onProgress?.(summary.blocks, car.position(), `pass ${pass + 1}: ${added} more blocks link to rewritten blocks`)
+  })
+  o.passes = 1 + found.passes
+  o.cannotRewrite = found.cannotRewrite
+  await resolve(affected, source)
+  const rootsChange = car.roots.some((r) => affected.has(cidKey(r.bytes)))
+  const beyondFirstPass = [...affected.values()].some((e) => !e.canonical || e.linksChanged)
+  if (!rootsChange && !beyondFirstPass) return output // the first pass wrote exactly this
+
+  // write pass: the same blocks in the same order, affected ones replaced
+  await output.abort()
+  await source.checkUnchanged()
+  const roots = car.roots.map((r) => affected.get(cidKey(r.bytes))?.newCid ?? r)
+  const rewrite = await target.open(roots)
+  try {
+    o.passes++
+    o.blocks = o.unchanged = o.canonicalized = o.relinked = 0
+    o.rootsReplaced = car.roots.filter((r) => affected.has(cidKey(r.bytes))).length
+    o.mappings = []
+    /** @type {Set<string>} */
+    const mapped = new Set()
+    const again = await openCar(source.stream(), { size: source.size, maxBlockSize })
+    let n = 0
+    for await (const block of again.blocks()) {
+      const key = cidKey(block.cid.bytes)
+      const entry = affected.get(key)
+      o.blocks++
+      if (!entry) {
+        o.unchanged++
+        await rewrite.put(block.cid, block.bytes)
+      } else {
+        const newCid = /** @type {CID} */ (entry.newCid)
+        const bytes = relinked(affected, entry.canonical ?? block.bytes)
+        // computed from the same bytes in resolve(); a difference means the file changed under us
+        if (!cidFor(entry.cid, bytes).equals(newCid)) throw new ToolError(`${source.name} changed during the run (block ${block.cid} at byte offset ${block.offset}); nothing was written`)
+        if (entry.canonical) o.canonicalized++
+        else o.relinked++
+        if (!mapped.has(key)) {
+          mapped.add(key)
+          o.mappings.push({ old: block.cid.toString(), new: newCid.toString(), why: entry.canonical ? 'canonicalized' : 'relinked' })
+        }
+        await rewrite.put(newCid, bytes)
+      }
+      if ((++n & 1023) === 0) onProgress?.(n, again.position(), 'writing')
+    }
+    await again.stop()
+  } catch (err) {
+    await rewrite.abort()
+    throw err
+  }
+  return rewrite
+}
+
+/**
+ * With canonicalize: read the written CAR back and run every check on it, so that "fixed" (exit 0)
+ * rests on the output as written, not on what the rewrite meant to write.
+ *
+ * @param {OutputTarget} target
+ * @param {RunOptions} options
+ * @returns {Promise<{ result: string, problems: number }>}
+ */
+async function readBack (target, options) {
+  let source
+  try {
+    source = await target.reopen?.()
+  } catch {
+    return { result: 'unreadable', problems: 0 }
+  }
+  if (!source) return { result: 'unreadable', problems: 0 }
+  try {
+    if (!source.seekable) return { result: 'unreadable', problems: 0 }
+    const again = await runPipeline({ source, workers: options.workers, workerPool: options.workerPool, maxBlockSize: options.maxBlockSize, codec: options.codec, partial: options.partial, relaxed: options.relaxed })
+    return { result: again.result, problems: again.problemCount }
+  } catch (err) {
+    return { result: 'incomplete', problems: 0 }
+  } finally {
+    await source.close()
+  }
+}

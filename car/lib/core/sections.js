@@ -1,0 +1,192 @@
+// The worker side of a parallel verify run without an output file: a batch of whole sections, as
+// the main thread split them by their length varints (read.js sectionBatches), is read here (CIDs
+// included), each block checked (processBlock) and counted into a summary of the batch, which the
+// main thread merges in CAR order. The CIDs go back as one buffer, for the checks over the whole
+// CAR (roots, duplicates, the CARv2 index) that need every block. So the main thread neither
+// parses CIDs nor makes an object per block, and no per-block result crosses between threads.
+import { CID } from 'multiformats/cid'
+import { processBlock, DAG_CBOR } from './classify.js'
+import { createSummary, addBlock, countBlock } from './summary.js'
+import { digest32Matches } from './hash.js'
+import { fingerprintInto } from './seen.js'
+
+const RAW = 0x55
+const SHA2_256 = 0x12
+const BLAKE2B_256 = 0xb220
+const DIGEST_SIZE = 32
+
+/** the read position of uvarint() in the batch */
+let p = 0
+
+/**
+ * The unsigned varint at p (at most 4 bytes, the shortest form), moving p past it; -1 otherwise.
+ *
+ * @param {Uint8Array} bytes
+ * @param {number} end
+ */
+function uvarint (bytes, end) {
+  let value = 0
+  let scale = 1
+  for (let i = 0; i < 4 && p < end; i++) {
+    const b = bytes[p++]
+    value += (b & 0x7f) * scale
+    if (b < 0x80) return b === 0 && i > 0 ? -1 : value
+    scale *= 128
+  }
+  return -1
+}
+
+/**
+ * The common block, checked without a CID object or a result: a CIDv1 naming DAG-CBOR or raw
+ * with a 32-byte sha2-256 or blake2b-256 digest, whose bytes hash to it and (DAG-CBOR) pass the
+ * codec's validate() with no float64 integers. Returns where the block's bytes start (the CID is
+ * bytes[from, that)), or -1 for any other block, which then takes the general path (CID.decodeFirst,
+ * processBlock, addBlock), as every block did before; its verdict is the one processBlock gives
+ * such a block.
+ *
+ * @param {import('./classify.js').Codec} codec
+ * @param {Uint8Array} bytes
+ * @param {number} from
+ * @param {number} to
+ * @param {number} maxBlockSize
+ */
+function commonBlock (codec, bytes, from, to, maxBlockSize) {
+  p = from
+  if (bytes[p++] !== 1) return -1
+  const code = uvarint(bytes, to)
+  if (code !== DAG_CBOR && code !== RAW) return -1
+  if (code === DAG_CBOR && codec.validate === undefined) return -1
+  const hashCode = uvarint(bytes, to)
+  if (hashCode !== SHA2_256 && hashCode !== BLAKE2B_256) return -1
+  if (uvarint(bytes, to) !== DIGEST_SIZE) return -1
+  const digestAt = p
+  const dataAt = p + DIGEST_SIZE
+  if (dataAt > to || to - dataAt > maxBlockSize) return -1
+  const data = bytes.subarray(dataAt, to)
+  if (!digest32Matches(hashCode, data, bytes, digestAt)) return -1
+  if (code === DAG_CBOR) {
+    try {
+      if (/** @type {NonNullable<typeof codec.validate>} */ (codec.validate)(data).integralFloats !== 0) return -1
+    } catch {
+      return -1
+    }
+  }
+  return dataAt
+}
+
+/**
+ * @typedef {object} SectionError a section the worker could not read; the blocks before it are counted
+ * @property {number} index the section's index in the batch
+ * @property {'cid' | 'too-big'} kind
+ * @property {string} detail
+ * @property {number} length the block's size (too-big)
+ *
+ * @typedef {object} SectionResult
+ * @property {import('./summary.js').Summary} summary the batch's blocks, counted
+ * @property {Uint8Array} cids the CIDs' bytes, end to end
+ * @property {Uint32Array} cidEnds where each ends in `cids`
+ * @property {Uint32Array} fingerprints each CID's fingerprint (seen.js), two words per CID, made here
+ *   so that the main thread, which checks every CID of the CAR against the others, only looks them up
+ * @property {SectionError | null} error
+ */
+
+/**
+ * @param {import('./classify.js').Codec} codec
+ * @param {import('./read.js').SectionBatch} batch
+ * @param {{ maxBlockSize: number }} options
+ * @returns {SectionResult}
+ */
+export function processSections (codec, batch, options) {
+  const state = new BatchState(batch)
+  const count = checkSections(codec, batch.bytes, batch.ends, batch.starts, options.maxBlockSize, state)
+  return { summary: state.summary, cids: state.cids.slice(0, state.cidAt), cidEnds: state.cidEnds.slice(0, count), fingerprints: state.fingerprints.slice(0, 2 * count), error: state.error }
+}
+
+/** What checkSections gathers for a batch. */
+class BatchState {
+  /** @param {import('./read.js').SectionBatch} batch */
+  constructor (batch) {
+    const n = batch.ends.length
+    this.summary = createSummary()
+    this.cids = new Uint8Array(Math.min(batch.bytes.length, n * 64))
+    this.cidAt = 0
+    this.cidEnds = new Uint32Array(n)
+    this.fingerprints = new Uint32Array(2 * n)
+    /** @type {SectionError | null} */
+    this.error = null
+  }
+}
+
+/**
+ * The loop over a batch's sections, apart from processSections so that nothing after the loop
+ * needs type feedback: V8 compiles a long loop while it runs (on-stack replacement), before the
+ * code after it has ever run, and code that then finds no feedback there is thrown away at the end
+ * of every batch.
+ *
+ * @param {import('./classify.js').Codec} codec
+ * @param {Uint8Array} bytes
+ * @param {Uint32Array} ends
+ * @param {Float64Array} starts
+ * @param {number} maxBlockSize
+ * @param {BatchState} state
+ * @returns {number} the sections checked: all, or those before state.error's
+ */
+function checkSections (codec, bytes, ends, starts, maxBlockSize, state) {
+  const { summary, cidEnds, fingerprints } = state
+  const n = ends.length
+  let cidBuffer = state.cids
+  let cidAt = 0
+  const block = { cid: /** @type {CID} */ (/** @type {unknown} */ (null)), bytes, offset: 0 }
+  let from = 0
+  let i = 0
+  for (; i < n; i++) {
+    const to = ends[i]
+    while (bytes[from++] >= 0x80); // the length varint, checked by the main thread
+    const dataAt = commonBlock(codec, bytes, from, to, maxBlockSize)
+    if (dataAt !== -1) {
+      const cidLength = dataAt - from
+      if (cidAt + cidLength > cidBuffer.length) state.cids = cidBuffer = grow(cidBuffer, cidAt, cidLength)
+      for (let k = 0; k < cidLength; k++) cidBuffer[cidAt + k] = bytes[from + k]
+      fingerprintInto(bytes, from, dataAt, fingerprints, i)
+      cidEnds[i] = cidAt += cidLength
+      state.cidAt = cidAt
+      const code = bytes[from + 1]
+      countBlock(summary, code, bytes[from + 2] === SHA2_256 ? SHA2_256 : BLAKE2B_256, to - dataAt)
+      summary.verified++
+      if (code === DAG_CBOR) summary.dagCbor.canonical++
+      from = to
+      continue
+    }
+    const section = bytes.subarray(from, to)
+    from = to
+    let cid, data
+    try {
+      [cid, data] = CID.decodeFirst(section)
+    } catch (err) {
+      state.error = { index: i, kind: 'cid', detail: String(/** @type {any} */ (err)?.message ?? err).split('\n')[0], length: 0 }
+      break
+    }
+    if (data.length > maxBlockSize) {
+      state.error = { index: i, kind: 'too-big', detail: '', length: data.length }
+      break
+    }
+    const cidBytes = cid.bytes
+    if (cidAt + cidBytes.length > cidBuffer.length) state.cids = cidBuffer = grow(cidBuffer, cidAt, cidBytes.length)
+    cidBuffer.set(cidBytes, cidAt)
+    fingerprintInto(cidBytes, 0, cidBytes.length, fingerprints, i)
+    cidEnds[i] = cidAt += cidBytes.length
+    state.cidAt = cidAt
+    block.cid = cid
+    block.bytes = data
+    block.offset = starts[i]
+    addBlock(summary, block, processBlock(codec, cid, data))
+  }
+  return i
+}
+
+/** @param {Uint8Array} buffer @param {number} used @param {number} more */
+function grow (buffer, used, more) {
+  const grown = new Uint8Array(Math.max(buffer.length * 2, used + more))
+  grown.set(buffer.subarray(0, used))
+  return grown
+}

@@ -1,0 +1,25 @@
+// The Node shell's hashers, installed into the core when this module is first imported (by every
+// Node entry point: the CLI's commands, worker threads, the package's Node entry): sha2-256 through
+// node:crypto's one-shot hash() (no Hash object, no multihash wrapper), the fastest in Node, and no
+// WebAssembly to load for it. blake2b-256 stays the core's on-demand load (hash-wasm).
+// Also Buffer#equals (memcmp) for the core's byte comparisons.
+import crypto from 'node:crypto'
+import { installHashers } from '../core/hash.js'
+import { installEquals } from '../core/bytes.js'
+
+installHashers({
+  backend: 'node:crypto',
+  // Node before 20.12 has no hash(): createHash
+  sha256: typeof crypto.hash === 'function'
+    ? (bytes) => /** @type {Buffer} */ (crypto.hash('sha256', bytes, 'buffer'))
+    : (bytes) => crypto.createHash('sha256').update(bytes).digest(),
+  // a 'binary' (latin1) string, one character per digest byte: made on V8's heap, where a Buffer
+  // takes a native allocation that the garbage collector must then track and sweep, once per block
+  sha256Latin1: typeof crypto.hash === 'function'
+    ? (bytes) => crypto.hash('sha256', bytes, 'binary')
+    : (bytes) => crypto.createHash('sha256').update(bytes).digest('binary')
+})
+
+/** @param {Uint8Array} u */
+const view = (u) => Buffer.from(u.buffer, u.byteOffset, u.byteLength)
+installEquals((a, b) => view(a).equals(view(b)))

@@ -1,0 +1,92 @@
+// The CLI's run over one input: the core's pipeline (core/pipeline.js) with the Node shell's parts
+// plugged in: worker threads, the output CAR and --map file written atomically, the codec loaded by
+// module URL (so worker threads load the same one; the bench swaps it), and the default number of
+// threads from the input's size and the machine's cores.
+import os from 'node:os'
+import './hash.js'
+import { runPipeline } from '../core/pipeline.js'
+import { openInput } from './source.js'
+
+/** Our codec, imported by module URL so worker threads can load the same one (the bench swaps it). */
+export const defaultCodecUrl = new URL('../core/codec.js', import.meta.url).href
+const SMALL_FILE = 8 * 1024 * 1024
+
+/** Most worker threads worth running here: one per available core. */
+export const maxWorkers = () => os.availableParallelism()
+
+/**
+ * Worker count when the user gives none: 1 (inline) for small or unknown-size inputs; else, without
+ * an output file, one thread per core (the main thread checks batches too, see the pipeline's
+ * verifyInWorkers), and with one, cores - 1 worker threads (the main thread reads and writes).
+ *
+ * @param {number | undefined} size input size in bytes
+ * @param {boolean} [out] an output file is written
+ */
+export function defaultWorkers (size, out = false) {
+  if (size === undefined || size < SMALL_FILE) return 1
+  return out ? Math.max(1, maxWorkers() - 1) : maxWorkers()
+}
+
+/**
+ * @typedef {object} NodeRunOptions
+ * @property {string} [out] path of the CAR to write
+ * @property {string} [mapFile] with canonicalize: also write every old -> new CID to this file
+ * @property {string} [codecUrl] module URL of the codec (default: ../core/codec.js)
+ *
+ * @typedef {Omit<import('../core/pipeline.js').RunOptions, 'output' | 'codec' | 'workerPool'> & NodeRunOptions} RunOptions
+ */
+
+/**
+ * Run the tool over one source. A CarReadError (or any other failure) carries the summary of what
+ * was read before it, as `err.summary`, so the caller can still print it.
+ *
+ * @param {RunOptions} options
+ * @returns {Promise<import('../core/summary.js').Summary>}
+ */
+export async function roundTrip (options) {
+  const { out, mapFile, codecUrl = defaultCodecUrl, ...rest } = options
+  const workers = options.workers ?? defaultWorkers(options.source.size, out !== undefined)
+  const canonicalize = !!options.canonicalize
+  return runPipeline({
+    ...rest,
+    workers,
+    codec: await import(codecUrl),
+    workerPool: async (threads) => (await import('./workers.js')).workerPool(threads, codecUrl, { canonicalize }),
+    output: out === undefined ? undefined : fileTarget(out, mapFile)
+  })
+}
+
+/**
+ * The output CAR (and --map file) as files written atomically; read back through openInput.
+ *
+ * @param {string} out
+ * @param {string | undefined} mapFile
+ * @returns {import('../core/pipeline.js').OutputTarget}
+ */
+function fileTarget (out, mapFile) {
+  return {
+    name: out,
+    mapName: mapFile,
+    open: async (roots) => (await import('./output.js')).openCarOutput(out, roots),
+    writeMap: mapFile === undefined ? undefined : (mappings) => writeMap(mapFile, mappings),
+    reopen: () => openInput(out)
+  }
+}
+
+/**
+ * --map FILE: one line per rewritten block, "old new why", in a temporary file until commit().
+ *
+ * @param {string} file
+ * @param {{ old: string, new: string, why: string }[]} mappings
+ */
+async function writeMap (file, mappings) {
+  const { openAtomicFile } = await import('./output.js')
+  const out = await openAtomicFile(file)
+  try {
+    await out.handle.writeFile(mappings.map((m) => `${m.old} ${m.new} ${m.why}\n`).join(''))
+  } catch (err) {
+    await out.abort()
+    throw out.cannotWrite(err)
+  }
+  return out
+}

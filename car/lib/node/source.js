@@ -1,0 +1,189 @@
+// Where the CAR bytes come from: a regular file (size known, can be read again and in ranges), or a
+// stream (standard input, a pipe, a FIFO, a device) read once, front to back, size unknown.
+import fs from 'node:fs'
+import net from 'node:net'
+import { systemReason } from '../core/errors.js'
+import { InputError, bytesSource } from '../core/input.js'
+
+const CHUNK = 1 << 20
+const WAIT_NOTE_MS = 500
+
+/** @typedef {import('../core/input.js').Source} Source */
+
+export { InputError, bytesSource }
+
+/**
+ * Open the input named on the command line: a path, or '-' for standard input. `expected` is what it
+ * should hold, for the messages about an empty input or a terminal (default: a CAR).
+ * A path is opened non-blocking, so a FIFO with no writer yet does not hang in open(): it is then
+ * read through the event loop, and the tool waits for data (and still answers Ctrl-C).
+ *
+ * @param {string} spec
+ * @param {{ expected?: string }} [options]
+ * @returns {Promise<Source>}
+ */
+export async function openInput (spec, { expected = 'a CAR' } = {}) {
+  if (spec === '-') return openStdin(expected)
+  /** @type {fs.promises.FileHandle | undefined} */
+  let handle
+  try {
+    handle = await fs.promises.open(spec, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
+    const stat = await handle.stat()
+    if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
+    if (stat.isFile()) {
+      if (stat.size === 0) throw new Error(`the file is empty, not ${expected}`)
+      return fileSource(spec, handle, stat)
+    }
+    if (stat.isFIFO() || stat.isSocket()) return pipeSource(spec, handle.fd, () => handle?.close())
+    // a character device (/dev/stdin on a terminal, /dev/zero, ...): plain blocking reads
+    await handle.close()
+    handle = await fs.promises.open(spec, 'r')
+    const device = handle
+    return {
+      name: spec,
+      size: undefined,
+      seekable: false,
+      stream: once(spec, () => device.createReadStream({ highWaterMark: CHUNK, autoClose: false })),
+      readRange: notSeekable(spec),
+      checkUnchanged: async () => {},
+      close: () => device.close()
+    }
+  } catch (err) {
+    await handle?.close().catch(() => {})
+    throw new InputError(`cannot read ${spec}: ${systemReason(err)}`)
+  }
+}
+
+/**
+ * @param {string} expected
+ * @returns {Promise<Source>}
+ */
+async function openStdin (expected) {
+  const name = 'standard input'
+  let stat
+  try {
+    stat = fs.fstatSync(0)
+  } catch (err) {
+    throw new InputError(`cannot read ${name}: ${systemReason(err)}`)
+  }
+  if (process.stdin.isTTY) throw new InputError(`cannot read ${name}: it is a terminal; pipe ${expected} into it or name a file`)
+  if (stat.isFile()) {
+    // redirected from a file (< file.car): its size is known and it can be read again
+    const handle = await fs.promises.open('/dev/stdin', 'r').catch(() => null)
+    if (handle) {
+      if (stat.size === 0) throw new InputError(`cannot read ${name}: it is empty, not ${expected}`)
+      return fileSource(name, handle, stat)
+    }
+  }
+  return {
+    name,
+    size: undefined,
+    seekable: false,
+    stream: once(name, () => process.stdin),
+    readRange: notSeekable(name),
+    checkUnchanged: async () => {},
+    close: async () => { process.stdin.destroy() }
+  }
+}
+
+/**
+ * @param {string} name
+ * @param {fs.promises.FileHandle} handle
+ * @param {fs.Stats} stat
+ * @returns {Source}
+ */
+function fileSource (name, handle, stat) {
+  return {
+    name,
+    size: stat.size,
+    seekable: true,
+    stream: (start = 0) => fileChunks(handle, start),
+    async readRange (start, length, into) {
+      const buffer = into ? into.subarray(0, length) : new Uint8Array(length)
+      let got = 0
+      while (got < length) {
+        const { bytesRead } = await handle.read(buffer, got, length - got, start + got)
+        if (bytesRead === 0) throw new InputError(`${name} is shorter than when it was first read (it changed during the run)`)
+        got += bytesRead
+      }
+      return buffer
+    },
+    async checkUnchanged () {
+      const now = await handle.stat()
+      if (now.size !== stat.size || now.mtimeMs !== stat.mtimeMs) throw new InputError(`${name} changed during the run (size or modification time); nothing was written`)
+    },
+    close: () => handle.close()
+  }
+}
+
+/**
+ * A file's bytes from `start` to its end, in fresh 1 MiB buffers (blocks are views into them).
+ * Not a ReadStream: stopping early would destroy the stream, and with it the file handle that
+ * later passes read again.
+ *
+ * @param {fs.promises.FileHandle} handle
+ * @param {number} start
+ */
+async function * fileChunks (handle, start) {
+  for (let position = start; ;) {
+    const chunk = Buffer.allocUnsafe(CHUNK)
+    const { bytesRead } = await handle.read(chunk, 0, CHUNK, position)
+    if (bytesRead === 0) return
+    position += bytesRead
+    yield chunk.subarray(0, bytesRead)
+  }
+}
+
+/**
+ * A FIFO or socket, read through the event loop (a non-blocking fd in a net.Socket).
+ *
+ * @param {string} name
+ * @param {number} fd
+ * @param {() => Promise<void> | undefined} closeFd
+ * @returns {Source}
+ */
+function pipeSource (name, fd, closeFd) {
+  /** @type {net.Socket | undefined} */
+  let socket
+  return {
+    name,
+    size: undefined,
+    seekable: false,
+    stream: once(name, () => {
+      const pipe = new net.Socket({ fd, readable: true, writable: false })
+      socket = pipe
+      // a FIFO with no writer yet: say why nothing happens (open() returned at once; we wait here)
+      const waiting = setTimeout(() => process.stderr.write(`dag-cbor-car: waiting for data on ${name} (no writer yet?)\n`), WAIT_NOTE_MS)
+      const settled = () => clearTimeout(waiting)
+      pipe.once('readable', settled).once('end', settled).once('error', settled).once('close', settled)
+      return pipe
+    }),
+    readRange: notSeekable(name),
+    checkUnchanged: async () => {},
+    close: async () => {
+      if (socket) socket.destroy() // closes the fd
+      else await closeFd()
+    }
+  }
+}
+
+/**
+ * A stream that can be read only once; a second read is a bug in the caller, said plainly.
+ *
+ * @param {string} name
+ * @param {() => AsyncIterable<Uint8Array>} make
+ * @returns {(start?: number) => AsyncIterable<Uint8Array>}
+ */
+function once (name, make) {
+  let used = false
+  return (start = 0) => {
+    if (used || start !== 0) throw new InputError(`${name} is a stream and cannot be read twice`)
+    used = true
+    return make()
+  }
+}
+
+/** @param {string} name */
+function notSeekable (name) {
+  return async () => { throw new InputError(`${name} is a stream, not a file: it cannot be read again`) }
+}
