@@ -1,7 +1,7 @@
-# workerd's configuration for worker.js, bundled first with its dependencies into one module:
-#   npx esbuild worker.js --bundle --format=esm --platform=neutral --main-fields=module,main \
-#     --conditions=workerd,worker,browser --outfile=worker.bundle.js
-#   npx workerd serve config.capnp            (listens on 127.0.0.1:8787)
+# workerd's configuration for the Worker bundled by build.js (worker.js, or node-crypto.js: the
+# same with node:crypto's SHA-256), with its dependencies, into worker.bundle.js:
+#   node build.js                      (or: node build.js node-crypto.js)
+#   npx workerd serve config.capnp     (listens on 127.0.0.1:8787)
 #   curl --data-binary @some.car http://127.0.0.1:8787/
 using Workerd = import "/workerd/workerd.capnp";
 
