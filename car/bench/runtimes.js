@@ -9,20 +9,22 @@
 //                  match the "node" export condition), with node:crypto's sha256
 // (the Node, Deno and Bun rows: runtimes-verify.js, a process per run, the file read into memory first)
 //   workerd        car/examples/workerd/worker.js, the CAR POSTed to it from memory over localhost
-//                  (time from sending to the answer: the transfer is part of it)
+//                  (time from sending to the answer: the transfer is part of it); the core's
+//                  pure-JS hashes, as workerd forbids compiling WebAssembly at run time
+//   workerd (node:crypto)   node-crypto.js, the same Worker with workerd's node:crypto SHA-256
 // Rounds alternate the runtimes (A/B/C..., then again), medians are printed with the load average.
-// Usage: node bench/runtimes.js [--size 100M] [--runs 3] [--car FILE] [--runtimes node,node-core,deno,deno-entry,bun,bun-entry,workerd]
+// Usage: node bench/runtimes.js [--size 100M] [--runs 3] [--car FILE] [--runtimes node,node-core,deno,deno-entry,bun,bun-entry,workerd,workerd-node-crypto]
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import * as esbuild from 'esbuild'
+import { buildWorker } from '../examples/workerd/build.js'
 import { pickEngines, ensureInstalled, versionOf, workerdVersion, startWorkerd, commandFor } from '../../engines/engines.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-const { values: args } = parseArgs({ options: { size: { type: 'string', default: '100M' }, runs: { type: 'string', default: '3' }, car: { type: 'string' }, runtimes: { type: 'string', default: 'node,node-core,deno,deno-entry,bun,bun-entry,workerd' } } })
+const { values: args } = parseArgs({ options: { size: { type: 'string', default: '100M' }, runs: { type: 'string', default: '3' }, car: { type: 'string' }, runtimes: { type: 'string', default: 'node,node-core,deno,deno-entry,bun,bun-entry,workerd,workerd-node-crypto' } } })
 const runs = Number(args.runs)
 const names = String(args.runtimes).split(',').map((s) => s.trim()).filter(Boolean)
 
@@ -55,20 +57,19 @@ function processRuntime (name, engineName, entry, file) {
 }
 
 /**
- * The example Worker in workerd; each run POSTs the CAR from memory.
+ * An example Worker in workerd; each run POSTs the CAR from memory.
  *
+ * @param {string} name
+ * @param {string} entry the Worker's file in car/examples/workerd
  * @param {string} file
  * @returns {Promise<Runtime>}
  */
-async function workerdRuntime (file) {
+async function workerdRuntime (name, entry, file) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'car-bench-workerd-'))
-  const example = path.join(here, '../examples/workerd')
-  await esbuild.build({ entryPoints: [path.join(example, 'worker.js')], outfile: path.join(dir, 'worker.bundle.js'), bundle: true, format: 'esm', platform: 'neutral', mainFields: ['module', 'main'], conditions: ['workerd', 'worker', 'browser'], logLevel: 'silent' })
-  fs.copyFileSync(path.join(example, 'config.capnp'), path.join(dir, 'config.capnp'))
-  const server = await startWorkerd(path.join(dir, 'config.capnp'))
+  const server = await startWorkerd(await buildWorker(entry, dir))
   const bytes = fs.readFileSync(file)
   return {
-    name: 'workerd',
+    name,
     version: workerdVersion(),
     async run () {
       const t0 = performance.now()
@@ -103,8 +104,9 @@ async function main () {
       else if (name === 'node-core') runtimes.push(processRuntime('node (core)', 'node', 'core', file))
       else if (name === 'deno' || name === 'bun') runtimes.push(processRuntime(name, name, 'core', file))
       else if (name === 'deno-entry' || name === 'bun-entry') runtimes.push(processRuntime(`${name.slice(0, -6)} (entry)`, name.slice(0, -6), 'node', file))
-      else if (name === 'workerd') runtimes.push(await workerdRuntime(file))
-      else throw new Error(`unknown runtime ${name}; known: node, node-core, deno, deno-entry, bun, bun-entry, workerd`)
+      else if (name === 'workerd') runtimes.push(await workerdRuntime('workerd', 'worker.js', file))
+      else if (name === 'workerd-node-crypto') runtimes.push(await workerdRuntime('workerd (node:crypto)', 'node-crypto.js', file))
+      else throw new Error(`unknown runtime ${name}; known: node, node-core, deno, deno-entry, bun, bun-entry, workerd, workerd-node-crypto`)
     }
     console.log(`verifyCar on ${generated ? 'a generated CAR' : file} of ${(size / 1e6).toFixed(1)} MB, ${runs} rounds, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`)
     /** @type {Map<string, { seconds: number[], backends: Record<string, string> }>} */
@@ -121,7 +123,7 @@ async function main () {
     for (const runtime of runtimes) {
       const { seconds, backends } = /** @type {{ seconds: number[], backends: Record<string, string> }} */ (results.get(runtime.name))
       const mbs = seconds.map((s) => size / 1e6 / s)
-      console.log(`  ${runtime.name.padEnd(13)} ${median(mbs).toFixed(0).padStart(5)} MB/s  (runs ${mbs.map((m) => m.toFixed(0)).join(', ')})  sha2-256: ${backends['sha2-256']}, blake2b-256: ${backends['blake2b-256']}  ${runtime.version}`)
+      console.log(`  ${runtime.name.padEnd(21)} ${median(mbs).toFixed(0).padStart(5)} MB/s  (runs ${mbs.map((m) => m.toFixed(0)).join(', ')})  sha2-256: ${backends['sha2-256']}, blake2b-256: ${backends['blake2b-256']}  ${runtime.version}`)
     }
     console.log(`  load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`)
   } finally {
