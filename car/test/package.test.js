@@ -60,7 +60,7 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
 
   it('holds the bin, the code, the README and the licences, and no tests or benches', () => {
     const files = tool.files.map((f) => f.path)
-    for (const needed of ['bin/dag-cbor-car.js', 'lib/commands/verify.js', 'lib/core/read.js', 'README.md', 'LICENSE-APACHE', 'LICENSE-MIT', 'package.json']) {
+    for (const needed of ['bin/dag-cbor-car.js', 'lib/commands/verify.js', 'lib/core/read.js', 'lib/core/index.js', 'lib/node/index.js', 'types/lib/core/index.d.ts', 'types/lib/node/index.d.ts', 'README.md', 'LICENSE-APACHE', 'LICENSE-MIT', 'package.json']) {
       assert.ok(files.includes(needed), `${needed} missing from the tarball`)
     }
     assert.deepEqual(files.filter((f) => /^(test|bench)\//.test(f)), [])
@@ -150,5 +150,80 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
     const again = run(npx, ['--offline', '--no', '--', 'dag-cbor-car', out])
     assert.equal(again.status, 0, again.stdout + again.stderr)
     assert.match(again.stdout, /result {6}OK/)
+  })
+  it('import: the library from the tarball, its Node entry (file paths, workers) and its neutral core give the CLI\'s summary', () => {
+    fs.writeFileSync(path.join(dir, 'library.mjs'), `
+      import fs from 'node:fs'
+      import { verifyCar, CarBlockIterator, CarWriter, hashBackends } from 'dag-cbor-car'
+      import * as core from 'dag-cbor-car/core'
+      const file = ${JSON.stringify(GENESIS)}
+      const viaPath = await verifyCar(file, { workers: 2 })
+      const viaCore = await core.verifyCar(new Blob([fs.readFileSync(file)]), { name: file })
+      let blocks = 0
+      for await (const block of await CarBlockIterator.fromIterable(fs.createReadStream(file))) blocks += block.bytes.length > 0 ? 1 : 0
+      const { writer, out } = CarWriter.create([])
+      const written = (async () => { let n = 0; for await (const chunk of out) n += chunk.length; return n })()
+      await writer.close()
+      console.log(JSON.stringify({ viaPath, viaCore, blocks, written: await written, backends: hashBackends() }))
+    `)
+    const r = run(process.execPath, ['library.mjs'])
+    assert.equal(r.status, 0, r.stderr)
+    const { viaPath, viaCore, blocks, written, backends } = JSON.parse(r.stdout)
+    const cli = JSON.parse(run(npx, ['--offline', '--no', '--', 'dag-cbor-car', GENESIS, '--json', '--workers', '2']).stdout)
+    /** @param {any} s the summary without its timings */
+    const counts = ({ seconds, mbPerSec, ...rest }) => rest
+    assert.deepEqual(counts(viaPath), counts(cli))
+    assert.deepEqual(counts(viaCore), { ...counts(cli), workers: 1 })
+    assert.equal(blocks, 1207)
+    assert.equal(written, 18) // the header alone: a length byte and the 17 bytes of {roots: [], version: 1}
+    assert.equal(backends['sha2-256'], 'node:crypto') // the Node entry installed it
+  })
+
+  it('require(): CommonJS code loads the library (Node >= 20.19)', () => {
+    fs.writeFileSync(path.join(dir, 'library.cjs'), `
+      const { verifyCar } = require('dag-cbor-car')
+      verifyCar(${JSON.stringify(GENESIS)}).then((s) => console.log(s.blocks, s.result, s.dagCbor.nonCanonical))
+    `)
+    const r = run(process.execPath, ['library.cjs'])
+    assert.equal(r.status, 0, r.stderr)
+    assert.equal(r.stdout.trim(), '1207 fail 1')
+  })
+
+  it('TypeScript (nodenext, strict) type-checks code using the library against the shipped types', () => {
+    fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, types: [], lib: ['es2022', 'dom'] },
+      files: ['library.ts']
+    }))
+    fs.writeFileSync(path.join(dir, 'library.ts'), `
+      import { verifyCar, CarBlockIterator, CarWriter, readBlockAt, blockToJson, checkRepo, canonicalizeCar, CarBlockError } from 'dag-cbor-car'
+      import type { Summary, VerifyOptions } from 'dag-cbor-car'
+      import * as core from 'dag-cbor-car/core'
+
+      export async function check (file: string, bytes: Uint8Array<ArrayBuffer>): Promise<number> {
+        const options: VerifyOptions = { relaxed: true, onBlock: (info) => { const status: string = info.status; void status } }
+        const summary: Summary = await verifyCar(file, { ...options, workers: 2 })
+        const inBrowser: Summary = await core.verifyCar(new Blob([bytes]))
+        const iterator = await CarBlockIterator.fromBytes(bytes, { validate: true })
+        const version: 1 | 2 = iterator.version
+        for await (const { cid, bytes: block, offset, status } of iterator) {
+          const view: string = blockToJson(cid, block).json
+          void view; void offset; void status
+        }
+        const { writer, out } = CarWriter.create(await iterator.getRoots())
+        void out
+        await writer.close()
+        const at = await readBlockAt(bytes, 100)
+        const fixed = canonicalizeCar(bytes)
+        const repo = await checkRepo(bytes, { didKey: 'did:key:z' })
+        const err: Error = new CarBlockError('x', { offset: 0, cid: at.cid, kind: 'hash-mismatch' })
+        void err; void version; void fixed; void repo
+        // @ts-expect-error the core takes no file path's options such as workers
+        await core.verifyCar(bytes, { workers: 2 })
+        return summary.blocks + inBrowser.blocks
+      }
+    `)
+    const tsc = path.join(repo, 'node_modules/typescript/bin/tsc')
+    const result = run(process.execPath, [tsc, '-p', 'tsconfig.json'])
+    assert.equal(result.status, 0, `tsc failed:\n${result.stdout}${result.stderr}`)
   })
 })

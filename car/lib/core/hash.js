@@ -32,6 +32,8 @@ export function hashName (code) {
  *   faster path for the block checks where the runtime makes such strings cheaper than byte arrays
  * @property {Hasher} [blake2b256] blake2b-256
  * @property {Backend} [backend] what to call them in hashBackends() (default 'custom')
+ * @property {() => Promise<Hasher>} [loadBlake2b256] how to load blake2b-256 when it is first needed, instead
+ *   of the core's way (the Node shell loads hash-wasm's build through require: less work than import)
  */
 
 /** @type {Hasher | null} */
@@ -44,13 +46,16 @@ let blake2b256Bytes = null
 const backends = { 'sha2-256': null, 'blake2b-256': null }
 /** @type {Map<number, Promise<void>>} */
 const loading = new Map()
+/** @type {(() => Promise<Hasher>) | null} */
+let blake2b256Loader = null
 
 /**
  * Use these hashers from now on (in this thread): the Node shell's node:crypto, or a caller's own.
  *
  * @param {Hashers} hashers
  */
-export function installHashers ({ sha256, sha256Latin1: latin1, blake2b256, backend = 'custom' }) {
+export function installHashers ({ sha256, sha256Latin1: latin1, blake2b256, backend = 'custom', loadBlake2b256 }) {
+  if (loadBlake2b256) blake2b256Loader = loadBlake2b256
   if (sha256) {
     sha256Bytes = sha256
     sha256Latin1 = latin1 ?? null
@@ -122,6 +127,11 @@ async function loadSha256 () {
 
 async function loadBlake2b256 () {
   try {
+    if (blake2b256Loader) {
+      const hasher = await blake2b256Loader()
+      if (!blake2b256Bytes) installHashers({ blake2b256: hasher, backend: 'wasm' })
+      return
+    }
     const { createBLAKE2b } = unwrap(await import('hash-wasm/dist/blake2b.umd.min.js'))
     const hasher = await createBLAKE2b(256)
     if (blake2b256Bytes) return
