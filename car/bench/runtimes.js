@@ -12,7 +12,8 @@
 //                  (time from sending to the answer: the transfer is part of it); the core's
 //                  pure-JS hashes, as workerd forbids compiling WebAssembly at run time
 //   workerd (node:crypto)   node-crypto.js, the same Worker with workerd's node:crypto SHA-256
-// Rounds alternate the runtimes (A/B/C..., then again), medians are printed with the load average.
+// Rounds alternate the runtimes (A/B/C..., then again); printed: the median MB/s, the median of each
+// round's ratio to the first row (the same moment's load), every run, and the load average.
 // Usage: node bench/runtimes.js [--size 100M] [--runs 3] [--car FILE] [--runtimes node,node-core,deno,deno-entry,bun,bun-entry,workerd,workerd-node-crypto]
 import fs from 'node:fs'
 import os from 'node:os'
@@ -120,10 +121,13 @@ async function main () {
         entry.backends = r.backends
       }
     }
+    // against the first row, round by round (the same moment's load), then the median of those
+    const first = /** @type {{ seconds: number[] }} */ (results.get(runtimes[0].name)).seconds
     for (const runtime of runtimes) {
       const { seconds, backends } = /** @type {{ seconds: number[], backends: Record<string, string> }} */ (results.get(runtime.name))
       const mbs = seconds.map((s) => size / 1e6 / s)
-      console.log(`  ${runtime.name.padEnd(21)} ${median(mbs).toFixed(0).padStart(5)} MB/s  (runs ${mbs.map((m) => m.toFixed(0)).join(', ')})  sha2-256: ${backends['sha2-256']}, blake2b-256: ${backends['blake2b-256']}  ${runtime.version}`)
+      const ratio = median(seconds.map((s, i) => first[i] / s))
+      console.log(`  ${runtime.name.padEnd(21)} ${median(mbs).toFixed(0).padStart(5)} MB/s  ${ratio.toFixed(2)}x ${runtimes[0].name}  (runs ${mbs.map((m) => m.toFixed(0)).join(', ')})  sha2-256: ${backends['sha2-256']}, blake2b-256: ${backends['blake2b-256']}  ${runtime.version}`)
     }
     console.log(`  load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`)
   } finally {
