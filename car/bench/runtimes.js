@@ -74,8 +74,15 @@ async function workerdRuntime (name, entry, file) {
     version: workerdVersion(),
     async run () {
       const t0 = performance.now()
-      const response = await fetch(server.base, { method: 'POST', body: bytes })
-      const summary = await response.json()
+      /** @type {any} */
+      let summary
+      let response
+      try {
+        response = await fetch(server.base, { method: 'POST', body: bytes })
+        summary = await response.json()
+      } catch (e) {
+        throw new Error(`${name}: ${e}; workerd's output:\n${server.output()}`)
+      }
       const seconds = (performance.now() - t0) / 1000
       const backends = Object.fromEntries(String(response.headers.get('x-hash-backends')).split(', ').map((kv) => kv.split('=')))
       return { seconds, result: summary.result, backends }
