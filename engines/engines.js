@@ -187,7 +187,7 @@ export async function startWorkerd (config, { socket = 'http', timeoutMs = 30_00
     child.stdout.on('data', (d) => { output += d })
     child.stderr.on('data', (d) => { output += d })
     /** @type {Promise<void>} */
-    const exited = new Promise((resolve) => child.once('close', () => resolve()))
+    const exited = new Promise((resolve) => child.once('close', (code, signal) => { output += `\n(workerd exited: code ${code}, signal ${signal})`; resolve() }))
     let gone = false
     exited.then(() => { gone = true })
     const close = async () => { if (!gone) child.kill('SIGTERM'); await exited }
@@ -198,6 +198,31 @@ export async function startWorkerd (config, { socket = 'http', timeoutMs = 30_00
     if (attempt < 3 && /address already in use/i.test(output)) continue
     throw new Error(`workerd did not start listening on port ${port} (${gone ? 'it exited' : `not within ${timeoutMs / 1000} s`}):\n${output}`)
   }
+}
+
+/**
+ * POSTs a body to a local server (workerd) on a connection of its own: a request never reuses a
+ * kept-alive connection that the server may be closing (fetch does, and its write then fails with
+ * EPIPE). A stream body is sent as it is read, chunked. The answer is read even when the server
+ * answered before taking the whole body.
+ *
+ * @param {string} url
+ * @param {Uint8Array | import('node:stream').Readable} body
+ * @returns {Promise<{ status: number, headers: import('node:http').IncomingHttpHeaders, text: string }>}
+ */
+export function postTo (url, body) {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: 'POST', agent: false }, (response) => {
+      let text = ''
+      response.setEncoding('utf8')
+      response.on('data', (d) => { text += d })
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }))
+      response.on('error', reject)
+    })
+    request.on('error', (e) => reject(new Error(`POST ${url}: ${e.message}`)))
+    if (body instanceof Uint8Array) request.end(body)
+    else body.pipe(request)
+  })
 }
 
 /**

@@ -22,7 +22,7 @@ import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { buildWorker } from '../examples/workerd/build.js'
-import { pickEngines, ensureInstalled, versionOf, workerdVersion, startWorkerd, commandFor } from '../../engines/engines.js'
+import { pickEngines, ensureInstalled, versionOf, workerdVersion, startWorkerd, commandFor, postTo } from '../../engines/engines.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const { values: args } = parseArgs({ options: { size: { type: 'string', default: '100M' }, runs: { type: 'string', default: '3' }, car: { type: 'string' }, runtimes: { type: 'string', default: 'node,node-core,deno,deno-entry,bun,bun-entry,workerd,workerd-node-crypto' } } })
@@ -74,17 +74,16 @@ async function workerdRuntime (name, entry, file) {
     version: workerdVersion(),
     async run () {
       const t0 = performance.now()
-      /** @type {any} */
-      let summary
-      let response
+      let answer
       try {
-        response = await fetch(server.base, { method: 'POST', body: bytes })
-        summary = await response.json()
+        answer = await postTo(server.base, bytes)
       } catch (e) {
         throw new Error(`${name}: ${e}; workerd's output:\n${server.output()}`)
       }
       const seconds = (performance.now() - t0) / 1000
-      const backends = Object.fromEntries(String(response.headers.get('x-hash-backends')).split(', ').map((kv) => kv.split('=')))
+      if (answer.status !== 200 && answer.status !== 422) throw new Error(`${name}: status ${answer.status}: ${answer.text.slice(0, 1000)}; workerd's output:\n${server.output()}`)
+      const summary = JSON.parse(answer.text)
+      const backends = Object.fromEntries(String(answer.headers['x-hash-backends']).split(', ').map((kv) => kv.split('=')))
       return { seconds, result: summary.result, backends }
     },
     async close () { await server.close(); fs.rmSync(dir, { recursive: true, force: true }) }

@@ -8,8 +8,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { Readable } from 'node:stream'
-import { startWorkerd } from '../../../engines/engines.js'
+import { startWorkerd, postTo } from '../../../engines/engines.js'
 import { buildWorker } from '../../examples/workerd/build.js'
 import { comparable } from './observe.js'
 
@@ -25,9 +24,7 @@ const expected = JSON.parse(fs.readFileSync(file, 'utf8'))
  * @param {string} car
  */
 function postStreamed (url, car) {
-  const body = /** @type {ReadableStream} */ (Readable.toWeb(fs.createReadStream(car, { highWaterMark: 4093 })))
-  // duplex: Node's fetch requires it for a stream body (not yet in the DOM typings)
-  return fetch(url, /** @type {RequestInit} */ ({ method: 'POST', body, duplex: 'half' }))
+  return postTo(url, fs.createReadStream(car, { highWaterMark: 4093 }))
 }
 
 /** The Worker files tested, and the hash backends each must report */
@@ -61,15 +58,14 @@ for (const { entry, what, backends } of WORKERS) {
 
     for (const c of expected.cases) {
       it(`${c.name}: ${c.corrupted ? '422, and' : '200, and'} the summary equals Node's`, async () => {
-        const response = await postStreamed(`${workerd?.base}/?name=${encodeURIComponent(c.name)}`, c.file)
-        const text = await response.text()
+        const { status, headers, text } = await postStreamed(`${workerd?.base}/?name=${encodeURIComponent(c.name)}`, c.file)
         const want = c.parts.summary
-        assert.equal(response.status, want.result === 'ok' ? 200 : 422, text.slice(0, 2000))
+        assert.equal(status, want.result === 'ok' ? 200 : 422, text.slice(0, 2000))
         const summary = JSON.parse(text)
         assert.equal(summary.input, c.name, 'the name given in the query string')
         assert.deepEqual(comparable(summary), want)
         if (c.corrupted) assert.equal(summary.hashMismatches, 1)
-        backendHeaders.push(String(response.headers.get('x-hash-backends')))
+        backendHeaders.push(String(headers['x-hash-backends']))
       })
     }
 
@@ -81,9 +77,9 @@ for (const { entry, what, backends } of WORKERS) {
     })
 
     it('a body that is not a CAR: 400 or 422, with the reason', async () => {
-      const response = await fetch(`${workerd?.base}/`, { method: 'POST', body: 'this is not a CAR' })
-      const answer = await response.json()
-      assert.ok(response.status === 400 || response.status === 422, `status ${response.status}`)
+      const { status, text } = await postTo(`${workerd?.base}/`, new TextEncoder().encode('this is not a CAR'))
+      const answer = JSON.parse(text)
+      assert.ok(status === 400 || status === 422, `status ${status}`)
       assert.match(JSON.stringify(answer), /header|CAR|byte offset/i)
       assert.notEqual(answer.result, 'ok')
     })
