@@ -1,7 +1,8 @@
 // The CAR core in Deno and Bun (run.js runs this file with mocha in each): every part of
-// observe.js on every case equals what Node answered (run.js computes that first and names its file
-// in CAR_RUNTIMES_EXPECTED), and so does the package's entry as this runtime resolves it. A corrupted CAR must fail here on its own terms too, and the hashes
-// must run on the backend this runtime is expected to use.
+// observe.js on every case equals what Node answered (run.js computes that first and names its
+// file in CAR_RUNTIMES_EXPECTED), and so does the package's entry as this runtime resolves it. A
+// corrupted CAR must fail here on its own terms too, and the hashes must run on the backend this
+// runtime is expected to use.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import process from 'node:process'
