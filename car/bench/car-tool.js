@@ -5,6 +5,10 @@
 //   ours --workers 1, ours --workers 2        the tool's verify (every check), as the command runs it
 //   @ipld/car iteration                       CarBlockIterator over the file: the JS floor
 //   @ipld/car iteration + hashing             the same, plus hashing every block as the tool does
+//   library verifyCar (one thread)            the package's verifyCar on the file's path (issue 32: within 10% of --workers 1)
+//   library CarBlockIterator                  its block iterator, hashes verified (issue 32: at least 2x the next row)
+//   @ipld/car + multiformats hashers          what scripts do today: @ipld/car's CarBlockIterator, each block hashed
+//                                             with the multiformats hasher its CID names and compared
 //   go-car car verify                         with --gocar PATH (build it from github.com/ipld/go-car, cmd/car)
 // Then the codec's share: the same pipeline on the real CARs, with this repo's codec and with @ipld/dag-cbor.
 // First of all, the start-up figure (startup.js): checking a small CAR, over `node -e 0`.
@@ -214,6 +218,35 @@ if (typeof args.child === 'string') {
     const s = await roundTrip({ source, workers: Number(args.workers) })
     await source.close()
     if (s.result !== 'ok') throw new Error(`the bench CAR did not pass: ${s.result}`)
+  } else if (args.child === 'library-verify') {
+    // the library's verifyCar, as a script calls it: the file's path, one thread
+    const { verifyCar } = await import('../lib/node/index.js')
+    const s = await verifyCar(file)
+    if (s.result !== 'ok') throw new Error(`the bench CAR did not pass: ${s.result}`)
+  } else if (args.child === 'library-iterate') {
+    // the library's CarBlockIterator (hashes verified) as a script uses it: the file's path
+    const { CarBlockIterator } = await import('../lib/node/index.js')
+    let blocks = 0
+    for await (const block of await CarBlockIterator.fromIterable(file)) blocks += block.offset >= 0 ? 1 : 0
+    if (blocks === 0) throw new Error('no blocks')
+  } else if (args.child === 'ipld-verify') {
+    // what scripts do today: @ipld/car's CarBlockIterator over a read stream, and each block hashed
+    // with the multiformats hasher its CID names (sha2-256 from multiformats, blake2b-256 from
+    // @multiformats/blake2) and compared with multiformats' equals
+    const { CarBlockIterator } = await import('@ipld/car/iterator')
+    const { equals } = await import('multiformats/bytes')
+    const { identity } = await import('multiformats/hashes/identity')
+    /** @type {Map<number, { digest: (bytes: Uint8Array) => any }>} */
+    const hashers = new Map([[sha256.code, sha256], [blake2b256.code, blake2b256], [identity.code, identity]])
+    const iterator = await CarBlockIterator.fromIterable(fs.createReadStream(file, { highWaterMark: 1 << 20 }))
+    let bad = 0
+    for await (const { cid, bytes } of iterator) {
+      const hasher = hashers.get(cid.multihash.code)
+      if (!hasher) throw new Error(`no hasher for ${cid}`)
+      const digest = await hasher.digest(bytes)
+      if (!equals(digest.digest, cid.multihash.digest)) bad++
+    }
+    if (bad) throw new Error(`${bad} blocks did not hash to their CIDs`)
   } else {
     const { CarBlockIterator } = await import('@ipld/car/iterator')
     await import('../lib/node/hash.js') // node:crypto's sha2-256, as the tool hashes
@@ -275,6 +308,12 @@ function targets (size, walls) {
   if (os.availableParallelism() === 2 && !Number.isNaN(gocar)) console.log(`  default (--workers 2 on this 2-core machine) / go-car car verify: ${(gocar / two).toFixed(2)}x (target: at least 1x) ${verdict(gocar / two >= 1)}`)
   console.log(`  --workers 1: ${(size / 1e6 / one).toFixed(0)} MB/s (target: at least 120 MB/s) ${verdict(size / 1e6 / one >= 120)}`)
   console.log(`  --workers 2 / --workers 1: ${(one / two).toFixed(2)}x (target: at least 1.6x) ${verdict(one / two >= 1.6)}`)
+  // issue 32's library targets
+  const libraryVerify = mid('library verifyCar (one thread)')
+  const libraryIterate = mid('library CarBlockIterator')
+  const scripts = mid('@ipld/car + multiformats hashers')
+  console.log(`  library CarBlockIterator (hashes verified) / @ipld/car + multiformats hashers: ${(scripts / libraryIterate).toFixed(2)}x faster (issue 32: at least 2x) ${verdict(scripts / libraryIterate >= 2)}`)
+  console.log(`  library verifyCar (one thread) / --workers 1: ${(libraryVerify / one).toFixed(2)}x the time (issue 32: at most 1.10x) ${verdict(libraryVerify / one <= 1.1)}`)
 }
 
 /** The throughput table on the given CAR, or on a generated one of each kind in turn. */
@@ -310,7 +349,11 @@ async function throughputOf (file) {
       ['ours --workers 1', [process.execPath, self, '--child', 'ours', '--car', file, '--workers', '1'], false],
       ['ours --workers 2', [process.execPath, self, '--child', 'ours', '--car', file, '--workers', '2'], false],
       ['@ipld/car iteration', [process.execPath, self, '--child', 'iterate', '--car', file], false],
-      ['@ipld/car iteration + hashing', [process.execPath, self, '--child', 'iterate-hash', '--car', file], false]
+      ['@ipld/car iteration + hashing', [process.execPath, self, '--child', 'iterate-hash', '--car', file], false],
+      // issue 32: the library, as a script calls it, beside what scripts do today
+      ['library verifyCar (one thread)', [process.execPath, self, '--child', 'library-verify', '--car', file], false],
+      ['library CarBlockIterator', [process.execPath, self, '--child', 'library-iterate', '--car', file], false],
+      ['@ipld/car + multiformats hashers', [process.execPath, self, '--child', 'ipld-verify', '--car', file], false]
     ])
     if (typeof args.gocar === 'string') rows.push(['go-car car verify', [args.gocar, 'verify', file], true])
     console.log(`${path.basename(file)}: ${(size / 1e6).toFixed(0)} MB, ${runs} run${runs === 1 ? '' : 's'} of each row, back to back; ${os.availableParallelism()} cores`)

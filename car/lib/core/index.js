@@ -9,7 +9,9 @@ import { verifyBlock, digest32Matches, loadHasher, hasherMissing, hashBackends, 
 import { processBlock } from './classify.js'
 import { runPipeline } from './pipeline.js'
 import { CarWriter, memoryTarget } from './write.js'
-import { blockToJson } from './block-view.js'
+import { blockToJson, decodeBlock } from './block-view.js'
+import { blockBatches } from './iterate.js'
+import * as codec from './codec.js'
 import { missing, loadFor } from './on-demand.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from './block-size.js'
 
@@ -61,9 +63,11 @@ export class CarBlockIterator {
   /**
    * @param {import('./read.js').Car} car
    * @param {IteratorOptions} options
+   * @param {import('./input.js').Source} [source] closed when the iteration ends
    */
-  constructor (car, options) {
+  constructor (car, options, source) {
     this.car = car
+    this.source = source
     this.options = options
     /** @type {1 | 2} */
     this.version = /** @type {1 | 2} */ (car.version)
@@ -76,8 +80,15 @@ export class CarBlockIterator {
    */
   static async fromIterable (input, options = {}) {
     const source = openSource(input)
-    const car = await openCar(source.stream(), { size: source.size, maxBlockSize: options.maxBlockSize })
-    return new CarBlockIterator(car, options)
+    // read by position where it can be (a Blob, bytes, a file in Node); batches in ArrayBuffers: blocks are the caller's
+    let car
+    try {
+      car = await openCar(source.stream(), { size: source.size, maxBlockSize: options.maxBlockSize, file: source.seekable ? source : undefined, shared: false })
+    } catch (err) {
+      await source.close()
+      throw err
+    }
+    return new CarBlockIterator(car, options, source)
   }
 
   /**
@@ -94,44 +105,91 @@ export class CarBlockIterator {
     return this.car.roots
   }
 
-  /** @returns {AsyncGenerator<CheckedBlock>} */
-  async * [Symbol.asyncIterator] () {
+  /**
+   * The blocks, in order: an iterator whose next() answers at once while the batch of sections
+   * read last has blocks left (a batch's blocks are read and checked together).
+   *
+   * @returns {AsyncIterator<CheckedBlock>}
+   */
+  [Symbol.asyncIterator] () {
     if (this.used) throw new Error('a CarBlockIterator can be iterated once')
     this.used = true
-    const { verifyHashes = true, allowUnverified = false, validate = false, decode = false, relaxed = false } = this.options
-    const check = validate || decode
-    const codec = check ? await import('./codec.js') : null
-    const viewer = decode ? await import('./block-view.js') : null
-    try {
-      for await (const block of this.car.blocks()) {
-        const { cid, bytes, offset } = block
-        // blocks() has loaded this block's hasher and decoder before handing it out
-        if (verifyHashes) {
-          const mh = cid.multihash
-          const ok = mh.size === 32 && mh.code !== 0 ? digest32Matches(mh.code, bytes, mh.digest, 0) && !hasherMissing(mh.code) : verifyBlock(cid, bytes) === 'ok'
-          if (!ok) {
-            const result = verifyBlock(cid, bytes)
-            if (result === 'mismatch') throw new CarBlockError(`the block at byte offset ${offset} does not hash to its CID ${cid}`, { offset, cid, kind: 'hash-mismatch' })
-            if (result === 'unverified' && !allowUnverified) throw new CarBlockError(`the block at byte offset ${offset} has CID ${cid}, whose hash function (0x${mh.code.toString(16)}) this library does not compute; pass allowUnverified to read it unchecked`, { offset, cid, kind: 'unverified' })
-          }
-        }
-        if (!check) {
-          yield block
-          continue
-        }
-        const r = processBlock(/** @type {any} */ (codec), cid, bytes)
-        /** @type {CheckedBlock} */
-        const out = { cid, bytes, offset, status: statusOf(r) }
-        if (out.status !== 'canonical' && out.status !== 'ok') out.problem = { rule: r.rule ?? r.content ?? 'error', offset: r.offset, path: r.path, message: r.reason ?? '' }
-        if (viewer && out.status !== 'invalid' && out.status !== 'unknown-codec' && (out.status !== 'non-canonical' || (relaxed && r.lossless))) {
-          out.value = /** @type {typeof import('./block-view.js')} */ (viewer).decodeBlock(cid, bytes, out.status === 'non-canonical')
-          if (out.status === 'non-canonical') out.relaxed = true
-        }
-        yield out
+    const { car, source } = this
+    const batches = blockBatches(car, this.options.maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, blockCheck(this.options))
+    /** @type {CheckedBlock[]} */
+    let batch = []
+    let i = 0
+    let done = false
+    const finish = async () => {
+      if (done) return
+      done = true
+      try {
+        await batches.return(undefined)
+        await car.stop()
+      } finally {
+        await source?.close()
       }
-    } finally {
-      await this.car.stop()
     }
+    /** @returns {Promise<IteratorResult<CheckedBlock>>} */
+    const refill = async () => {
+      try {
+        for (;;) {
+          if (done) return { value: undefined, done: true }
+          const next = await batches.next()
+          if (next.done) {
+            await finish()
+            return { value: undefined, done: true }
+          }
+          batch = next.value
+          i = 0
+          if (batch.length > 0) return { value: batch[i++], done: false }
+        }
+      } catch (err) {
+        await finish().catch(() => {})
+        throw err
+      }
+    }
+    return {
+      next: () => i < batch.length ? Promise.resolve({ value: batch[i++], done: false }) : refill(),
+      return: async () => {
+        batch = []
+        await finish()
+        return { value: undefined, done: true }
+      }
+    }
+  }
+}
+
+/**
+ * What the iterator does to each block: verify its hash, and on request classify and decode it.
+ *
+ * @param {IteratorOptions} options
+ * @returns {(block: Block) => CheckedBlock}
+ */
+function blockCheck (options) {
+  const { verifyHashes = true, allowUnverified = false, validate = false, decode = false, relaxed = false } = options
+  const check = validate || decode
+  return (block) => {
+    const { cid, bytes, offset } = block
+    if (verifyHashes) {
+      const mh = cid.multihash
+      const ok = mh.size === 32 && mh.code !== 0 ? digest32Matches(mh.code, bytes, mh.digest, 0) && !hasherMissing(mh.code) : verifyBlock(cid, bytes) === 'ok'
+      if (!ok) {
+        const result = verifyBlock(cid, bytes)
+        if (result === 'mismatch') throw new CarBlockError(`the block at byte offset ${offset} does not hash to its CID ${cid}`, { offset, cid, kind: 'hash-mismatch' })
+        if (result === 'unverified' && !allowUnverified) throw new CarBlockError(`the block at byte offset ${offset} has CID ${cid}, whose hash function (0x${cid.multihash.code.toString(16)}) this library does not compute; pass allowUnverified to read it unchecked`, { offset, cid, kind: 'unverified' })
+      }
+    }
+    if (!check) return block
+    const r = processBlock(codec, cid, bytes)
+    /** @type {CheckedBlock} */
+    const out = { cid, bytes, offset, status: statusOf(r) }
+    if (out.status !== 'canonical' && out.status !== 'ok') out.problem = { rule: r.rule ?? r.content ?? 'error', offset: r.offset, path: r.path, message: r.reason ?? '' }
+    if (decode && out.status !== 'invalid' && out.status !== 'unknown-codec' && (out.status !== 'non-canonical' || (relaxed && r.lossless))) {
+      out.value = decodeBlock(cid, bytes, out.status === 'non-canonical')
+      if (out.status === 'non-canonical') out.relaxed = true
+    }
+    return out
   }
 }
 
@@ -151,7 +209,8 @@ function statusOf (r) {
  * @property {number} index the block's position in the CAR (0 first)
  * @property {number} offset its section's byte offset
  * @property {number} length the block's size in bytes
- * @property {CID} cid
+ * @property {CID} cid made when first asked for (onBlock is faster for the blocks whose CID it does not need)
+ * @property {Uint8Array} cidBytes the CID's bytes: a view valid only during the call
  * @property {Uint8Array} bytes the block's bytes: a view valid only during the call (copy what you keep)
  * @property {number} codec the CID's codec code
  * @property {number} hash its multihash code
@@ -190,8 +249,8 @@ export async function verifyCar (input, options = {}) {
  */
 export async function runVerify (source, options, extra) {
   const { relaxed = false, partial = false, maxBlockSize, onProgress, onBlock, signal } = options
-  /** @type {BlockInfo} */
-  const info = { index: 0, offset: 0, length: 0, cid: /** @type {any} */ (null), bytes: new Uint8Array(0), codec: 0, hash: 0, status: 'ok', rule: undefined }
+  const info = new BlockInfoView()
+  let next = 0 // the index of the next block to report (a batch checked again after a load repeats blocks)
   try {
     return await runPipeline({
       ...extra,
@@ -202,22 +261,78 @@ export async function runVerify (source, options, extra) {
       signal,
       onProgress: onProgress ? (blocks, bytes) => onProgress(blocks, bytes) : undefined,
       onBlock: onBlock
-        ? (block, r, index) => {
-            info.index = index
-            info.offset = block.offset
-            info.length = block.bytes.length
-            info.cid = block.cid
-            info.bytes = block.bytes
-            info.codec = block.cid.code
-            info.hash = block.cid.multihash.code
-            info.status = r.hash === 'mismatch' ? 'hash-mismatch' : r.hash === 'unverified' ? 'unverified' : statusOf(r)
-            info.rule = r.rule
+        ? (cidBytes, bytes, offset, index, r) => {
+            if (index < next) return
+            next = index + 1
+            info.set(cidBytes, bytes, offset, index)
+            info.status = r === null ? (info.codec === DAG_CBOR ? 'canonical' : 'ok') : r.hash === 'mismatch' ? 'hash-mismatch' : r.hash === 'unverified' ? 'unverified' : statusOf(r)
+            info.rule = r?.rule
             onBlock(info)
           }
         : undefined
     })
   } finally {
     await source.close()
+  }
+}
+
+/**
+ * The one object onBlock gets, set for each block: the CID is made from its bytes only when asked for.
+ *
+ * @implements {BlockInfo}
+ */
+class BlockInfoView {
+  constructor () {
+    this.index = 0
+    this.offset = 0
+    this.length = 0
+    /** @type {Uint8Array} */
+    this.cidBytes = new Uint8Array(0)
+    /** @type {Uint8Array} */
+    this.bytes = this.cidBytes
+    this.codec = 0
+    this.hash = 0
+    /** @type {BlockInfo['status']} */
+    this.status = 'ok'
+    /** @type {string | undefined} */
+    this.rule = undefined
+    /** @type {CID | null} */
+    this.made = null
+  }
+
+  /** @param {Uint8Array} cidBytes @param {Uint8Array} bytes @param {number} offset @param {number} index */
+  set (cidBytes, bytes, offset, index) {
+    this.index = index
+    this.offset = offset
+    this.length = bytes.length
+    this.cidBytes = cidBytes
+    this.bytes = bytes
+    this.made = null
+    if (cidBytes[0] === 0x12 && cidBytes[1] === 0x20) { // CIDv0: a bare sha2-256 multihash, dag-pb
+      this.codec = 0x70
+      this.hash = 0x12
+      return
+    }
+    let at = 0
+    /** the varint at `at`, which it moves past */
+    const varint = () => {
+      let value = 0
+      for (let i = 0, scale = 1; i < 9 && at < cidBytes.length; i++, scale *= 128) {
+        const b = cidBytes[at++]
+        value += (b & 0x7f) * scale
+        if (b < 0x80) break
+      }
+      return value
+    }
+    varint() // version
+    this.codec = varint()
+    this.hash = varint()
+  }
+
+  /** @returns {CID} */
+  get cid () {
+    this.made ??= CID.decode(this.cidBytes.slice())
+    return this.made
   }
 }
 

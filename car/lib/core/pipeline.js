@@ -38,13 +38,15 @@ const SECTION_BATCH = 8192
  * The processor that checks each batch in the calling thread.
  *
  * @param {import('./classify.js').Codec} codec
- * @param {{ canonicalize?: boolean }} options
+ * @param {{ canonicalize?: boolean, onSection?: import('./sections.js').OnSection }} options onSection: see
+ *   processSections (a batch checked again after a load calls it again for its first blocks)
  * @returns {Processor}
  */
 export function inlineProcessor (codec, options) {
+  const onSection = options.onSection
   return {
     submit: async (blocks) => checkLoading(() => processBatch(codec, blocks, options)),
-    submitSections: async (batch, maxBlockSize) => checkLoading(() => processSections(codec, batch, { maxBlockSize })),
+    submitSections: async (batch, maxBlockSize) => checkLoading(() => processSections(codec, batch, { maxBlockSize, onSection })),
     pending: () => 0,
     ready: () => true,
     close: async () => {}
@@ -65,8 +67,9 @@ export function inlineProcessor (codec, options) {
  * @property {boolean} [mainThreadChecks] without `output`: false sends every batch to the worker threads, even while none has
  *   loaded yet (the tests use it, so that a small CAR reaches a worker)
  * @property {(blocks: number, bytes: number, label?: string) => void} [onProgress]
- * @property {(block: import('./read.js').Block, result: BlockResult, index: number) => void} [onBlock] each block and its
- *   result, in CAR order (the run then reads block by block, as it does with an output)
+ * @property {import('./sections.js').OnSection} [onBlock] each block and its result, in CAR order; a block
+ *   may come again (a batch checked again after a load): its index says so. With worker threads or an
+ *   output, the run then reads block by block
  * @property {AbortSignal} [signal] stops the run between batches, with the signal's reason
  */
 
@@ -101,7 +104,8 @@ export async function runPipeline (options) {
     const checks = createChecks(car, { partial })
     // without an output, this thread checks batches too (verifyInWorkers): N threads are N - 1 workers and it
     const threads = target ? workers : workers - 1
-    processor = threads > 0 ? await /** @type {NonNullable<RunOptions['workerPool']>} */ (options.workerPool)(threads, { canonicalize }) : inlineProcessor(codec, { canonicalize })
+    // (with an output and no worker threads to give the batches to, workers: 1 checks them inline)
+    processor = threads > 0 && options.workerPool ? await options.workerPool(threads, { canonicalize }) : inlineProcessor(codec, { canonicalize, onSection: target ? undefined : onBlock })
     if (target) {
       output = await target.open(car.roots)
       summary.output = { file: target.name, blocks: 0, unchanged: 0, canonicalized: 0, relinked: 0, keptUnchanged: 0, rootsReplaced: 0, passes: 1, mappings: [], cannotRewrite: [] }
@@ -113,7 +117,7 @@ export async function runPipeline (options) {
     const o = summary.output
     const currentCar = car
 
-    if (!target && !onBlock) {
+    if (!target && (!onBlock || threads === 0)) {
       const inline = threads > 0 && mainThreadChecks ? codec : null
       await verifyInWorkers({ car, processor, inline, threads, summary, checks, maxBlockSize: maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, onProgress, signal })
       await checks.finish(summary)
@@ -134,7 +138,7 @@ export async function runPipeline (options) {
         const r = rs[i]
         addBlock(summary, block, r)
         checks.block(block)
-        onBlock?.(block, r, summary.blocks - 1)
+        onBlock?.(block.cid.bytes, block.bytes, block.offset ?? 0, summary.blocks - 1, r)
         if (!output || !o) continue
         o.blocks++
         if (r.keptReason) o.keptUnchanged++

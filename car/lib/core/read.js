@@ -206,11 +206,14 @@ export function readVarint (bytes) {
  * Read a CAR's header from a stream of chunks, and return a generator of its blocks.
  *
  * @param {AsyncIterable<Uint8Array>} chunks
- * @param {{ size?: number, maxBlockSize?: number, file?: SeekableFile }} [options] size: the input's size
- *   in bytes, when known; file: the same input, to read by position (sectionBatches reads it directly)
+ * @param {{ size?: number, maxBlockSize?: number, file?: SeekableFile, shared?: boolean }} [options] size: the input's size
+ *   in bytes, when known; file: the same input, to read by position (sectionBatches reads it directly);
+ *   shared (default true): sectionBatches' buffers are SharedArrayBuffers where the runtime has them
+ *   (for worker threads); false: ArrayBuffers (blocks handed to a caller, who may keep them)
  * @returns {Promise<Car>}
  */
-export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_SIZE, file } = {}) {
+export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_SIZE, file, shared = true } = {}) {
+  const Batch = shared ? BatchBuffer : ArrayBuffer
   let reader = new ByteReader(chunks, size !== undefined)
   /** where directSectionBatches has read to, while it reads instead of `reader` (-1: it does not) */
   let directPos = -1
@@ -373,7 +376,7 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
     const readAhead = () => {
       while (reads.length < READS_AHEAD && readAt < end) {
         const length = Math.min(batchBytes, end - readAt)
-        const buffer = batchBuffer(spare, HEADROOM + length, HEADROOM + batchBytes)
+        const buffer = batchBuffer(spare, HEADROOM + length, HEADROOM + batchBytes, Batch)
         reads.push({ at: readAt, length, buffer, read: file.readRange(readAt, length, buffer.subarray(HEADROOM)) })
         readAt += length
       }
@@ -440,7 +443,7 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
           spare.push(/** @type {SharedArrayBuffer} */ (buffer.buffer))
         }
         if (bigSection > 0) {
-          const bytes = await file.readRange(pos, bigSection, batchBuffer(spare, bigSection, batchBytes))
+          const bytes = await file.readRange(pos, bigSection, batchBuffer(spare, bigSection, batchBytes, Batch))
           yield { bytes, ends: Uint32Array.of(bigSection), starts: Float64Array.of(pos), first: count }
           count++
           pos += bigSection
@@ -539,7 +542,7 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
         if (failure) throw failure
         return
       }
-      const bytes = batchBuffer(spare, size, batchBytes)
+      const bytes = batchBuffer(spare, size, batchBytes, Batch)
       let at = 0
       for (const [from, start, stop] of runs) {
         bytes.set(from.subarray(start, stop), at)
@@ -724,13 +727,14 @@ const BatchBuffer = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer 
  * @param {SharedArrayBuffer[]} spare
  * @param {number} size
  * @param {number} batchBytes
+ * @param {typeof SharedArrayBuffer | typeof ArrayBuffer} Batch what to make a new one of
  */
-function batchBuffer (spare, size, batchBytes) {
+function batchBuffer (spare, size, batchBytes, Batch) {
   while (spare.length > 0) {
     const buffer = /** @type {SharedArrayBuffer} */ (spare.pop())
     if (buffer.byteLength >= size) return new Uint8Array(buffer, 0, size)
   }
-  return new Uint8Array(new BatchBuffer(Math.max(size, batchBytes + (batchBytes >> 3))), 0, size)
+  return new Uint8Array(new Batch(Math.max(size, batchBytes + (batchBytes >> 3))), 0, size)
 }
 
 /**

@@ -91,22 +91,31 @@ function commonBlock (codec, bytes, from, to, maxBlockSize) {
  */
 
 /**
+ * @typedef {(cidBytes: Uint8Array, data: Uint8Array, offset: number, index: number, result: import('./classify.js').BlockResult | null) => void} OnSection
+ *   each block checked, in order (index: the batch's `first` + its place in it); result null: a common
+ *   block that passed every check (DAG-CBOR canonical, or raw)
+ */
+
+/**
  * @param {import('./classify.js').Codec} codec
  * @param {import('./read.js').SectionBatch} batch
- * @param {{ maxBlockSize: number }} options
+ * @param {{ maxBlockSize: number, onSection?: OnSection }} options onSection: only where the batch is
+ *   checked in the calling thread
  * @returns {SectionResult}
  */
 export function processSections (codec, batch, options) {
-  const state = new BatchState(batch)
+  const state = new BatchState(batch, options.onSection ?? null)
   const count = checkSections(codec, batch.bytes, batch.ends, batch.starts, options.maxBlockSize, state)
   return { summary: state.summary, cids: state.cids.slice(0, state.cidAt), cidEnds: state.cidEnds.slice(0, count), fingerprints: state.fingerprints.slice(0, 2 * count), error: state.error }
 }
 
 /** What checkSections gathers for a batch. */
 class BatchState {
-  /** @param {import('./read.js').SectionBatch} batch */
-  constructor (batch) {
+  /** @param {import('./read.js').SectionBatch} batch @param {OnSection | null} onSection */
+  constructor (batch, onSection) {
     const n = batch.ends.length
+    this.onSection = onSection
+    this.first = batch.first
     this.summary = createSummary()
     this.cids = new Uint8Array(Math.min(batch.bytes.length, n * 64))
     this.cidAt = 0
@@ -132,7 +141,7 @@ class BatchState {
  * @returns {number} the sections checked: all, or those before state.error's
  */
 function checkSections (codec, bytes, ends, starts, maxBlockSize, state) {
-  const { summary, cidEnds, fingerprints } = state
+  const { summary, cidEnds, fingerprints, onSection, first } = state
   const n = ends.length
   let cidBuffer = state.cids
   let cidAt = 0
@@ -154,6 +163,7 @@ function checkSections (codec, bytes, ends, starts, maxBlockSize, state) {
       countBlock(summary, code, bytes[from + 2] === SHA2_256 ? SHA2_256 : BLAKE2B_256, to - dataAt)
       summary.verified++
       if (code === DAG_CBOR) summary.dagCbor.canonical++
+      if (onSection !== null) onSection(bytes.subarray(from, dataAt), bytes.subarray(dataAt, to), starts[i], first + i, null)
       from = to
       continue
     }
@@ -179,7 +189,9 @@ function checkSections (codec, bytes, ends, starts, maxBlockSize, state) {
     block.cid = cid
     block.bytes = data
     block.offset = starts[i]
-    addBlock(summary, block, processBlock(codec, cid, data))
+    const result = processBlock(codec, cid, data)
+    addBlock(summary, block, result)
+    if (onSection !== null) onSection(cidBytes, data, starts[i], first + i, result)
   }
   return i
 }

@@ -1,0 +1,102 @@
+// The blocks of a CAR, one by one, for the library's CarBlockIterator: read in batches of whole
+// sections (read.js sectionBatches: no await per block, no object per length varint), each CID
+// built from the batch's bytes without multiformats' checks of what is already checked here, and
+// each block's hash verified as it is handed out. The errors are the ones read.js's blocks() gives.
+import { CID } from 'multiformats/cid'
+import { Digest } from 'multiformats/hashes/digest'
+import { sectionError } from './read.js'
+import { missing, loadFor } from './on-demand.js'
+
+const BATCH_BYTES = 1 << 20
+const BATCH_SECTIONS = 8192
+
+/** the read position of uvarint() */
+let p = 0
+
+/**
+ * The unsigned varint at p (at most 4 bytes, the shortest form), moving p past it; -1 otherwise.
+ *
+ * @param {Uint8Array} bytes
+ * @param {number} end
+ */
+function uvarint (bytes, end) {
+  let value = 0
+  let scale = 1
+  for (let i = 0; i < 4 && p < end; i++) {
+    const b = bytes[p++]
+    value += (b & 0x7f) * scale
+    if (b < 0x80) return b === 0 && i > 0 ? -1 : value
+    scale *= 128
+  }
+  return -1
+}
+
+/**
+ * A CIDv1 at bytes[from, to) whose varints are short and whose digest fits, as a CID whose bytes
+ * are views of `bytes`; where its block starts is then `p`. null for anything else (CIDv0, long
+ * varints, a digest past the section), which CID.decodeFirst reads or rejects with its message.
+ *
+ * @param {Uint8Array} bytes
+ * @param {number} from
+ * @param {number} to
+ */
+function plainCid (bytes, from, to) {
+  p = from
+  if (bytes[p++] !== 1) return null
+  const code = uvarint(bytes, to)
+  const mhStart = p
+  const hashCode = code < 0 ? -1 : uvarint(bytes, to)
+  const size = hashCode < 0 ? -1 : uvarint(bytes, to)
+  if (size < 0 || p + size > to) return null
+  const digestStart = p
+  p += size
+  return new CID(1, code, new Digest(hashCode, size, bytes.subarray(digestStart, p), bytes.subarray(mhStart, p)), bytes.subarray(from, p))
+}
+
+/**
+ * The blocks in batches (one per batch of sections read), each block passed through `check` as it
+ * is put in its batch; an error (of reading, or thrown by `check`) comes after a batch holding the
+ * blocks before it.
+ *
+ * @template T
+ * @param {import('./read.js').Car} car
+ * @param {number} maxBlockSize
+ * @param {(block: import('./read.js').Block) => T} check
+ * @returns {AsyncGenerator<T[]>}
+ */
+export async function * blockBatches (car, maxBlockSize, check) {
+  let count = 0
+  for await (const { bytes, ends, starts } of car.sectionBatches(BATCH_BYTES, BATCH_SECTIONS)) {
+    /** @type {T[]} */
+    const out = []
+    let failure = null
+    let from = 0
+    for (let i = 0; i < ends.length; i++) {
+      const to = ends[i]
+      while (bytes[from++] >= 0x80); // the length varint, checked by sectionBatches
+      let cid = plainCid(bytes, from, to)
+      let dataAt = p
+      try {
+        if (cid === null) {
+          let rest
+          try {
+            [cid, rest] = CID.decodeFirst(bytes.subarray(from, to))
+          } catch (err) {
+            throw sectionError(starts[i], count, 'cid', String(/** @type {any} */ (err)?.message ?? err).split('\n')[0], 0, maxBlockSize)
+          }
+          dataAt = to - rest.length
+        }
+        if (to - dataAt > maxBlockSize) throw sectionError(starts[i], count, 'too-big', '', to - dataAt, maxBlockSize)
+        if (missing(cid.code, cid.multihash.code)) await loadFor(cid.code, cid.multihash.code)
+        out.push(check({ cid, bytes: bytes.subarray(dataAt, to), offset: starts[i] }))
+      } catch (err) {
+        failure = err
+        break
+      }
+      count++
+      from = to
+    }
+    if (out.length) yield out
+    if (failure) throw failure
+  }
+}

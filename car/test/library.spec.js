@@ -1,0 +1,357 @@
+// The library API (lib/core/index.js, and the Node entry lib/node/index.js over it), against the
+// CLI (its --json output, its written files) and against @ipld/car (test/helpers/car-oracle.js):
+// the same blocks, offsets, summaries and bytes, from every kind of input.
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { CarBlockIterator as IpldIterator } from '@ipld/car/iterator'
+import * as dagCbor from '@ipld/dag-cbor'
+import { CID } from 'multiformats/cid'
+import { sha256 } from 'multiformats/hashes/sha2'
+import * as core from '../lib/core/index.js'
+import * as node from '../lib/node/index.js'
+import { carV1, carV2, cidOf, carWriterBytes } from './helpers/car-oracle.js'
+import { buildRepo, keyPair, post } from './atproto/helpers/repo-builder.js'
+
+const BIN = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))
+const FIXTURES = [
+  fileURLToPath(new URL('../../test/fixtures/cars/filecoin-calibnet-genesis.car', import.meta.url)),
+  fileURLToPath(new URL('../../test/fixtures/cars/filecoin-sample-v1.car', import.meta.url)),
+  fileURLToPath(new URL('fixtures/genesis-slice-v2.car', import.meta.url)),
+  fileURLToPath(new URL('fixtures/genesis-slice-v2-index-sorted.car', import.meta.url)),
+  fileURLToPath(new URL('fixtures/atproto/repo-small-v2.car', import.meta.url))
+]
+
+/** @param {string[]} args */
+function cli (args) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 })
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+/** @param {any} s a summary without its timings */
+const counts = ({ seconds, mbPerSec, ...rest }) => rest
+
+/** @param {Uint8Array} bytes @param {number} [size] chunks of this size */
+async function * chunked (bytes, size = 1000) {
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size)
+}
+
+/** @param {Uint8Array} bytes */
+function readable (bytes) {
+  let at = 0
+  return new ReadableStream({
+    pull (controller) {
+      if (at >= bytes.length) return controller.close()
+      controller.enqueue(bytes.slice(at, at + 777))
+      at += 777
+    }
+  })
+}
+
+/** @param {AsyncIterable<Uint8Array>} out */
+async function collect (out) {
+  const chunks = []
+  for await (const c of out) chunks.push(c)
+  return new Uint8Array(Buffer.concat(chunks))
+}
+
+describe('library: verifyCar', function () {
+  this.timeout(60_000)
+  for (const file of FIXTURES) {
+    it(`${path.basename(file)}: the summary the CLI's --json prints, from a path, bytes, a Blob, a ReadableStream and chunks`, async () => {
+      const expected = counts(JSON.parse(cli([file, '--json', '--workers', '1']).stdout))
+      const bytes = new Uint8Array(fs.readFileSync(file))
+      assert.deepEqual(counts(await node.verifyCar(file)), expected)
+      for (const input of [bytes, bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length), new Blob([bytes]), readable(bytes), chunked(bytes)]) {
+        assert.deepEqual(counts(await core.verifyCar(input, { name: file })), expected)
+      }
+    })
+  }
+
+  it('workers (the Node entry): the same summary as the CLI with as many threads', async () => {
+    const file = FIXTURES[0]
+    const expected = counts(JSON.parse(cli([file, '--json', '--workers', '2']).stdout))
+    assert.deepEqual(counts(await node.verifyCar(file, { workers: 2 })), expected)
+  })
+
+  it('onBlock: one call per block, in order, statuses as the summary counts them; onProgress ends at the last block', async () => {
+    const bytes = new Uint8Array(fs.readFileSync(FIXTURES[1]))
+    /** @type {Record<string, number>} */
+    const statuses = {}
+    const offsets = []
+    let progress = [0, 0]
+    const s = await core.verifyCar(bytes, {
+      onBlock: (info) => {
+        statuses[info.status] = (statuses[info.status] ?? 0) + 1
+        offsets.push(info.offset)
+        assert.equal(info.index, offsets.length - 1)
+        assert.equal(info.length, info.bytes.length)
+        assert.equal(info.codec, info.cid.code)
+      },
+      onProgress: (blocks, at) => { progress = [blocks, at] }
+    })
+    assert.equal(offsets.length, s.blocks)
+    assert.deepEqual(statuses, { canonical: s.dagCbor.canonical, 'non-canonical': s.dagCbor.nonCanonical, ok: s.codecs.raw })
+    const oracle = []
+    for await (const b of await IpldIterator.fromBytes(bytes)) oracle.push(b.cid.toString())
+    assert.equal(oracle.length, s.blocks)
+    assert.equal(progress[0], s.blocks)
+  })
+
+  it('a corrupted block is a hash-mismatch problem; a truncated CAR rejects with a CarReadError carrying the summary so far', async () => {
+    const blocks = await Promise.all(['a', 'b', 'c'].map(async (t) => { const bytes = dagCbor.encode({ t }); return { cid: await cidOf(bytes), bytes } }))
+    const car = carV1([blocks[0].cid], blocks)
+    const bad = car.slice()
+    bad[bad.length - 1] ^= 1
+    const s = await core.verifyCar(bad)
+    assert.equal(s.result, 'fail')
+    assert.equal(s.hashMismatches, 1)
+    assert.equal(s.problems[0].kind, 'hash-mismatch')
+    await assert.rejects(core.verifyCar(car.subarray(0, car.length - 3)), (/** @type {any} */ err) => {
+      assert.ok(err instanceof core.CarReadError, err)
+      assert.match(err.message, /byte offset \d+/)
+      assert.equal(err.summary.blocks, 2)
+      return true
+    })
+  })
+
+  it('signal: an aborted run rejects with the signal\'s reason', async () => {
+    const controller = new AbortController()
+    const reason = new Error('stop here')
+    let calls = 0
+    const run = core.verifyCar(new Uint8Array(fs.readFileSync(FIXTURES[0])), { onBlock: () => { if (++calls === 10) controller.abort(reason) }, signal: controller.signal })
+    await assert.rejects(run, (err) => err === reason)
+  })
+})
+
+describe('library: CarBlockIterator', function () {
+  this.timeout(60_000)
+  for (const file of FIXTURES) {
+    it(`${path.basename(file)}: the blocks @ipld/car's CarBlockIterator gives, with their section offsets, roots and version`, async () => {
+      const bytes = new Uint8Array(fs.readFileSync(file))
+      const theirs = await IpldIterator.fromBytes(bytes)
+      const expected = []
+      for await (const { cid, bytes: b } of theirs) expected.push([cid.toString(), Buffer.from(b).toString('hex')])
+      for (const iterator of [await core.CarBlockIterator.fromBytes(bytes), await core.CarBlockIterator.fromIterable(chunked(bytes, 4096)), await core.CarBlockIterator.fromIterable(new Blob([bytes])), await node.CarBlockIterator.fromIterable(file)]) {
+        assert.deepEqual((await iterator.getRoots()).map(String), (await theirs.getRoots()).map(String))
+        assert.equal(iterator.version, theirs.version)
+        const got = []
+        for await (const { cid, bytes: b, offset } of iterator) {
+          got.push([cid.toString(), Buffer.from(b).toString('hex')])
+          // the offset is where the section starts: its length varint, then the CID, then the block
+          assert.ok(Buffer.from(bytes.subarray(offset, offset + 12 + cid.bytes.length)).includes(Buffer.from(cid.bytes)))
+        }
+        assert.deepEqual(got, expected)
+      }
+    })
+  }
+
+  it('a block that does not hash to its CID throws a CarBlockError naming its offset, after the blocks before it', async () => {
+    const blocks = await Promise.all(['a', 'b', 'c'].map(async (t) => { const bytes = dagCbor.encode({ t }); return { cid: await cidOf(bytes), bytes } }))
+    const car = carV1([blocks[0].cid], blocks)
+    car[car.length - 1] ^= 1
+    const seen = []
+    await assert.rejects((async () => { for await (const b of await core.CarBlockIterator.fromBytes(car)) seen.push(b.cid.toString()) })(), (/** @type {any} */ err) => {
+      assert.ok(err instanceof core.CarBlockError)
+      assert.equal(err.kind, 'hash-mismatch')
+      assert.equal(err.cid.toString(), blocks[2].cid.toString())
+      assert.match(err.message, new RegExp(`byte offset ${err.offset}\\b`))
+      return true
+    })
+    assert.deepEqual(seen, blocks.slice(0, 2).map((b) => b.cid.toString()))
+    // verifyHashes: false reads it all, as @ipld/car does
+    let n = 0
+    for await (const b of await core.CarBlockIterator.fromBytes(car, { verifyHashes: false })) n += b.bytes.length ? 1 : 0
+    assert.equal(n, 3)
+  })
+
+  it('a hash function it does not compute throws, unless allowUnverified', async () => {
+    const bytes = dagCbor.encode({ x: 1 })
+    const cid = CID.create(1, 0x71, { code: 0x13, size: 64, digest: new Uint8Array(64), bytes: Uint8Array.of(0x13, 0x40, ...new Uint8Array(64)) })
+    const car = carV1([cid], [{ cid, bytes }])
+    await assert.rejects((async () => { for await (const b of await core.CarBlockIterator.fromBytes(car)) void b })(), { name: 'CarBlockError', kind: 'unverified' })
+    const got = []
+    for await (const b of await core.CarBlockIterator.fromBytes(car, { allowUnverified: true })) got.push(b.cid.toString())
+    assert.deepEqual(got, [cid.toString()])
+  })
+
+  it('validate and decode: statuses as verify counts them, values strict (or relaxed, marked) as decode gives them', async () => {
+    const bytes = new Uint8Array(fs.readFileSync(FIXTURES[0]))
+    const summary = await core.verifyCar(bytes)
+    /** @type {Record<string, number>} */
+    const statuses = {}
+    let relaxed = 0
+    for await (const b of await core.CarBlockIterator.fromBytes(bytes, { validate: true, decode: true, relaxed: true })) {
+      statuses[/** @type {string} */ (b.status)] = (statuses[/** @type {string} */ (b.status)] ?? 0) + 1
+      if (b.status === 'non-canonical') {
+        assert.equal(b.problem?.rule, 'map-key-order')
+        assert.equal(b.relaxed, true)
+        relaxed++
+      }
+      if (b.status === 'canonical') assert.ok(Buffer.from(dagCbor.encode(b.value)).equals(b.bytes), String(b.cid))
+    }
+    assert.deepEqual(statuses, { canonical: summary.dagCbor.canonical, 'non-canonical': summary.dagCbor.nonCanonical, ...(summary.codecs.raw ? { ok: summary.codecs.raw } : {}) })
+    assert.equal(relaxed, 1)
+  })
+
+  it('a CARv2 and a truncated CAR: the payload\'s blocks; a CarReadError at the byte offset where reading failed', async () => {
+    const blocks = await Promise.all(['a', 'b'].map(async (t) => { const bytes = dagCbor.encode({ t }); return { cid: await cidOf(bytes), bytes } }))
+    const v1 = carV1([blocks[0].cid], blocks)
+    const v2 = await core.CarBlockIterator.fromBytes(carV2(v1))
+    assert.equal(v2.version, 2)
+    let n = 0
+    for await (const b of v2) n += b.bytes.length ? 1 : 0
+    assert.equal(n, 2)
+    await assert.rejects((async () => { for await (const b of await core.CarBlockIterator.fromBytes(v1.subarray(0, v1.length - 2))) void b })(), (/** @type {any} */ err) => {
+      assert.ok(err instanceof core.CarReadError)
+      assert.match(err.message, /after 1 complete blocks: the section at byte offset \d+/)
+      return true
+    })
+  })
+})
+
+describe('library: readBlockAt, blockToJson', () => {
+  it('readBlockAt: the block whose section starts at an offset onBlock gave, hash checked', async () => {
+    const bytes = new Uint8Array(fs.readFileSync(FIXTURES[1]))
+    /** @type {{ offset: number, cid: string }[]} */
+    const seen = []
+    await core.verifyCar(bytes, { onBlock: (info) => { if (seen.length < 50) seen.push({ offset: info.offset, cid: info.cid.toString() }) } })
+    for (const { offset, cid } of seen) {
+      const b = await core.readBlockAt(new Blob([bytes]), offset)
+      assert.equal(b.cid.toString(), cid)
+      assert.equal(b.hash, 'ok')
+    }
+    await assert.rejects(core.readBlockAt(bytes, seen[1].offset + 1), { name: 'CarReadError' })
+    await assert.rejects(core.readBlockAt(bytes, bytes.length + 5), RangeError)
+  })
+
+  it('blockToJson: DAG-JSON of a canonical block with its links; a non-canonical one through relaxed decode, marked; undecodable ones say why', async () => {
+    const child = await cidOf(dagCbor.encode('child'))
+    const bytes = dagCbor.encode({ a: 1, link: child })
+    const view = core.blockToJson(await cidOf(bytes), bytes)
+    assert.deepEqual(JSON.parse(view.json), { a: 1, link: { '/': child.toString() } })
+    assert.deepEqual(view.links, [child.toString()])
+    assert.equal(view.relaxed, false)
+    const unsorted = Uint8Array.from([0xa2, 0x61, 0x62, 0x01, 0x61, 0x61, 0x02]) // {"b": 1, "a": 2}: keys out of order
+    const relaxed = core.blockToJson(await cidOf(unsorted), unsorted)
+    assert.equal(relaxed.relaxed, true)
+    assert.deepEqual(JSON.parse(relaxed.json), { a: 2, b: 1 })
+    const strictOnly = core.blockToJson(await cidOf(unsorted), unsorted, { relaxed: false })
+    assert.equal(strictOnly.json, '')
+    assert.match(String(strictOnly.error), /cannot decode/)
+    const markup = dagCbor.encode({ '<img src=x onerror=alert(1)>': '<script>alert(1)</script>' })
+    assert.deepEqual(JSON.parse(core.blockToJson(await cidOf(markup), markup).json), { '<img src=x onerror=alert(1)>': '<script>alert(1)</script>' })
+    const raw = Uint8Array.of(1, 2, 3)
+    assert.deepEqual(JSON.parse(core.blockToJson(await cidOf(raw, { code: 0x55 }), raw).json), { '/': { bytes: 'AQID' } })
+  })
+})
+
+describe('library: CarWriter, canonicalizeCar, checkRepo', function () {
+  this.timeout(60_000)
+  it('CarWriter: the bytes @ipld/car\'s CarWriter writes, read back by both iterators', async () => {
+    const blocks = await Promise.all(Array.from({ length: 300 }, async (_, i) => { const bytes = dagCbor.encode({ i, pad: 'x'.repeat(i * 40) }); return { cid: await cidOf(bytes), bytes } }))
+    const { writer, out } = core.CarWriter.create([blocks[0].cid])
+    const written = collect(out)
+    for (const b of blocks) await writer.put(b)
+    await writer.close()
+    const ours = await written
+    assert.deepEqual(ours, await carWriterBytes([blocks[0].cid], blocks))
+    const back = []
+    for await (const b of await core.CarBlockIterator.fromBytes(ours)) back.push(b.cid.toString())
+    assert.deepEqual(back, blocks.map((b) => b.cid.toString()))
+  })
+
+  it('CarWriter: put waits while its reader is behind; put after close and a second close throw', async () => {
+    const big = new Uint8Array(600_000)
+    const cid = CID.create(1, 0x55, await sha256.digest(big))
+    const { writer, out } = core.CarWriter.create([])
+    await writer.put({ cid, bytes: big })
+    let second = false
+    const pending = writer.put({ cid, bytes: big }).then(() => { second = true })
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    assert.equal(second, false, 'put went on with 1.2 MB unread')
+    const reading = collect(out)
+    await pending
+    await writer.close()
+    assert.ok((await reading).length > 1_200_000)
+    await assert.rejects(writer.put({ cid, bytes: big }), /after close/)
+    await assert.rejects(writer.close(), /twice/)
+  })
+
+  it('canonicalizeCar: the same bytes and summary as verify --out --canonicalize', async () => {
+    const file = FIXTURES[0]
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-car-library-'))
+    try {
+      const out = path.join(dir, 'fixed.car')
+      const r = cli([file, '--out', out, '--canonicalize', '--json', '--workers', '1'])
+      assert.equal(r.status, 0, r.stderr)
+      const expected = counts(JSON.parse(r.stdout))
+      const { out: chunks, summary } = core.canonicalizeCar(new Blob([fs.readFileSync(file)]), { name: file, outName: out })
+      assert.deepEqual(await collect(chunks), new Uint8Array(fs.readFileSync(out)))
+      assert.deepEqual(counts(await summary), expected)
+      const viaPath = node.canonicalizeCar(file, { outName: out })
+      assert.deepEqual(await collect(viaPath.out), new Uint8Array(fs.readFileSync(out)))
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('checkRepo: the report repo verify --json prints, with and without a did:key; a wrong key fails', async () => {
+    const signer = keyPair('k256', new Uint8Array(32).fill(7))
+    const other = keyPair('k256', new Uint8Array(32).fill(8))
+    const { car } = await buildRepo([{ key: 'app.bsky.feed.post/3k00000000001', value: post('hello <b>there</b>') }], { signer })
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-car-library-'))
+    try {
+      const file = path.join(dir, 'repo.car')
+      fs.writeFileSync(file, car)
+      const expected = JSON.parse(cli(['repo', 'verify', file, '--json', '--key', signer.did]).stdout)
+      const got = await core.checkRepo(car, { didKey: signer.did, name: file })
+      assert.deepEqual(got, expected)
+      assert.equal(got.result, 'ok')
+      assert.deepEqual(await node.checkRepo(file, { didKey: signer.did }), expected)
+      const unsigned = JSON.parse(cli(['repo', 'verify', file, '--json']).stdout)
+      assert.deepEqual(await core.checkRepo(new Blob([car]), { name: file }), unsigned)
+      const wrong = await core.checkRepo(car, { didKey: other.did })
+      assert.notEqual(wrong.result, 'ok')
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('library: hashes where WebAssembly cannot be compiled', function () {
+  this.timeout(60_000)
+  it('node --jitless (no WebAssembly): the core falls back to @noble/hashes, with the same summary, and says so', () => {
+    const script = `
+      import fs from 'node:fs'
+      import * as core from ${JSON.stringify(new URL('../lib/core/index.js', import.meta.url).href)}
+      const s = await core.verifyCar(new Uint8Array(fs.readFileSync(${JSON.stringify(FIXTURES[1])})))
+      const r = await core.checkRepo(new Uint8Array(fs.readFileSync(${JSON.stringify(FIXTURES[4])})))
+      console.log(JSON.stringify({ wasm: typeof WebAssembly, verified: s.verified, result: s.result, repo: r.result, backends: core.hashBackends() }))
+    `
+    const r = spawnSync(process.execPath, ['--jitless', '--input-type=module', '-e', script], { encoding: 'utf8' })
+    assert.equal(r.status, 0, r.stderr)
+    const got = JSON.parse(r.stdout)
+    assert.equal(got.wasm, 'undefined')
+    assert.deepEqual({ ...got, backends: undefined }, { wasm: 'undefined', verified: 1049, result: 'fail', repo: 'ok', backends: undefined })
+    assert.deepEqual(got.backends, { 'sha2-256': 'js', 'blake2b-256': 'js', identity: 'multiformats' })
+  })
+
+  it('in Node the Node entry hashes sha2-256 with node:crypto; the core alone with hash-wasm', async () => {
+    await node.verifyCar(FIXTURES[4])
+    assert.equal(node.hashBackends()['sha2-256'], 'node:crypto')
+    const script = `
+      import fs from 'node:fs'
+      import * as core from ${JSON.stringify(new URL('../lib/core/index.js', import.meta.url).href)}
+      await core.verifyCar(new Uint8Array(fs.readFileSync(${JSON.stringify(FIXTURES[1])})))
+      await core.verifyCar(new Uint8Array(fs.readFileSync(${JSON.stringify(FIXTURES[4])})))
+      console.log(JSON.stringify(core.hashBackends()))
+    `
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })
+    assert.equal(r.status, 0, r.stderr)
+    assert.deepEqual(JSON.parse(r.stdout), { 'sha2-256': 'wasm', 'blake2b-256': 'wasm', identity: 'multiformats' })
+  })
+})
