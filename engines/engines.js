@@ -176,7 +176,7 @@ function accepts (port) {
  *
  * @param {string} config - path of the workerd config (.capnp)
  * @param {{ socket?: string, timeoutMs?: number }} [options]
- * @returns {Promise<{ base: string, output: () => string, close: () => Promise<void> }>}
+ * @returns {Promise<{ base: string, pid: number, output: () => string, close: () => Promise<void> }>}
  */
 export async function startWorkerd (config, { socket = 'http', timeoutMs = 30_000 } = {}) {
   if (!fs.existsSync(WORKERD.bin)) throw new Error(`workerd not found at ${WORKERD.bin}. Install engines/ with: npm ci --prefix engines`)
@@ -193,7 +193,7 @@ export async function startWorkerd (config, { socket = 'http', timeoutMs = 30_00
     const close = async () => { if (!gone) child.kill('SIGTERM'); await exited }
     const deadline = Date.now() + timeoutMs
     while (!gone && Date.now() < deadline && !(await accepts(port))) await new Promise((resolve) => setTimeout(resolve, 50))
-    if (!gone && Date.now() < deadline) return { base: `http://127.0.0.1:${port}`, output: () => output, close }
+    if (!gone && Date.now() < deadline) return { base: `http://127.0.0.1:${port}`, pid: /** @type {number} */ (child.pid), output: () => output, close }
     await close()
     if (attempt < 3 && /address already in use/i.test(output)) continue
     throw new Error(`workerd did not start listening on port ${port} (${gone ? 'it exited' : `not within ${timeoutMs / 1000} s`}):\n${output}`)

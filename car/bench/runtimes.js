@@ -31,7 +31,7 @@ const names = String(args.runtimes).split(',').map((s) => s.trim()).filter(Boole
 
 /**
  * @typedef {{ seconds: number, result: string, backends: Record<string, string> }} Run
- * @typedef {{ name: string, version: string, run: () => Promise<Run>, close?: () => Promise<void> }} Runtime
+ * @typedef {{ name: string, version: string, run: () => Promise<Run>, peak?: () => number | null, close?: () => Promise<void> }} Runtime
  */
 
 /**
@@ -86,6 +86,12 @@ async function workerdRuntime (name, entry, file) {
       const backends = Object.fromEntries(String(answer.headers['x-hash-backends']).split(', ').map((kv) => kv.split('=')))
       return { seconds, result: summary.result, backends }
     },
+    // peak resident memory of the workerd process over all its runs (Linux: VmHWM): the Worker
+    // reads the body as it streams in, so this stays far below the CAR's size
+    peak () {
+      const m = /VmHWM:\s+(\d+) kB/.exec(fs.existsSync(`/proc/${server.pid}/status`) ? fs.readFileSync(`/proc/${server.pid}/status`, 'utf8') : '')
+      return m ? Number(m[1]) * 1024 : null
+    },
     async close () { await server.close(); fs.rmSync(dir, { recursive: true, force: true }) }
   }
 }
@@ -134,6 +140,10 @@ async function main () {
       const mbs = seconds.map((s) => size / 1e6 / s)
       const ratio = median(seconds.map((s, i) => first[i] / s))
       console.log(`  ${runtime.name.padEnd(21)} ${median(mbs).toFixed(0).padStart(5)} MB/s  ${ratio.toFixed(2)}x ${runtimes[0].name}  (runs ${mbs.map((m) => m.toFixed(0)).join(', ')})  sha2-256: ${backends['sha2-256']}, blake2b-256: ${backends['blake2b-256']}  ${runtime.version}`)
+    }
+    for (const runtime of runtimes) {
+      const peak = runtime.peak?.()
+      if (peak) console.log(`  ${runtime.name}: the workerd process's peak RSS ${(peak / 1e6).toFixed(0)} MB, for a CAR of ${(size / 1e6).toFixed(0)} MB`)
     }
     console.log(`  load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`)
   } finally {
