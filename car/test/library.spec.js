@@ -118,6 +118,24 @@ describe('library: verifyCar', function () {
     })
   })
 
+  it('a truncated CAR: the same summary (bytes: up to the section cut short) from a stream, a Blob, a file and a pipe', async () => {
+    const cut = new Uint8Array(fs.readFileSync(FIXTURES[0]).subarray(0, 9000))
+    /** @param {any} input */
+    const partial = async (input) => {
+      const err = await core.verifyCar(input, { name: 'cut' }).then(() => null, (e) => e)
+      assert.ok(err instanceof core.CarReadError, String(err))
+      const { error, ...rest } = counts(err.summary)
+      return rest
+    }
+    const fromBlob = await partial(new Blob([cut]))
+    assert.equal(fromBlob.bytes, 8304)
+    assert.deepEqual(await partial(new Blob([cut]).stream()), fromBlob)
+    assert.deepEqual(await partial(chunked(cut, 100)), fromBlob)
+    const piped = spawnSync(process.execPath, [BIN, '-', '--json'], { input: cut, encoding: 'utf8' })
+    assert.equal(piped.status, 2)
+    assert.equal(JSON.parse(piped.stdout).bytes, 8304)
+  })
+
   it('signal: an aborted run rejects with the signal\'s reason', async () => {
     const controller = new AbortController()
     const reason = new Error('stop here')
@@ -298,6 +316,26 @@ describe('library: CarWriter, canonicalizeCar, checkRepo', function () {
       fs.rmSync(dir, { recursive: true, force: true })
     }
   })
+
+  for (const fixture of [FIXTURES[2], FIXTURES[3]]) {
+    it(`canonicalizeCar and --out --canonicalize on a CARv2 (${path.basename(fixture)}): the relinking passes read the payload, not the index after it`, async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-car-library-'))
+      try {
+        const out = path.join(dir, 'fixed.car')
+        const r = cli([fixture, '--out', out, '--canonicalize', '--json', '--workers', '1'])
+        assert.equal(r.status, 0, r.stdout + r.stderr)
+        const s = JSON.parse(r.stdout)
+        assert.equal(s.result, 'fixed')
+        assert.equal(s.output.relinked + s.output.canonicalized >= 2, true)
+        const { out: chunks, summary } = core.canonicalizeCar(new Blob([fs.readFileSync(fixture)]), { name: fixture, outName: out })
+        assert.deepEqual(await collect(chunks), new Uint8Array(fs.readFileSync(out)))
+        assert.deepEqual(counts(await summary), counts(s))
+        assert.equal(cli([out]).status, 0)
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true })
+      }
+    })
+  }
 
   it('checkRepo: the report repo verify --json prints, with and without a did:key; a wrong key fails', async () => {
     const signer = keyPair('k256', new Uint8Array(32).fill(7))

@@ -340,7 +340,7 @@ async function relinkAndRewrite ({ source, target, car, seeds, segments, summary
   const found = await findAffected({
     source,
     segments,
-    dataEnd: car.position(),
+    dataEnd: car.dataEnd(), // where the sections end (a CARv2: its payload; the reader may be past it, at the index)
     affected,
     onPass: (pass, added) => onProgress?.(summary.blocks, car.position(), `pass ${pass + 1}: ${added} more blocks link to rewritten blocks`)
   })

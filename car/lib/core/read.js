@@ -213,7 +213,8 @@ export function readVarint (bytes) {
  * @returns {Promise<Car>}
  */
 export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_SIZE, file, shared = true } = {}) {
-  const Batch = shared ? BatchBuffer : ArrayBuffer
+  /** @type {BatchKind} what a new batch buffer is made of, and whether it will be used again */
+  const batchKind = shared ? [BatchBuffer, true] : [ArrayBuffer, false]
   let reader = new ByteReader(chunks, size !== undefined)
   /** where directSectionBatches has read to, while it reads instead of `reader` (-1: it does not) */
   let directPos = -1
@@ -306,6 +307,9 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
     try {
       section = await reader.exactly(length, true)
     } catch (err) {
+      // what was read is up to this section, not its length varint: the same position a summary
+      // gives when the claim is checked against a known size instead (a file, a Blob)
+      reader.pos = start
       throw corrupt(`claims ${length} bytes, but ${err instanceof EndOfInput ? err.message : `could not be read (${describe(err)})`}`)
     }
     return { start, section }
@@ -376,7 +380,7 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
     const readAhead = () => {
       while (reads.length < READS_AHEAD && readAt < end) {
         const length = Math.min(batchBytes, end - readAt)
-        const buffer = batchBuffer(spare, HEADROOM + length, HEADROOM + batchBytes, Batch)
+        const buffer = batchBuffer(spare, HEADROOM + length, HEADROOM + batchBytes, batchKind)
         reads.push({ at: readAt, length, buffer, read: file.readRange(readAt, length, buffer.subarray(HEADROOM)) })
         readAt += length
       }
@@ -443,7 +447,7 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
           spare.push(/** @type {SharedArrayBuffer} */ (buffer.buffer))
         }
         if (bigSection > 0) {
-          const bytes = await file.readRange(pos, bigSection, batchBuffer(spare, bigSection, batchBytes, Batch))
+          const bytes = await file.readRange(pos, bigSection, batchBuffer(spare, bigSection, batchBytes, batchKind))
           yield { bytes, ends: Uint32Array.of(bigSection), starts: Float64Array.of(pos), first: count }
           count++
           pos += bigSection
@@ -542,7 +546,7 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
         if (failure) throw failure
         return
       }
-      const bytes = batchBuffer(spare, size, batchBytes, Batch)
+      const bytes = batchBuffer(spare, size, batchBytes, batchKind)
       let at = 0
       for (const [from, start, stop] of runs) {
         bytes.set(from.subarray(start, stop), at)
@@ -721,20 +725,26 @@ function grow (array) {
 const BatchBuffer = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : ArrayBuffer
 
 /**
+ * @typedef {[typeof SharedArrayBuffer | typeof ArrayBuffer, boolean]} BatchKind what a new batch buffer is
+ *   made of, and whether it will be used again (so made with room for a typical batch); if not (its
+ *   blocks go to a caller, who may keep them), of exactly the size asked for
+ */
+
+/**
  * `size` bytes for a batch: in a spare buffer big enough, else in a new one with room for a
  * typical batch (`batchBytes` and a few sections more), so that it can be used again.
  *
  * @param {SharedArrayBuffer[]} spare
  * @param {number} size
  * @param {number} batchBytes
- * @param {typeof SharedArrayBuffer | typeof ArrayBuffer} Batch what to make a new one of
+ * @param {BatchKind} kind
  */
-function batchBuffer (spare, size, batchBytes, Batch) {
+function batchBuffer (spare, size, batchBytes, [Batch, reused]) {
   while (spare.length > 0) {
     const buffer = /** @type {SharedArrayBuffer} */ (spare.pop())
     if (buffer.byteLength >= size) return new Uint8Array(buffer, 0, size)
   }
-  return new Uint8Array(new Batch(Math.max(size, batchBytes + (batchBytes >> 3))), 0, size)
+  return new Uint8Array(new Batch(reused ? Math.max(size, batchBytes + (batchBytes >> 3)) : size), 0, size)
 }
 
 /**
