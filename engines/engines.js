@@ -2,10 +2,13 @@
 // (the one running this), other Node release lines, Bun and Deno from this folder's own package
 // (engines/package.json, installed by `npm ci --prefix engines` when missing), Debian's chromium
 // (playwright-core, as test/browser/run.js drives it) and firefox-esr (puppeteer-core over WebDriver
-// BiDi). Used by test/engines/run.js and bench/engines/run.js.
+// BiDi), and workerd (Cloudflare's Workers runtime, from engines/ too: it runs a Worker behind an
+// HTTP socket rather than a script, so it is WORKERD, not one of ENGINES, and startWorkerd starts it).
+// Used by test/engines/run.js, bench/engines/run.js and the CAR tool's runtime tests and bench.
 import { spawnSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -39,6 +42,9 @@ export const ENGINES = [
   { name: 'deno', kind: 'deno', bin: path.join(modules, 'deno/deno') }
 ]
 
+/** workerd's binary from its platform package (the `workerd` package's bin is a shim that its install script replaces) */
+export const WORKERD = Object.freeze({ name: 'workerd', bin: path.join(modules, `@cloudflare/workerd-${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch === 'x64' ? '64' : process.arch}/bin/workerd${process.platform === 'win32' ? '.exe' : ''}`) })
+
 /**
  * The engines named in a comma-separated list (all when empty); throws on an unknown name.
  *
@@ -59,7 +65,7 @@ export function pickEngines (list) {
  */
 export function ensureInstalled () {
   const needed = [...ENGINES.filter((e) => e.kind !== 'browser' && e.name !== 'node').map((e) => /** @type {string} */ (e.bin)),
-    path.join(modules, 'puppeteer-core/package.json')]
+    WORKERD.bin, path.join(modules, 'puppeteer-core/package.json')]
   if (needed.every((f) => fs.existsSync(f)) && installedAsPinned()) return
   console.error('engines: installing engines/ from its lockfile (npm ci --prefix engines)')
   const r = spawnSync('npm', ['ci', '--prefix', enginesDir, '--no-audit', '--no-fund'], { stdio: ['ignore', 2, 2] })
@@ -131,6 +137,92 @@ export function versionOf (engine) {
   }
   const r = spawnSync(/** @type {string} */ (engine.bin), ['--version'], { encoding: 'utf8' })
   return (engine.kind === 'bun' ? 'bun ' : 'node ') + (r.stdout || '').trim()
+}
+
+/** @returns {string} workerd's version line, e.g. `workerd 2026-11-17` */
+export function workerdVersion () {
+  return (spawnSync(WORKERD.bin, ['--version'], { encoding: 'utf8' }).stdout || '').trim() || 'workerd (version unknown)'
+}
+
+/** @returns {Promise<number>} a TCP port on 127.0.0.1 that was free a moment ago */
+function freePort () {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.on('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address())
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * @param {number} port
+ * @returns {Promise<boolean>} whether something accepts connections on 127.0.0.1:port
+ */
+function accepts (port) {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1')
+    socket.once('connect', () => { socket.destroy(); resolve(true) })
+    socket.once('error', () => resolve(false))
+  })
+}
+
+/**
+ * Starts `workerd serve <config>` with its socket `socket` bound to a free port on 127.0.0.1, and
+ * resolves once the port accepts connections. A port taken between choosing and binding (another
+ * process's race) is retried on another port; a workerd that exits before listening rejects with
+ * its output.
+ *
+ * @param {string} config - path of the workerd config (.capnp)
+ * @param {{ socket?: string, timeoutMs?: number }} [options]
+ * @returns {Promise<{ base: string, pid: number, output: () => string, close: () => Promise<void> }>}
+ */
+export async function startWorkerd (config, { socket = 'http', timeoutMs = 30_000 } = {}) {
+  if (!fs.existsSync(WORKERD.bin)) throw new Error(`workerd not found at ${WORKERD.bin}. Install engines/ with: npm ci --prefix engines`)
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort()
+    const child = spawn(WORKERD.bin, ['serve', config, '--socket-addr', `${socket}=127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.on('data', (d) => { output += d })
+    child.stderr.on('data', (d) => { output += d })
+    /** @type {Promise<void>} */
+    const exited = new Promise((resolve) => child.once('close', (code, signal) => { output += `\n(workerd exited: code ${code}, signal ${signal})`; resolve() }))
+    let gone = false
+    exited.then(() => { gone = true })
+    const close = async () => { if (!gone) child.kill('SIGTERM'); await exited }
+    const deadline = Date.now() + timeoutMs
+    while (!gone && Date.now() < deadline && !(await accepts(port))) await new Promise((resolve) => setTimeout(resolve, 50))
+    if (!gone && Date.now() < deadline) return { base: `http://127.0.0.1:${port}`, pid: /** @type {number} */ (child.pid), output: () => output, close }
+    await close()
+    if (attempt < 3 && /address already in use/i.test(output)) continue
+    throw new Error(`workerd did not start listening on port ${port} (${gone ? 'it exited' : `not within ${timeoutMs / 1000} s`}):\n${output}`)
+  }
+}
+
+/**
+ * POSTs a body to a local server (workerd) on a connection of its own: a request never reuses a
+ * kept-alive connection that the server may be closing (fetch does, and its write then fails with
+ * EPIPE). A stream body is sent as it is read, chunked. The answer is read even when the server
+ * answered before taking the whole body.
+ *
+ * @param {string} url
+ * @param {Uint8Array | import('node:stream').Readable} body
+ * @returns {Promise<{ status: number, headers: import('node:http').IncomingHttpHeaders, text: string }>}
+ */
+export function postTo (url, body) {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: 'POST', agent: false }, (response) => {
+      let text = ''
+      response.setEncoding('utf8')
+      response.on('data', (d) => { text += d })
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }))
+      response.on('error', reject)
+    })
+    request.on('error', (e) => reject(new Error(`POST ${url}: ${e.message}`)))
+    if (body instanceof Uint8Array) request.end(body)
+    else body.pipe(request)
+  })
 }
 
 /**
