@@ -350,6 +350,7 @@ function renderList () {
       el('span', 'cid', cidOf(i)))
     row.dataset.block = String(i)
     row.setAttribute('role', 'button')
+    row.tabIndex = 0
     fragment.append(row)
   }
   rows.replaceChildren(fragment)
@@ -637,6 +638,13 @@ function wire () {
   $('list-rows').addEventListener('click', (/** @type {MouseEvent} */ e) => {
     const row = /** @type {HTMLElement} */ (e.target).closest('.block-row')
     if (row instanceof HTMLElement && row.dataset.block) openBlock(table.offset[Number(row.dataset.block)])
+  })
+  $('list-rows').addEventListener('keydown', (/** @type {KeyboardEvent} */ e) => {
+    const row = /** @type {HTMLElement} */ (e.target).closest('.block-row')
+    if ((e.key === 'Enter' || e.key === ' ') && row instanceof HTMLElement && row.dataset.block) {
+      e.preventDefault()
+      openBlock(table.offset[Number(row.dataset.block)])
+    }
   })
   let filterTimer = 0
   $('filter-cid').addEventListener('input', () => { clearTimeout(filterTimer); filterTimer = window.setTimeout(applyFilter, 150) })

@@ -231,6 +231,19 @@ for (const name of /** @type {const} */ (['chromium', 'firefox'])) {
       assert.match(await text(page, 'error'), new RegExp(`byte offset ${expected.error.offset}`))
     })
 
+    it('takes a file dropped on the page', async () => {
+      const file = /** @type {string} */ (FIXTURES.find((f) => f.endsWith('repo-small-v2.car')))
+      // a drop as the browser delivers it: a DragEvent whose DataTransfer holds the File
+      await page.evaluate(([name, bytes]) => {
+        const data = new DataTransfer()
+        data.items.add(new File([new Uint8Array(bytes)], name))
+        document.getElementById('drop')?.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }))
+      }, [path.basename(file), [...fs.readFileSync(file)]])
+      await page.waitFor(() => document.body.dataset.state === 'done', null, 30_000)
+      const shown = JSON.parse(await text(page, 'summary-json'))
+      assert.deepEqual(without(shown, RUN_FIELDS), without(cliJson(['verify', file]), RUN_FIELDS))
+    })
+
     it('checks again with "relaxed" and "partial" ticked, as verify --relaxed --partial', async () => {
       const file = /** @type {string} */ (FIXTURES.find((f) => f.endsWith('genesis-slice-v2.car')))
       const strict = await check(page, file)
