@@ -2,29 +2,19 @@
 // Each module exports `run(argv) → Promise<exit status>` and is loaded only when its command runs.
 // A first argument that is not a command name (a file, `-`, a flag, or nothing) means `verify`.
 
-/**
- * A command that reads blocks: the Node shell's hashers (node:crypto) are installed into the core
- * before the command's modules run.
- *
- * @template T
- * @param {() => Promise<T>} load
- * @returns {() => Promise<T>}
- */
-const hashing = (load) => () => import('../node/hash.js').then(load)
-
 /** @type {Readonly<Record<string, () => Promise<{ run: (argv: string[]) => Promise<number> }>>>} */
 export const COMMANDS = {
-  verify: hashing(() => import('./verify.js')),
-  repo: hashing(() => import('./repo.js')),
-  inspect: hashing(() => import('./inspect.js')),
-  ls: hashing(() => import('./ls.js')),
-  roots: hashing(() => import('./roots.js')),
-  export: hashing(() => import('./export.js')),
-  import: hashing(() => import('./import.js')),
-  'get-block': hashing(() => import('./get-block.js')),
-  'get-dag': hashing(() => import('./get-dag.js')),
-  filter: hashing(() => import('./filter.js')),
-  diff: hashing(() => import('./diff.js')),
+  verify: () => import('./verify.js'),
+  repo: () => import('./repo.js'),
+  inspect: () => import('./inspect.js'),
+  ls: () => import('./ls.js'),
+  roots: () => import('./roots.js'),
+  export: () => import('./export.js'),
+  import: () => import('./import.js'),
+  'get-block': () => import('./get-block.js'),
+  'get-dag': () => import('./get-dag.js'),
+  filter: () => import('./filter.js'),
+  diff: () => import('./diff.js'),
   version: () => import('./version.js'),
   help: () => import('./help.js')
 }
