@@ -1,5 +1,5 @@
 // UTF-8 both ways, row by row (lib/utf8.js through encode and decode). Strings are written by a JS
-// loop up to 40 UTF-16 units and by TextEncoder beyond; text is read by a JS loop up to 24 bytes and
+// loop up to 40 UTF-16 units (100 in a browser: the last describe) and by TextEncoder beyond; text is read by a JS loop up to 24 bytes and
 // by TextDecoder beyond: every row runs short and padded past both limits. Expected bytes come from
 // TextEncoder or are written out by hand.
 import assert from 'node:assert/strict'
