@@ -13,13 +13,9 @@ const hasIsWellFormed = typeof ''.isWellFormed === 'function'
 /** Text at most this long is decoded in JS, longer by TextDecoder, whose fixed cost per call
  * a JS loop beats up to about here. shortAscii has a case for every length up to it. */
 const SHORT_TEXT = 24
-/** A browser's TextEncoder is called through its DOM bindings, which cost several times what
- * Node's, Deno's and Bun's calls cost (bench/README.md, "Codec speed across engines"). */
-const inBrowser = typeof navigator === 'object' && navigator !== null && /^Mozilla\//.test(String(navigator.userAgent))
 /** Strings at most this long are encoded in JS, longer by TextEncoder.encodeInto (~90 ns per
- * call with isWellFormed in Node; the JS loop measured 75 ns at 30 chars, 134 ns at 60); in a
- * browser the JS loop is faster up to about 100. */
-const SHORT_STRING = inBrowser ? 100 : 40
+ * call with isWellFormed; the JS loop measured 75 ns at 30 chars, 134 ns at 60). */
+const SHORT_STRING = 40
 
 /**
  * The detail of the error for a string that `writeUtf8(s, ..., escaped)` cannot write, or ''

@@ -1,5 +1,5 @@
 // UTF-8 both ways, row by row (lib/utf8.js through encode and decode). Strings are written by a JS
-// loop up to 40 UTF-16 units (100 in a browser: the last describe) and by TextEncoder beyond; text is read by a JS loop up to 24 bytes and
+// loop up to 40 UTF-16 units and by TextEncoder beyond; text is read by a JS loop up to 24 bytes and
 // by TextDecoder beyond: every row runs short and padded past both limits. Expected bytes come from
 // TextEncoder or are written out by hand.
 import assert from 'node:assert/strict'
@@ -222,49 +222,6 @@ describe('utf8: cached map keys', () => {
           const input = concat(head(5, some.length), ...some.flatMap((k, i) => [text(k), head(0, i)]))
           assert.deepEqual(Object.keys(decode(input)), some, `length ${length}`)
         }
-      }
-    }
-  })
-})
-
-describe('utf8: the writer as a browser loads it (JS loop up to 100 units)', () => {
-  /** @type {typeof import('../lib/utf8.js')} */
-  let browserUtf8
-  before(async () => {
-    // a fresh instance of lib/utf8.js, evaluated under a browser's navigator.userAgent
-    const had = Object.getOwnPropertyDescriptor(globalThis, 'navigator')
-    Object.defineProperty(globalThis, 'navigator', { value: { userAgent: 'Mozilla/5.0 (X11; Linux x86_64)' }, configurable: true, writable: true })
-    try {
-      browserUtf8 = await import('../lib/utf8.js?as-in-a-browser')
-    } finally {
-      if (had) Object.defineProperty(globalThis, 'navigator', had)
-      else delete (/** @type {any} */ (globalThis)).navigator
-    }
-  })
-
-  it('strings of 0 to 110 units, ASCII and not, give the bytes TextEncoder gives', () => {
-    const buf = new Uint8Array(1024)
-    for (let n = 0; n <= 110; n++) {
-      for (const fill of ['a', 'é', '☺', '\u{1f600}', 'ab\u{10ffff}\ue000\u0080']) {
-        const s = fill.repeat(Math.ceil(n / fill.length)).slice(0, n).replace(/[\ud800-\udbff]$/, 'x')
-        const stop = browserUtf8.writeUtf8(s, buf, 3, false)
-        assert.equal(toHex(buf.subarray(3, stop)), toHex(utf8.encode(s)), `${n} units of ${JSON.stringify(fill)}`)
-      }
-    }
-  })
-
-  it('a lone surrogate anywhere in 41 to 100 units is refused; escaped U+DC80..U+DCFF are written as bytes', () => {
-    const buf = new Uint8Array(1024)
-    for (const n of [41, 60, 99, 100, 101]) {
-      for (const at of [0, 20, n - 1]) {
-        for (const lone of ['\ud800', '\udbff', '\udc00', '\udfff']) {
-          const s = 'p'.repeat(at) + lone + 'q'.repeat(n - at - 1)
-          assert.equal(browserUtf8.writeUtf8(s, buf, 0, false), -1, `${n} units, ${JSON.stringify(lone)} at ${at}`)
-        }
-        const escaped = 'p'.repeat(at) + '\udcff' + 'q'.repeat(n - at - 1)
-        const stop = browserUtf8.writeUtf8(escaped, buf, 0, true)
-        assert.equal(stop, n)
-        assert.equal(buf[at], 0xff)
       }
     }
   })
