@@ -3,7 +3,7 @@
 // reference sort of the keys' UTF-8 bytes (TextEncoder), never by the code under test. Each map's
 // value at a key is the key's index in the input, so a key written with another key's value shows.
 // The rows sweep the encoder's paths: insertion sort (up to 16 non-ASCII keys), sort() (more),
-// the numeric sort of more than 64 ASCII keys and its ties, the per-shape order cache, and the
+// the radix sort of more than 100 ASCII keys and its ties, the per-shape order cache, and the
 // byte order of escapedBytes keys.
 import assert from 'node:assert/strict'
 import { encode, decode, DagCborEncodeError } from '../index.js'
@@ -128,10 +128,10 @@ describe('key order: UTF-8 length decides first', () => {
   }
 })
 
-describe('key order: more than 64 ASCII keys (the numeric sort) with ties', () => {
+describe('key order: more than 100 ASCII keys (the radix sort) with ties', () => {
   /**
    * `size` distinct ASCII keys: filler keys of 3 characters, plus runs of keys that tie on length
-   * and on the four characters the numeric sort packs (after the prefix all keys share), inserted
+   * and on the three characters the radix sort packs (after the prefix all keys share), inserted
    * in reverse order so that only the comparison of the tied keys can put them right.
    * @param {number} size
    * @param {number} tie - keys per tied run
@@ -147,8 +147,9 @@ describe('key order: more than 64 ASCII keys (the numeric sort) with ties', () =
     return keys
   }
 
-  for (const size of [63, 64, 65, 66, 100]) {
-    for (const tie of [2, 3]) {
+  for (const size of [63, 64, 65, 66, 99, 100, 101, 102, 200, 3000]) {
+    for (const tie of [2, 3, 150]) {
+      if (2 * tie > size) continue
       for (const prefix of ['', 'bafy']) {
         it(`${size} keys with runs of ${tie} tied keys${prefix ? `, all starting '${prefix}'` : ''}`, () => {
           const keys = keysWithTies(size, tie, prefix)
@@ -161,9 +162,9 @@ describe('key order: more than 64 ASCII keys (the numeric sort) with ties', () =
     }
   }
 
-  for (const longest of [511, 512, 513]) {
-    it(`100 short keys and two of ${longest} characters, the longest (the packed length has 9 bits)`, () => {
-      const keys = Array.from({ length: 100 }, (_, i) => `k${i}`)
+  for (const longest of [511, 512, 513, 2047, 2048, 2049]) {
+    it(`120 short keys and two of ${longest} characters, the longest (the packed length has 11 bits)`, () => {
+      const keys = Array.from({ length: 120 }, (_, i) => `k${i}`)
       keys.push('x'.repeat(longest - 1) + 'b', 'x'.repeat(longest - 1) + 'a', 'y'.repeat(longest - 2))
       assertOrdered(keys, `longest ${longest}`)
     })
@@ -173,7 +174,7 @@ describe('key order: more than 64 ASCII keys (the numeric sort) with ties', () =
     // the packed characters start after the prefix every key shares (here none): keys that share a
     // longer prefix with the first one must not move it
     const keys = ['zzzzzz', 'ab1111', 'ba0000', 'ab0000', 'ba1111']
-    for (let i = 0; keys.length < 70; i++) keys.push(`m${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}q${i % 10}`)
+    for (let i = 0; keys.length < 140; i++) keys.push(`m${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}q${i % 10}`)
     keys.push('zzzzzy', 'zzzzzx', 'zzzzyz', 'zzzyzz', 'zzyzzz')
     assertOrdered([...new Set(keys)], 'prefix of the first key')
   })
@@ -181,7 +182,7 @@ describe('key order: more than 64 ASCII keys (the numeric sort) with ties', () =
   it('keys that all differ from the first key in their first character but share the second', () => {
     // no prefix is shared, so the packed characters start at the first one
     const keys = ['aXzz', 'bX11', 'cX00']
-    for (let i = 0; keys.length < 70; i++) keys.push(String.fromCharCode(100 + (i % 20)) + 'X' + String.fromCharCode(48 + Math.floor(i / 20)) + String.fromCharCode(57 - (i % 10)))
+    for (let i = 0; keys.length < 140; i++) keys.push(String.fromCharCode(100 + (i % 20)) + 'X' + String.fromCharCode(48 + Math.floor(i / 20)) + String.fromCharCode(57 - (i % 10)))
     assertOrdered([...new Set(keys)], 'second character shared')
   })
 
@@ -195,14 +196,21 @@ describe('key order: more than 64 ASCII keys (the numeric sort) with ties', () =
     assert.deepEqual(Object.keys(decode(bytes)), expected)
   })
 
-  it('the empty key and keys shorter than the four packed characters', () => {
-    const keys = ['', ...Array.from({ length: 80 }, (_, i) => (i % 4 === 0 ? 'q' : 'qq' + 'abcd'[i % 4]) + String.fromCharCode(40 + i))]
-    assertOrdered([...new Set(keys)], 'short keys')
-  })
+  for (const count of [80, 120]) {
+    it(`the empty key and keys shorter than the three packed characters (${count + 1} keys)`, () => {
+      const keys = ['', ...Array.from({ length: count }, (_, i) => (i % 4 === 0 ? 'q' : 'q' + 'abcd'[i % 4]) + String.fromCharCode(40 + i))]
+      assertOrdered([...new Set(keys)], 'short keys')
+    })
 
-  it('keys that differ only after a shared prefix longer than four characters', () => {
-    const keys = Array.from({ length: 70 }, (_, i) => `bafyreib${String(i * 7919 % 1000).padStart(3, '0')}${'yx'[i % 2]}`)
-    assertOrdered([...new Set(keys)], 'shared prefix')
+    it(`keys that differ only after a shared prefix longer than three characters (${count} keys)`, () => {
+      const keys = Array.from({ length: count }, (_, i) => `bafyreib${String(i * 7919 % 1000).padStart(3, '0')}${'yx'[i % 2]}`)
+      assertOrdered([...new Set(keys)], 'shared prefix')
+    })
+  }
+
+  it('keys whose packed characters include the highest ASCII code (0x7f) and the lowest (0x00)', () => {
+    const keys = Array.from({ length: 130 }, (_, i) => 'p' + String.fromCharCode(i % 2 ? 0x7f : 0, (i * 37) % 128, (i * 11) % 128) + 'z'.repeat(i % 3))
+    assertOrdered([...new Set(keys)], 'edge characters')
   })
 })
 
