@@ -36,8 +36,8 @@ async function open (input) {
 
 /** batches a worker thread has or waits for, per worker */
 const HASHING_AHEAD = 4
-/** batches read and not yet handed out, at most (each about 1 MB) */
-const READ_AHEAD = 32
+/** batches read and not yet handed out (each about 1 MB), beyond the workers' */
+const READ_SPARE = 2
 
 /**
  * The core's CarBlockIterator, whose fromIterable also takes a file path or file: URL, and
@@ -78,7 +78,7 @@ export class CarBlockIterator extends core.CarBlockIterator {
    * the caller's) and sent, transferred, to the workers, which check their blocks' hashes and
    * send them back. While the workers have HASHING_AHEAD batches each, this thread checks the
    * next batch read itself, rather than wait. Batches are handed out in order, each once it is
-   * checked, with up to READ_AHEAD in flight.
+   * checked; a few more than the workers hold are read ahead (more only holds more memory).
    *
    * @returns {AsyncGenerator<import('../core/iterate.js').HashedBatch>}
    */
@@ -107,7 +107,7 @@ export class CarBlockIterator extends core.CarBlockIterator {
     try {
       for (;;) {
         while (inFlight.length > 0 && inFlight[0].hashed === null) yield /** @type {Entry} */ (inFlight.shift()).batch
-        if (readingDone || inFlight.length >= READ_AHEAD) {
+        if (readingDone || inFlight.length >= HASHING_AHEAD * threads + READ_SPARE) {
           if (inFlight.length === 0) break
           await inFlight[0].hashed
           continue
