@@ -3,6 +3,11 @@
 import { parentPort } from 'node:worker_threads'
 import './hash.js'
 import { hashedSections } from '../core/hashed-sections.js'
+import { loadHasher } from '../core/hash.js'
+
+// blake2b-256 (sha2-256 is node:crypto's, there from the start), before the first batch: the
+// batches wait in the port until the listener below is added
+await loadHasher(0xb220).catch(() => {}) // without it, this thread leaves blake2b-256 blocks to the main thread
 
 parentPort?.on('message', (/** @type {{ id: number, bytes: Uint8Array, ends: Uint32Array }} */ { id, bytes, ends }) => {
   let verified = 0
