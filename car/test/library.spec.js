@@ -238,6 +238,64 @@ describe('library: CarBlockIterator', function () {
     assert.equal(relaxed, 1)
   })
 
+  it('Node entry, workers: 2 (worker threads hash the blocks): the same blocks, in order, in ArrayBuffers; a bad block and a cut-short file fail where workers: 1 fails', async () => {
+    // 12 MB of 20 KB raw blocks: batches go to the worker, and some are checked in this thread
+    const blocks = []
+    for (let i = 0; i < 600; i++) {
+      const bytes = new Uint8Array(20_000).fill(i & 0xff)
+      bytes[0] = i >> 8
+      blocks.push({ cid: CID.create(1, 0x55, await sha256.digest(bytes)), bytes })
+    }
+    const car = carV1([blocks[0].cid], blocks)
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'car-iterate-'))
+    try {
+      const file = path.join(dir, 'big.car')
+      /** @param {number} workers */
+      const read = async (workers) => {
+        const got = []
+        /** @type {unknown} */
+        let error = null
+        try {
+          for await (const b of await node.CarBlockIterator.fromIterable(file, { workers })) {
+            assert.ok(b.bytes.buffer instanceof ArrayBuffer)
+            got.push(`${b.cid} ${b.offset} ${Buffer.from(b.bytes).subarray(0, 4).toString('hex')}`)
+          }
+        } catch (err) {
+          error = err
+        }
+        return { got, error }
+      }
+      fs.writeFileSync(file, car)
+      const one = await read(1)
+      const two = await read(2)
+      assert.equal(one.error, null)
+      assert.equal(two.error, null)
+      assert.equal(one.got.length, 600)
+      assert.deepEqual(two.got, one.got)
+      // a flipped byte in block 450's data
+      const bad = new Uint8Array(car) // a copy (a Buffer's slice() is a view)
+      bad[Number(one.got[451].split(' ')[1]) - 100] ^= 1
+      fs.writeFileSync(file, bad)
+      for (const workers of [1, 2]) {
+        const r = await read(workers)
+        assert.deepEqual(r.got, one.got.slice(0, 450))
+        assert.ok(r.error instanceof node.CarBlockError)
+        assert.equal(/** @type {any} */ (r.error).offset, Number(one.got[450].split(' ')[1]))
+        assert.equal(/** @type {any} */ (r.error).kind, 'hash-mismatch')
+      }
+      fs.writeFileSync(file, car.subarray(0, car.length - 10))
+      for (const workers of [1, 2]) {
+        const r = await read(workers)
+        assert.deepEqual(r.got, one.got.slice(0, 599))
+        assert.ok(r.error instanceof node.CarReadError)
+        assert.match(/** @type {any} */ (r.error).message, /after 599 complete blocks/)
+      }
+      await assert.rejects(node.CarBlockIterator.fromIterable(file, { workers: 0 }), RangeError)
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('a CARv2 and a truncated CAR: the payload\'s blocks; a CarReadError at the byte offset where reading failed', async () => {
     const blocks = await Promise.all(['a', 'b'].map(async (t) => { const bytes = dagCbor.encode({ t }); return { cid: await cidOf(bytes), bytes } }))
     const v1 = carV1([blocks[0].cid], blocks)

@@ -10,7 +10,7 @@ import { processBlock } from './classify.js'
 import { runPipeline } from './pipeline.js'
 import { CarWriter, memoryTarget } from './write.js'
 import { blockToJson, decodeBlock } from './block-view.js'
-import { blockBatches } from './iterate.js'
+import { blockBatches, sectionBatches } from './iterate.js'
 import * as codec from './codec.js'
 import { missing, loadFor } from './on-demand.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from './block-size.js'
@@ -79,16 +79,39 @@ export class CarBlockIterator {
    * @param {IteratorOptions} [options]
    */
   static async fromIterable (input, options = {}) {
-    const source = openSource(input)
-    // read by position where it can be (a Blob, bytes, a file in Node); batches in ArrayBuffers: blocks are the caller's
+    return this.fromSource(openSource(input), options, false)
+  }
+
+  /**
+   * For the shells: an iterator of this class over an opened source (closed on failure).
+   *
+   * @template {typeof CarBlockIterator} C
+   * @this {C}
+   * @param {import('./input.js').Source} source
+   * @param {IteratorOptions} options
+   * @param {boolean} shared the batches are read into SharedArrayBuffers (for a shell's worker
+   *   threads, whose sectionBatches then hands out blocks in ArrayBuffers: blocks are the caller's)
+   * @returns {Promise<InstanceType<C>>}
+   */
+  static async fromSource (source, options, shared) {
+    // read by position where it can be (a Blob, bytes, a file in Node)
     let car
     try {
-      car = await openCar(source.stream(), { size: source.size, maxBlockSize: options.maxBlockSize, file: source.seekable ? source : undefined, shared: false })
+      car = await openCar(source.stream(), { size: source.size, maxBlockSize: options.maxBlockSize, file: source.seekable ? source : undefined, shared })
     } catch (err) {
       await source.close()
       throw err
     }
-    return new CarBlockIterator(car, options, source)
+    return /** @type {InstanceType<C>} */ (new this(car, options, source))
+  }
+
+  /**
+   * The batches of sections the blocks are cut from, in ArrayBuffers (the blocks are the caller's).
+   *
+   * @returns {AsyncGenerator<import('./iterate.js').HashedBatch>}
+   */
+  sectionBatches () {
+    return sectionBatches(this.car)
   }
 
   /**
@@ -115,7 +138,7 @@ export class CarBlockIterator {
     if (this.used) throw new Error('a CarBlockIterator can be iterated once')
     this.used = true
     const { car, source } = this
-    const batches = blockBatches(car, this.options.maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, blockCheck(this.options))
+    const batches = blockBatches(this.sectionBatches(), this.options.maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, blockCheck(this.options))
     /** @type {CheckedBlock[]} */
     let batch = []
     let i = 0
@@ -164,14 +187,14 @@ export class CarBlockIterator {
  * What the iterator does to each block: verify its hash, and on request classify and decode it.
  *
  * @param {IteratorOptions} options
- * @returns {(block: Block) => CheckedBlock}
+ * @returns {(block: Block, hashChecked: boolean) => CheckedBlock}
  */
 function blockCheck (options) {
   const { verifyHashes = true, allowUnverified = false, validate = false, decode = false, relaxed = false } = options
   const check = validate || decode
-  return (block) => {
+  return (block, hashChecked) => {
     const { cid, bytes, offset } = block
-    if (verifyHashes) {
+    if (verifyHashes && !hashChecked) {
       const mh = cid.multihash
       const ok = mh.size === 32 && mh.code !== 0 ? digest32Matches(mh.code, bytes, mh.digest, 0) && !hasherMissing(mh.code) : verifyBlock(cid, bytes) === 'ok'
       if (!ok) {

@@ -54,19 +54,36 @@ function plainCid (bytes, from, to) {
 }
 
 /**
+ * @typedef {import('./read.js').SectionBatch & { verified?: number }} HashedBatch a batch of
+ *   sections whose first `verified` blocks are known to hash to their CIDs (a shell's worker threads
+ *   checked them: see hashed-sections.js); the others are checked as they are handed out
+ */
+
+/**
+ * The CAR's sections in batches, as the iterator reads them in one thread.
+ *
+ * @param {import('./read.js').Car} car
+ * @param {SharedArrayBuffer[]} [spare] buffers to read into again
+ * @returns {AsyncGenerator<HashedBatch>}
+ */
+export function sectionBatches (car, spare) {
+  return car.sectionBatches(BATCH_BYTES, BATCH_SECTIONS, spare)
+}
+
+/**
  * The blocks in batches (one per batch of sections read), each block passed through `check` as it
- * is put in its batch; an error (of reading, or thrown by `check`) comes after a batch holding the
- * blocks before it.
+ * is put in its batch (with whether its hash was checked already); an error (of reading, or thrown
+ * by `check`) comes after a batch holding the blocks before it.
  *
  * @template T
- * @param {import('./read.js').Car} car
+ * @param {AsyncIterable<HashedBatch>} batches
  * @param {number} maxBlockSize
- * @param {(block: import('./read.js').Block) => T} check
+ * @param {(block: import('./read.js').Block, hashChecked: boolean) => T} check
  * @returns {AsyncGenerator<T[]>}
  */
-export async function * blockBatches (car, maxBlockSize, check) {
+export async function * blockBatches (batches, maxBlockSize, check) {
   let count = 0
-  for await (const { bytes, ends, starts } of car.sectionBatches(BATCH_BYTES, BATCH_SECTIONS)) {
+  for await (const { bytes, ends, starts, verified = 0 } of batches) {
     /** @type {T[]} */
     const out = []
     let failure = null
@@ -88,7 +105,7 @@ export async function * blockBatches (car, maxBlockSize, check) {
         }
         if (to - dataAt > maxBlockSize) throw sectionError(starts[i], count, 'too-big', '', to - dataAt, maxBlockSize)
         if (missing(cid.code, cid.multihash.code)) await loadFor(cid.code, cid.multihash.code)
-        out.push(check({ cid, bytes: bytes.subarray(dataAt, to), offset: starts[i] }))
+        out.push(check({ cid, bytes: bytes.subarray(dataAt, to), offset: starts[i] }, i < verified))
       } catch (err) {
         failure = err
         break
