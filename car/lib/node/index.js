@@ -5,7 +5,7 @@ import './hash.js'
 import { openSource } from '../core/input.js'
 import * as core from '../core/index.js'
 import { openInput } from './source.js'
-import { defaultCodecUrl, defaultWorkers, maxWorkers } from './run.js'
+import { defaultCodecUrl, maxWorkers } from './run.js'
 import { sectionBatches } from '../core/iterate.js'
 import { hashedSections } from '../core/hashed-sections.js'
 
@@ -41,9 +41,10 @@ const READ_SPARE = 2
 
 /**
  * The core's CarBlockIterator, whose fromIterable also takes a file path or file: URL, and
- * `workers`: threads hashing blocks (default: 1, this thread, for an input under 8 MB or of unknown
- * size, else one per core; N: N - 1 worker threads hash batches of blocks while this thread reads
- * ahead and hands the blocks out, in order).
+ * `workers`: threads hashing blocks (default 1, this thread, as verifyCar's; N: N - 1 worker threads
+ * hash batches of blocks while this thread reads ahead and hands the blocks out, in order). Worker
+ * threads are asked for, not assumed: they cost memory (the batches they hold) and CPU for a
+ * modest gain, and the buffers they are sent are transferred away from the caller's thread.
  */
 export class CarBlockIterator extends core.CarBlockIterator {
   /**
@@ -54,7 +55,7 @@ export class CarBlockIterator extends core.CarBlockIterator {
     const { workers } = options
     if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) throw new RangeError(`workers must be a whole number of at least 1, got ${workers}`)
     const source = await open(input)
-    const threads = Math.min(workers ?? defaultWorkers(source.size), maxWorkers())
+    const threads = Math.min(workers ?? 1, maxWorkers())
     // worker threads only where they would hash something
     const hashing = threads > 1 && options.verifyHashes !== false
     const iterator = await this.fromSource(source, options, false)
