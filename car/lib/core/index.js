@@ -14,6 +14,7 @@ import { blockBatches, sectionBatches } from './iterate.js'
 import * as codec from './codec.js'
 import { missing, loadFor } from './on-demand.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from './block-size.js'
+import { uvarint, varintEnd } from './varint.js'
 
 export { CarWriter, blockToJson, hashBackends, installHashers, CarReadError }
 
@@ -336,20 +337,17 @@ class BlockInfoView {
       this.hash = 0x12
       return
     }
-    let at = 0
-    /** the varint at `at`, which it moves past */
-    const varint = () => {
-      let value = 0
-      for (let i = 0, scale = 1; i < 9 && at < cidBytes.length; i++, scale *= 128) {
-        const b = cidBytes[at++]
-        value += (b & 0x7f) * scale
-        if (b < 0x80) break
-      }
-      return value
+    // a CIDv1: version 1, then the codec and the hash code; a varint of more than 4 bytes (or not
+    // in shortest form) is left to multiformats' CID reader
+    const codec = uvarint(cidBytes, 1, cidBytes.length)
+    const hash = codec < 0 ? -1 : uvarint(cidBytes, varintEnd, cidBytes.length)
+    if (hash < 0) {
+      this.codec = this.cid.code
+      this.hash = this.cid.multihash.code
+      return
     }
-    varint() // version
-    this.codec = varint()
-    this.hash = varint()
+    this.codec = codec
+    this.hash = hash
   }
 
   /** @returns {CID} */

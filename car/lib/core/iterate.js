@@ -6,34 +6,14 @@ import { CID } from 'multiformats/cid'
 import { Digest } from 'multiformats/hashes/digest'
 import { sectionError } from './read.js'
 import { missing, loadFor } from './on-demand.js'
+import { uvarint, varintEnd } from './varint.js'
 
 const BATCH_BYTES = 1 << 20
 const BATCH_SECTIONS = 8192
 
-/** the read position of uvarint() */
-let p = 0
-
-/**
- * The unsigned varint at p (at most 4 bytes, the shortest form), moving p past it; -1 otherwise.
- *
- * @param {Uint8Array} bytes
- * @param {number} end
- */
-function uvarint (bytes, end) {
-  let value = 0
-  let scale = 1
-  for (let i = 0; i < 4 && p < end; i++) {
-    const b = bytes[p++]
-    value += (b & 0x7f) * scale
-    if (b < 0x80) return b === 0 && i > 0 ? -1 : value
-    scale *= 128
-  }
-  return -1
-}
-
 /**
  * A CIDv1 at bytes[from, to) whose varints are short and whose digest fits, as a CID whose bytes
- * are views of `bytes`; where its block starts is then `p`. null for anything else (CIDv0, long
+ * are views of `bytes` (its block starts where its bytes end). null for anything else (CIDv0, long
  * varints, a digest past the section), which CID.decodeFirst reads or rejects with its message.
  *
  * @param {Uint8Array} bytes
@@ -41,16 +21,15 @@ function uvarint (bytes, end) {
  * @param {number} to
  */
 function plainCid (bytes, from, to) {
-  p = from
-  if (bytes[p++] !== 1) return null
-  const code = uvarint(bytes, to)
-  const mhStart = p
-  const hashCode = code < 0 ? -1 : uvarint(bytes, to)
-  const size = hashCode < 0 ? -1 : uvarint(bytes, to)
-  if (size < 0 || p + size > to) return null
-  const digestStart = p
-  p += size
-  return new CID(1, code, new Digest(hashCode, size, bytes.subarray(digestStart, p), bytes.subarray(mhStart, p)), bytes.subarray(from, p))
+  if (bytes[from] !== 1) return null
+  const code = uvarint(bytes, from + 1, to)
+  const mhStart = varintEnd
+  const hashCode = code < 0 ? -1 : uvarint(bytes, mhStart, to)
+  const size = hashCode < 0 ? -1 : uvarint(bytes, varintEnd, to)
+  const digestStart = varintEnd
+  const cidEnd = digestStart + size
+  if (size < 0 || cidEnd > to) return null
+  return new CID(1, code, new Digest(hashCode, size, bytes.subarray(digestStart, cidEnd), bytes.subarray(mhStart, cidEnd)), bytes.subarray(from, cidEnd))
 }
 
 /**
@@ -92,7 +71,7 @@ export async function * blockBatches (batches, maxBlockSize, check) {
       const to = ends[i]
       while (bytes[from++] >= 0x80); // the length varint, checked by sectionBatches
       let cid = plainCid(bytes, from, to)
-      let dataAt = p
+      let dataAt = cid === null ? to : from + cid.bytes.length
       try {
         if (cid === null) {
           let rest

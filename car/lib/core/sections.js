@@ -9,32 +9,12 @@ import { processBlock, DAG_CBOR } from './classify.js'
 import { createSummary, addBlock, countBlock } from './summary.js'
 import { digest32Matches } from './hash.js'
 import { fingerprintInto } from './seen.js'
+import { uvarint, varintEnd } from './varint.js'
 
 const RAW = 0x55
 const SHA2_256 = 0x12
 const BLAKE2B_256 = 0xb220
 const DIGEST_SIZE = 32
-
-/** the read position of uvarint() in the batch */
-let p = 0
-
-/**
- * The unsigned varint at p (at most 4 bytes, the shortest form), moving p past it; -1 otherwise.
- *
- * @param {Uint8Array} bytes
- * @param {number} end
- */
-function uvarint (bytes, end) {
-  let value = 0
-  let scale = 1
-  for (let i = 0; i < 4 && p < end; i++) {
-    const b = bytes[p++]
-    value += (b & 0x7f) * scale
-    if (b < 0x80) return b === 0 && i > 0 ? -1 : value
-    scale *= 128
-  }
-  return -1
-}
 
 /**
  * The common block, checked without a CID object or a result: a CIDv1 naming DAG-CBOR or raw
@@ -51,16 +31,15 @@ function uvarint (bytes, end) {
  * @param {number} maxBlockSize
  */
 function commonBlock (codec, bytes, from, to, maxBlockSize) {
-  p = from
-  if (bytes[p++] !== 1) return -1
-  const code = uvarint(bytes, to)
+  if (bytes[from] !== 1) return -1
+  const code = uvarint(bytes, from + 1, to)
   if (code !== DAG_CBOR && code !== RAW) return -1
   if (code === DAG_CBOR && codec.validate === undefined) return -1
-  const hashCode = uvarint(bytes, to)
+  const hashCode = uvarint(bytes, varintEnd, to)
   if (hashCode !== SHA2_256 && hashCode !== BLAKE2B_256) return -1
-  if (uvarint(bytes, to) !== DIGEST_SIZE) return -1
-  const digestAt = p
-  const dataAt = p + DIGEST_SIZE
+  if (uvarint(bytes, varintEnd, to) !== DIGEST_SIZE) return -1
+  const digestAt = varintEnd
+  const dataAt = digestAt + DIGEST_SIZE
   if (dataAt > to || to - dataAt > maxBlockSize) return -1
   const data = bytes.subarray(dataAt, to)
   if (!digest32Matches(hashCode, data, bytes, digestAt)) return -1
