@@ -97,6 +97,32 @@ export function commandFor (engine, file, args = []) {
 }
 
 /**
+ * mocha's own counts from its spec reporter's summary; a run that crashed, or ended without a
+ * summary, counts as one failure.
+ *
+ * @param {string} output
+ * @param {number | null} code
+ * @returns {{ passing: number, failing: number }}
+ */
+export function countsOf (output, code) {
+  const passing = Number((output.match(/^\s*(\d+) passing/m) || [])[1] || 0)
+  const failing = Number((output.match(/^\s*(\d+) failing/m) || [])[1] || 0)
+  const crashed = code !== 0 && failing === 0
+  return { passing, failing: failing + (crashed || passing + failing === 0 ? 1 : 0) }
+}
+
+/**
+ * Print a run's output with the engine's name in front of every line (which also keeps .ci/run's
+ * count of mocha's own summary lines from counting them twice).
+ *
+ * @param {string} name
+ * @param {string} text
+ */
+export function printPrefixed (name, text) {
+  for (const line of text.replace(/\n+$/, '').split('\n')) console.log(`[${name}] ${line}`)
+}
+
+/**
  * Runs a JS file in a non-browser engine from the repository root, collecting its output.
  *
  * @param {Engine} engine

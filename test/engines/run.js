@@ -11,7 +11,7 @@ import * as esbuild from 'esbuild'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { pickEngines, ensureInstalled, runFile, versionOf, serve, launchBrowser, root, BROWSER_BUNDLE } from '../../engines/engines.js'
+import { pickEngines, ensureInstalled, runFile, versionOf, serve, launchBrowser, root, BROWSER_BUNDLE, countsOf, printPrefixed } from '../../engines/engines.js'
 import { loadFixtures, loadNegativeFixtures } from '../helpers/fixtures.js'
 
 const DEFAULT_ENGINES = 'node22,node24,node26,chromium,firefox,bun,deno'
@@ -21,29 +21,6 @@ const mocha = path.join(root, 'node_modules/mocha/bin/mocha.js')
 const smoke = path.join(here, 'smoke.test.js')
 const NODE_SUITE_MS = 15 * 60_000
 const SMOKE_MS = 5 * 60_000
-
-/**
- * mocha's own counts from its spec reporter's summary; a run that crashed, or ended without a
- * summary, counts as one failure.
- *
- * @param {string} output
- * @param {number | null} code
- * @returns {{ passing: number, failing: number }}
- */
-function countsOf (output, code) {
-  const passing = Number((output.match(/^\s*(\d+) passing/m) || [])[1] || 0)
-  const failing = Number((output.match(/^\s*(\d+) failing/m) || [])[1] || 0)
-  const crashed = code !== 0 && failing === 0
-  return { passing, failing: failing + (crashed || passing + failing === 0 ? 1 : 0) }
-}
-
-/**
- * @param {string} name
- * @param {string} text
- */
-function printPrefixed (name, text) {
-  for (const line of text.replace(/\n+$/, '').split('\n')) console.log(`[${name}] ${line}`)
-}
 
 /**
  * The smoke test as one browser bundle with mocha's browser build: the fixture readers, which read

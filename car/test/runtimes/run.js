@@ -14,7 +14,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { CarIndexer } from '@ipld/car'
-import { pickEngines, ensureInstalled, runFile, versionOf, workerdVersion, root } from '../../../engines/engines.js'
+import { pickEngines, ensureInstalled, runFile, versionOf, workerdVersion, root, countsOf, printPrefixed } from '../../../engines/engines.js'
 import { buildRepo, keyPair, post } from '../atproto/helpers/repo-builder.js'
 import { PARTS } from './observe.js'
 
@@ -111,25 +111,6 @@ async function nodeAnswers (cases) {
     }
     return { ...c, parts }
   }))
-}
-
-/**
- * mocha's own counts from its spec reporter's summary; a run that crashed, or ended without a
- * summary, counts as one failure.
- *
- * @param {string} output
- * @param {number | null} code
- */
-function countsOf (output, code) {
-  const passing = Number((output.match(/^\s*(\d+) passing/m) || [])[1] || 0)
-  const failing = Number((output.match(/^\s*(\d+) failing/m) || [])[1] || 0)
-  const crashed = code !== 0 && failing === 0
-  return { passing, failing: failing + (crashed || passing + failing === 0 ? 1 : 0) }
-}
-
-/** @param {string} name @param {string} text */
-function printPrefixed (name, text) {
-  for (const line of text.replace(/\n+$/, '').split('\n')) console.log(`[${name}] ${line}`)
 }
 
 async function main () {
