@@ -8,7 +8,10 @@
 const EMPTY_HIGH = 0
 
 export class SeenCids {
-  constructor (capacity = 1 << 16) {
+  // 1024 slots (8 KB) to start, doubled as it fills: a small CAR's check zeroes and touches a few
+  // pages rather than half a megabyte, and a CAR of millions of blocks rehashes about twice its
+  // final count in all
+  constructor (capacity = 1 << 10) {
     this.size = 0
     this.mask = capacity - 1
     /** slot i is words 2i (the fingerprint's b; EMPTY_HIGH: a free slot) and 2i + 1 (its a), side by side: a probe reads one cache line */
