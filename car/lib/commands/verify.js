@@ -117,9 +117,9 @@ export async function run (argv) {
     source = await openInput(args.input)
   } else {
     const { sampleCar } = await import('../node/sample.js')
-    const sample = await sampleCar()
+    const sample = sampleCar()
     expected = sample.expected
-    source = bytesSource('embedded sample CAR (built in memory by lib/sample.js)', sample.bytes)
+    source = bytesSource('embedded sample CAR (lib/node/sample.car)', sample.bytes)
   }
   try {
     if (args.canonicalize && !source.seekable) {
