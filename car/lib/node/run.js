@@ -50,7 +50,8 @@ export async function roundTrip (options) {
   return runPipeline({
     ...rest,
     workers,
-    codec: await import(codecUrl),
+    // the default by its specifier, which a bundle of the CLI (scripts/build-cli.js) then carries
+    codec: codecUrl === defaultCodecUrl ? await import('../core/codec.js') : await import(codecUrl),
     workerPool: async (threads) => (await import('./workers.js')).workerPool(threads, codecUrl, { canonicalize }),
     output: out === undefined ? undefined : fileTarget(out, mapFile)
   })
