@@ -41,7 +41,7 @@ async function repoExport () {
  * @returns {Promise<{ label: string, median: number, overNode: number }[]>} medians in ms
  */
 export async function startup ({ runs = 15, log = console.log } = {}) {
-  await buildCli() // the bin runs lib/node/cli.bundle.js: time the bundle of the source as it is
+  await buildCli() // the bin runs lib/node/cli.bundle.cjs: time the bundle of the source as it is
   const file = path.join(os.tmpdir(), `dag-cbor-car-startup-${process.pid}.car`)
   fs.writeFileSync(file, await repoExport())
   try {

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// dag-cbor-car: runs the command line tool from its bundle, lib/node/cli.bundle.js (the dispatcher,
-// lib/commands/cli.js, and every module it loads, in one file: see scripts/build-cli.js). The
-// bundle is built at `npm install` in a clone and shipped in the package.
+// dag-cbor-car: runs the command line tool from its bundle, lib/node/cli.bundle.cjs (the dispatcher,
+// lib/commands/cli.js, and every module it loads, in one CommonJS file: see scripts/build-cli.js).
+// The bundle is built at `npm install` in a clone and shipped in the package. This file is
+// CommonJS too (bin/package.json): Node starts a CommonJS entry without setting up its ES module
+// loader first.
+const BUNDLE = '../lib/node/cli.bundle.cjs'
 try {
-  await import('../lib/node/cli.bundle.js')
-} catch (err) {
-  const e = /** @type {{ code?: string, url?: string }} */ (err)
-  if (e?.code !== 'ERR_MODULE_NOT_FOUND' || !e.url?.endsWith('/lib/node/cli.bundle.js')) throw err
-  process.stderr.write('dag-cbor-car: lib/node/cli.bundle.js is missing: in a clone of the repository, run npm install (or npm run build:cli in car/)\n')
-  process.exitCode = 2
+  require.resolve(BUNDLE)
+} catch {
+  process.stderr.write('dag-cbor-car: lib/node/cli.bundle.cjs is missing: in a clone of the repository, run npm install (or npm run build:cli in car/)\n')
+  process.exit(2)
 }
+require(BUNDLE)

@@ -1,4 +1,4 @@
-// Before any test: rebuild lib/node/cli.bundle.js from the source (scripts/build-cli.js), so that the
+// Before any test: rebuild lib/node/cli.bundle.cjs from the source (scripts/build-cli.js), so that the
 // tests, which run bin/dag-cbor-car.js as users do, run the bundle of the code as it is now and never
 // one left over from an earlier edit. Loaded by .mocharc.json.
 import { buildCli } from '../scripts/build-cli.js'
