@@ -1,7 +1,9 @@
 // Start-up: what checking a small CAR costs on top of starting Node. Each command is a fresh
 // process, run back to back with the others, the order rotated every round, so that machine noise
 // falls on all of them alike; each figure is the median wall time over the rounds minus the median
-// of `node -e 0` measured in the same run (issue 34's target: at most 40 ms more).
+// of `node -e 0` measured in the same run (issue 34's target: at most 40 ms more). The bin runs
+// lib/node/cli.bundle.cjs, which is rebuilt from the source first (scripts/build-cli.js). Run it
+// with another Node (`/path/to/node car/bench/startup.js`) for that Node's figures.
 //   the embedded sample        dag-cbor-car (no file: verify of lib/node/sample.car)
 //   a repo export              dag-cbor-car repo.car: about 100 KB, a signed AT Protocol repo
 //                              (340 posts under their MST), written to the OS temp dir and removed
@@ -67,7 +69,7 @@ export async function startup ({ runs = 15, log = console.log } = {}) {
       }
     }
     const node = median(times[0])
-    log(`start-up: ${runs} round${runs === 1 ? '' : 's'}, each command a fresh process, in rotating order; medians of wall time (load average ${os.loadavg()[0].toFixed(2)}, ${os.availableParallelism()} cores)`)
+    log(`start-up: ${runs} round${runs === 1 ? '' : 's'}, each command a fresh process, in rotating order; medians of wall time (Node ${process.version}, load average ${os.loadavg()[0].toFixed(2)}, ${os.availableParallelism()} cores)`)
     const results = rows.map(([label], i) => ({ label, median: median(times[i]), overNode: median(times[i]) - node }))
     for (const { label, median: m, overNode } of results) {
       log(`  ${label.padEnd(44)} ${m.toFixed(0).padStart(5)} ms${label === 'node -e 0' ? '' : `  (${overNode >= 0 ? '+' : ''}${overNode.toFixed(0)} ms over node -e 0)`}`)
