@@ -58,6 +58,7 @@ export async function buildCli () {
   const result = await esbuild.build({
     entryPoints: [ENTRY],
     outfile: BUNDLE,
+    absWorkingDir: car, // the paths the bundle names its modules by: the same from any working directory
     bundle: true,
     format: 'cjs',
     platform: 'node',
@@ -79,7 +80,7 @@ export async function buildCli () {
       ].join('\n')
     }
   })
-  checkModuleUrls(Object.keys(result.metafile.inputs))
+  checkModuleUrls(Object.keys(result.metafile.inputs).map((input) => path.resolve(car, input)))
   const body = result.outputFiles[0].text
   // the first line names this build: the bin passes V8 only a cache that starts with the same line
   const text = `// build ${crypto.createHash('sha256').update(body).digest('hex').slice(0, 32)}\n${body}`
@@ -99,12 +100,11 @@ export async function buildCli () {
 /**
  * A bundled module that finds files by its own URL must sit at the bundle's depth under lib/.
  *
- * @param {string[]} inputs paths relative to the working directory, as esbuild's metafile gives them
+ * @param {string[]} inputs the bundled files' paths
  */
 function checkModuleUrls (inputs) {
   const lib = path.join(car, 'lib')
-  for (const input of inputs) {
-    const file = path.resolve(input)
+  for (const file of inputs) {
     const source = fs.readFileSync(file, 'utf8')
     if (!source.includes('import.meta')) continue
     const fromLib = path.relative(lib, file)
