@@ -33,7 +33,9 @@ try {
 } catch (err) {
   if (/** @type {{ code?: string }} */ (err).code !== 'ENOENT') throw err
 }
-const script = new vm.Script(wrap(source), { filename: bundle, cachedData })
+// V8 names the bundle in stack traces by the name it was compiled under, which a code cache keeps
+// from the build's run: one name, the same on every machine, with or without the cache
+const script = new vm.Script(wrap(source), { filename: 'dag-cbor-car/lib/node/cli.bundle.cjs', cachedData })
 // scripts/build-cli.js sets this for the one run that makes the cache: written as the process ends,
 // it holds what that run compiled
 const cacheOut = process.env.DAG_CBOR_CAR_WRITE_CODE_CACHE

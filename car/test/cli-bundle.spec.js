@@ -52,6 +52,8 @@ describe('the command\'s bundle and its code cache', function () {
     const cache = fs.readFileSync(CACHE)
     assert.equal(cache.subarray(0, id.length).toString('latin1'), id)
     assert.ok(cache.length > id.length + 1000, 'the cache holds no code')
+    // it ships in the package: nothing in it may name the machine that built it
+    assert.equal(cache.indexOf(Buffer.from(car.replace(/[\\/]$/, ''))), -1, 'the cache holds this checkout\'s path')
   })
 
   it('a cache made for another build is not used: an edited bundle runs as edited', () => {
