@@ -1,9 +1,10 @@
-// dag-cbor-car <command> [args]: the command dispatcher, which bin/dag-cbor-car.js runs from its bundle
-// (lib/node/cli.bundle.cjs, this module and everything it loads, built by scripts/build-cli.js). A bare `dag-cbor-car file.car` means
-// `dag-cbor-car verify file.car`; `--help` alone lists the commands, `--version` is `version`, and a
-// first word that is neither a command nor a file is a usage error naming the closest command. Exit
-// status: the one table in the README (0 good or written, 1 problems in the data, 2 bad usage or
-// unreadable input), with one-line errors on stderr.
+// dag-cbor-car <command> [args]: the command dispatcher, which bin/dag-cbor-car.js runs from its
+// bundle (lib/node/cli.bundle.cjs: this module and everything it loads, built by
+// scripts/build-cli.js). A bare `dag-cbor-car file.car` means `dag-cbor-car verify file.car`;
+// `--help` alone lists the commands, `--version` is `version`, and a first word that is neither a
+// command nor a file is a usage error naming the closest command. Exit status: the one table in the
+// README (0 good or written, 1 problems in the data, 2 bad usage or unreadable input), with one-line
+// errors on stderr.
 import { COMMANDS, DEFAULT_COMMAND, closestCommand } from './index.js'
 import { UsageError, errorLine } from '../core/errors.js'
 import { removeTemporaryFiles, pendingTemporaryFiles } from '../node/temporary-files.js'
