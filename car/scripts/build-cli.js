@@ -84,8 +84,12 @@ export async function buildCli () {
   const body = result.outputFiles[0].text
   // the first line names this build: the bin passes V8 only a cache that starts with the same line
   const text = `// build ${crypto.createHash('sha256').update(body).digest('hex').slice(0, 32)}\n${body}`
+  // each file written whole and renamed into place: a command started meanwhile reads the old
+  // bundle or the new one, never part of one, and never a cache for another build
   fs.rmSync(CACHE, { force: true })
-  fs.writeFileSync(BUNDLE, text)
+  const partialBundle = `${BUNDLE}.${process.pid}.tmp`
+  fs.writeFileSync(partialBundle, text)
+  fs.renameSync(partialBundle, BUNDLE)
   const partial = `${CACHE}.${process.pid}.tmp`
   try {
     const run = spawnSync(process.execPath, [BIN], { env: { ...process.env, DAG_CBOR_CAR_WRITE_CODE_CACHE: partial }, encoding: 'utf8' })
