@@ -92,7 +92,9 @@ export async function buildCli () {
   fs.renameSync(partialBundle, BUNDLE)
   const partial = `${CACHE}.${process.pid}.tmp`
   try {
-    const run = spawnSync(process.execPath, [BIN], { env: { ...process.env, DAG_CBOR_CAR_WRITE_CODE_CACHE: partial }, encoding: 'utf8' })
+    // without NODE_OPTIONS: V8 refuses a cache made under other V8 flags, and a user's run has none
+    const { NODE_OPTIONS, ...env } = process.env
+    const run = spawnSync(process.execPath, [BIN], { env: { ...env, DAG_CBOR_CAR_WRITE_CODE_CACHE: partial }, encoding: 'utf8' })
     if (run.status !== 0) throw new Error(`the run that makes the code cache (dag-cbor-car on its sample) exited ${run.status}: ${run.stderr}`)
     fs.renameSync(partial, CACHE)
   } finally {

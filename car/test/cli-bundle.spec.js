@@ -5,6 +5,8 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import vm from 'node:vm'
+import { wrap } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { BUNDLE, CACHE } from '../scripts/build-cli.js'
 
@@ -54,6 +56,13 @@ describe('the command\'s bundle and its code cache', function () {
     assert.ok(cache.length > id.length + 1000, 'the cache holds no code')
     // it ships in the package: nothing in it may name the machine that built it
     assert.equal(cache.indexOf(Buffer.from(car.replace(/[\\/]$/, ''))), -1, 'the cache holds this checkout\'s path')
+  })
+
+  it('V8 here takes the cache the build made, for the bundle as the bin compiles it', () => {
+    const bundle = fs.readFileSync(BUNDLE, 'utf8')
+    const id = bundle.indexOf('\n') + 1
+    const script = new vm.Script(wrap(bundle), { filename: 'dag-cbor-car/lib/node/cli.bundle.cjs', cachedData: fs.readFileSync(CACHE).subarray(id) })
+    assert.equal(script.cachedDataRejected, false)
   })
 
   it('a cache made for another build is not used: an edited bundle runs as edited', () => {
