@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import vm from 'node:vm'
-import { wrap } from 'node:module'
+import Module from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { BUNDLE, CACHE } from '../scripts/build-cli.js'
 
@@ -61,7 +61,7 @@ describe('the command\'s bundle and its code cache', function () {
   it('V8 here takes the cache the build made, for the bundle as the bin compiles it', () => {
     const bundle = fs.readFileSync(BUNDLE, 'utf8')
     const id = bundle.indexOf('\n') + 1
-    const script = new vm.Script(wrap(bundle), { filename: 'dag-cbor-car/lib/node/cli.bundle.cjs', cachedData: fs.readFileSync(CACHE).subarray(id) })
+    const script = new vm.Script(Module.wrap(bundle), { filename: 'dag-cbor-car/lib/node/cli.bundle.cjs', cachedData: fs.readFileSync(CACHE).subarray(id) })
     assert.equal(script.cachedDataRejected, false)
   })
 
