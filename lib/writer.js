@@ -9,6 +9,7 @@
 
 import { writeUtf8 } from './utf8.js'
 import { CID_TAG } from './cid-encode.js'
+import { copyBytes } from './copy-bytes.js'
 
 const SCRATCH_SIZE = 64 * 1024
 /** A buffer grown for a large value is kept as the scratch buffer up to this size, so that
@@ -262,7 +263,7 @@ function copyTo (target) {
  */
 export function finish (target) {
   if (target !== undefined) return copyTo(target)
-  return chunks.length === 0 ? buf.slice(start, pos) : copyTo(new Uint8Array(written()))
+  return chunks.length === 0 ? copyBytes(buf, start, pos) : copyTo(new Uint8Array(written()))
 }
 
 /** Forget what was written; the scratch buffer is reused. */
