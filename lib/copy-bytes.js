@@ -1,7 +1,7 @@
 // The exact-size copy that encode returns (its result owns exactly its bytes), out of the
 // writer's scratch buffer. `slice()` is the fastest copy in V8 and JavaScriptCore; in
-// SpiderMonkey (Firefox) `slice()` makes its result through the species constructor, a path
-// many times slower there than a new array filled by `set()` (bench/README.md has the
+// SpiderMonkey (Firefox) `slice()`, which makes its result through the species constructor,
+// is many times slower than a new array filled by `set()` (bench/README.md has the
 // measurements; decode's copies of byte strings out of the input measured no faster by set(),
 // so they stay slice()). SpiderMonkey is recognised by its non-standard `InternalError`
 // global, which no other engine defines.
