@@ -9,6 +9,7 @@
 
 import { writeUtf8 } from './utf8.js'
 import { CID_TAG } from './cid-encode.js'
+import { COPY_BY_SET, copyBySet } from './copy-bytes.js'
 
 const SCRATCH_SIZE = 64 * 1024
 /** A buffer grown for a large value is kept as the scratch buffer up to this size, so that
@@ -262,7 +263,8 @@ function copyTo (target) {
  */
 export function finish (target) {
   if (target !== undefined) return copyTo(target)
-  return chunks.length === 0 ? buf.slice(start, pos) : copyTo(new Uint8Array(written()))
+  if (chunks.length !== 0) return copyTo(new Uint8Array(written()))
+  return COPY_BY_SET ? copyBySet(buf, start, pos) : buf.slice(start, pos)
 }
 
 /** Forget what was written; the scratch buffer is reused. */
