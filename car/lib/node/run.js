@@ -47,13 +47,31 @@ export async function roundTrip (options) {
   const { out, mapFile, codecUrl = defaultCodecUrl, ...rest } = options
   const workers = options.workers ?? defaultWorkers(options.source.size, out !== undefined)
   const canonicalize = !!options.canonicalize
-  return runPipeline({
-    ...rest,
-    workers,
-    codec: await import(codecUrl),
-    workerPool: async (threads) => (await import('./workers.js')).workerPool(threads, codecUrl, { canonicalize }),
-    output: out === undefined ? undefined : fileTarget(out, mapFile)
-  })
+  /** @param {number} threads */
+  const startPool = async (threads) => (await import('./workers.js')).workerPool(threads, codecUrl, { canonicalize })
+  // the pipeline's worker threads (without an output, this thread is one of `workers`) start now,
+  // before the codec is loaded and the header read: a thread takes longer to start than those, and
+  // this one checks batches itself until one has
+  const threads = out === undefined ? workers - 1 : workers
+  /** @type {Promise<import('../core/pipeline.js').Processor> | null} */
+  let early = threads > 0 ? startPool(threads) : null
+  early?.catch(() => {}) // its failure, if any, is the run's when the run takes it
+  try {
+    return await runPipeline({
+      ...rest,
+      workers,
+      codec: await import(codecUrl),
+      workerPool: (n) => {
+        const pool = early !== null && n === threads ? early : startPool(n)
+        if (pool === early) early = null
+        return pool
+      },
+      output: out === undefined ? undefined : fileTarget(out, mapFile)
+    })
+  } finally {
+    // not taken: the run ended before it needed them (a header it could not read)
+    if (early !== null) await early.then((pool) => pool.close(), () => {})
+  }
 }
 
 /**
