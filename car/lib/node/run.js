@@ -9,13 +9,18 @@ import { openInput } from './source.js'
 
 /** Our codec, imported by module URL so worker threads can load the same one (the bench swaps it). */
 export const defaultCodecUrl = new URL('../core/codec.js', import.meta.url).href
-const SMALL_FILE = 8 * 1024 * 1024
+/**
+ * Below this size a run uses one thread by default: a worker thread starts (its isolate, then its
+ * modules) in about the time this thread takes to check tens of MB, and until then it only takes
+ * CPU from this one; bench/README.md has the measurements behind the figure.
+ */
+const SMALL_FILE = 64 * 1024 * 1024
 
 /** Most worker threads worth running here: one per available core. */
 export const maxWorkers = () => os.availableParallelism()
 
 /**
- * Worker count when the user gives none: 1 (inline) for small or unknown-size inputs; else, without
+ * Worker count when the user gives none: 1 (inline) for inputs under SMALL_FILE or of unknown size; else, without
  * an output file, one thread per core (the main thread checks batches too, see the pipeline's
  * verifyInWorkers), and with one, cores - 1 worker threads (the main thread reads and writes).
  *
