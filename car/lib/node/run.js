@@ -6,6 +6,7 @@ import os from 'node:os'
 import './hash.js'
 import { runPipeline } from '../core/pipeline.js'
 import { openInput } from './source.js'
+import { idleCores } from './idle-cores.js'
 
 /** Our codec, imported by module URL so worker threads can load the same one (the bench swaps it). */
 export const defaultCodecUrl = new URL('../core/codec.js', import.meta.url).href
@@ -21,15 +22,17 @@ export const maxWorkers = () => os.availableParallelism()
 
 /**
  * Worker count when the user gives none: 1 (inline) for inputs under SMALL_FILE or of unknown size; else, without
- * an output file, one thread per core (the main thread checks batches too, see the pipeline's
- * verifyInWorkers), and with one, cores - 1 worker threads (the main thread reads and writes).
+ * an output file, one thread per core that other processes leave idle (idle-cores.js; the main
+ * thread checks batches too, see the pipeline's verifyInWorkers), and with one, one worker thread
+ * less (the main thread reads and writes), at least one.
  *
  * @param {number | undefined} size input size in bytes
  * @param {boolean} [out] an output file is written
  */
 export function defaultWorkers (size, out = false) {
   if (size === undefined || size < SMALL_FILE) return 1
-  return out ? Math.max(1, maxWorkers() - 1) : maxWorkers()
+  const cores = Math.min(maxWorkers(), idleCores())
+  return out ? Math.max(1, cores - 1) : cores
 }
 
 /**
