@@ -68,7 +68,8 @@ export async function roundTrip (options) {
     return await runPipeline({
       ...rest,
       workers,
-      codec: await import(codecUrl),
+      // the default by its specifier, which a bundle of the CLI then carries
+      codec: codecUrl === defaultCodecUrl ? await import('../core/codec.js') : await import(codecUrl),
       workerPool: (n) => {
         const pool = early !== null && n === threads ? early : startPool(n)
         if (pool === early) early = null
