@@ -13,6 +13,9 @@ const CHUNK = 1 << 20
  * @property {boolean} seekable `stream` may be called again and `readRange` works
  * @property {(start?: number) => AsyncIterable<Uint8Array>} stream the bytes from `start` (default 0) to the end
  * @property {(start: number, length: number, into?: Uint8Array) => Promise<Uint8Array>} readRange exactly `length` bytes at `start` (seekable only), into `into` when given
+ * @property {(start: number, length: number, into: Uint8Array) => Uint8Array} [readRangeSync] the same, in the calling thread
+ *   (a file, whose reads always end): a sequential reader of sections reads with it, so that the bytes it copies are in this
+ *   core's cache when they are hashed, and no thread of a pool copies them for it (see read.js directSectionBatches)
  * @property {() => Promise<void>} checkUnchanged throws if the input changed since it was opened (a file)
  * @property {() => Promise<void>} close
  *

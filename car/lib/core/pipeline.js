@@ -268,9 +268,10 @@ export async function runPipeline (options) {
  */
 async function verifyInWorkers ({ car, processor, inline, threads, summary, checks, maxBlockSize, onProgress, signal }) {
   const queued = 4 * threads // batches waiting at the workers before the main thread takes one itself
-  // the main thread's own results hold no batch bytes: it may run well ahead of a slow worker batch
-  // rather than wait for it with work at hand
-  const maxInFlight = inline ? queued + 32 : 2
+  // the main thread may run a few batches ahead of the oldest one at a worker, no more: a worker's
+  // batch keeps its buffer out of the spare ones until it is drained, in CAR order, so a long run
+  // ahead cycles the reads through many buffers, which fall out of the caches between uses
+  const maxInFlight = inline ? queued + 4 : 2
   /** @type {{ starts: Float64Array, end: number, result: Promise<import('./sections.js').SectionResult>, buffer: SharedArrayBuffer | null }[]} */
   const inFlight = []
   /** @type {SharedArrayBuffer[]} the buffers of checked batches, which sectionBatches fills again */

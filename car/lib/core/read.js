@@ -196,7 +196,7 @@ export function readVarint (bytes) {
 /**
  * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block a block, and the byte offset of its section
  * @typedef {{ dataOffset: number, dataSize: number, indexOffset: number }} V2Header
- * @typedef {{ readRange: (start: number, length: number, into?: Uint8Array) => Promise<Uint8Array>, stream: (start?: number) => AsyncIterable<Uint8Array> }} SeekableFile
+ * @typedef {{ readRange: (start: number, length: number, into?: Uint8Array) => Promise<Uint8Array>, readRangeSync?: (start: number, length: number, into: Uint8Array) => Uint8Array, stream: (start?: number) => AsyncIterable<Uint8Array> }} SeekableFile
  * @typedef {{ bytes: Uint8Array, ends: Uint32Array, starts: Float64Array, first: number }} SectionBatch whole sections (length varint, CID, block bytes) end to end; where each ends in `bytes`; the file offset of each; how many sections came before
  * @typedef {{ version: number, roots: CID[], v2: V2Header | null, blocks: () => AsyncGenerator<Block>, sectionBatches: (batchBytes: number, batchSections: number, spare?: SharedArrayBuffer[]) => AsyncGenerator<SectionBatch>, position: () => number, dataEnd: () => number, stop: () => Promise<void>, readIndex: () => Promise<Uint8Array>, trailingBytes: () => Promise<number> }} Car
  *   readIndex and trailingBytes: CARv2 only, after the last block (they read on past the payload)
@@ -349,8 +349,70 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
    * @returns {AsyncGenerator<SectionBatch>}
    */
   async function * sectionBatches (batchBytes, batchSections, spare = []) {
-    if (file && dataEnd !== undefined) yield * directSectionBatches(file, dataEnd, batchBytes, batchSections, spare)
+    if (file?.readRangeSync && dataEnd !== undefined) yield * inThreadSectionBatches(file, file.readRangeSync, dataEnd, batchBytes, batchSections, spare)
+    else if (file && dataEnd !== undefined) yield * directSectionBatches(file, dataEnd, batchBytes, batchSections, spare)
     else yield * copiedSectionBatches(batchBytes, batchSections, spare, 0)
+  }
+
+  /**
+   * sectionBatches for a file this thread can read by position itself (readRangeSync): each chunk
+   * is read when it is needed, from where the next section starts, so the bytes it copies are in
+   * this core's cache when the blocks are hashed, and no thread of a pool is woken to copy them.
+   * The section a chunk cuts short is read again at the start of the next chunk; one too big for a
+   * chunk is read whole, as a batch of one. At the first claim that is not a plain whole section
+   * (one to report, as nextSection does), and at the end, the stream reader takes over at that
+   * position, so every error and what follows the data are as blocks() gives them.
+   *
+   * @param {SeekableFile} file
+   * @param {NonNullable<SeekableFile['readRangeSync']>} read
+   * @param {number} end where the sections end
+   * @param {number} batchBytes
+   * @param {number} batchSections
+   * @param {SharedArrayBuffer[]} spare
+   * @returns {AsyncGenerator<SectionBatch>}
+   */
+  async function * inThreadSectionBatches (file, read, end, batchBytes, batchSections, spare) {
+    let pos = reader.pos // where the next section starts
+    let count = 0
+    let claimToReport = false
+    const split = new Split(batchSections)
+    directPos = pos
+    try {
+      while (pos < end) {
+        const length = Math.min(batchBytes, end - pos)
+        const buffer = batchBuffer(spare, length, batchBytes, batchKind)
+        read(pos, length, buffer)
+        splitSections(buffer, 0, length, pos, end, maxSection, split)
+        const { n, i } = split
+        // nothing whole and nothing too big for a chunk: a claim to report (a varint the data's end cuts short)
+        claimToReport = split.claim || (n === 0 && split.cutShort === 0)
+        if (n > 0) {
+          yield { bytes: buffer.subarray(0, i), ends: split.ends.slice(0, n), starts: split.starts.slice(0, n), first: count }
+          count += n
+          pos += i
+          directPos = pos
+        } else {
+          spare.push(/** @type {SharedArrayBuffer} */ (buffer.buffer))
+        }
+        if (claimToReport) break
+        if (n === 0) { // the section at pos is longer than a chunk
+          const size = split.cutShort
+          const bytes = read(pos, size, batchBuffer(spare, size, batchBytes, batchKind))
+          yield { bytes, ends: Uint32Array.of(size), starts: Float64Array.of(pos), first: count }
+          count++
+          pos += size
+          directPos = pos
+        }
+      }
+    } finally {
+      // the stream reader takes over where these reads stopped (ahead of it, it had read only the header)
+      const readerEnd = reader.end
+      reader = new ByteReader(file.stream(pos), true)
+      reader.pos = pos
+      reader.end = readerEnd
+      directPos = -1
+    }
+    if (claimToReport) yield * copiedSectionBatches(batchBytes, batchSections, spare, count)
   }
 
   /**
@@ -387,9 +449,7 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
     }
     /** @type {Uint8Array | null} the start of the section the last chunk cut short (file bytes [pos, that chunk's end)) */
     let carry = null
-    // where each section of a chunk ends and starts, copied out for its batch (so made once)
-    let ends = new Uint32Array(batchSections)
-    let starts = new Float64Array(batchSections)
+    const split = new Split(batchSections)
     directPos = pos
     try {
       readAhead()
@@ -408,40 +468,15 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
           buffer.set(carry, first)
           carry = null
         }
-        let n = 0
-        let i = first
-        let bigSection = 0
-        while (i < limit) {
-          let length = 0
-          let scale = 1
-          let varintSize = 0
-          for (let k = 0; k < 9 && i + k < limit; k++) {
-            const b = buffer[i + k]
-            length += (b & 0x7f) * scale
-            if (b < 0x80) { varintSize = k + 1; break }
-            scale *= 128
-          }
-          const at = chunk.at + i - HEADROOM
-          if (varintSize === 0) { // cut short by the chunk (the next one has the rest), or malformed
-            claimToReport = i + 9 <= limit || chunk.at + chunk.length >= end
-            break
-          }
-          if (length === 0 || length > maxSection || length > end - at - varintSize) { claimToReport = true; break }
-          const size = varintSize + length
-          if (i + size > limit) {
-            if (size > HEADROOM) bigSection = size
-            break
-          }
-          if (n === ends.length) { ends = grow(ends); starts = grow(starts) }
-          starts[n] = at
-          i += size
-          ends[n++] = i - first
-        }
+        splitSections(buffer, first, limit, chunk.at - HEADROOM, end, maxSection, split)
+        const { n, i } = split
+        claimToReport = split.claim
+        const bigSection = split.cutShort > HEADROOM ? split.cutShort : 0
         pos = chunk.at + i - HEADROOM
         directPos = pos
         if (!claimToReport && bigSection === 0 && i < limit) carry = buffer.slice(i, limit)
         if (n > 0) {
-          yield { bytes: buffer.subarray(first, i), ends: ends.slice(0, n), starts: starts.slice(0, n), first: count }
+          yield { bytes: buffer.subarray(first, i), ends: split.ends.slice(0, n), starts: split.starts.slice(0, n), first: count }
           count += n
         } else {
           spare.push(/** @type {SharedArrayBuffer} */ (buffer.buffer))
@@ -703,6 +738,76 @@ export function scanSections (range, base, visit) {
     visit(codec, cidStart, p, end)
     at = end
   }
+}
+
+/** What splitSections found in a chunk; its arrays are made once per run, grown as needed. */
+class Split {
+  /** @param {number} sections */
+  constructor (sections) {
+    /** whole sections found */
+    this.n = 0
+    /** where the first section not taken starts in the chunk */
+    this.i = 0
+    /** that section's claim is one to report (as nextSection does): malformed, 0, too big, past the end */
+    this.claim = false
+    /** that section's size, when the chunk cuts it short (0: its length varint is cut short, or a claim) */
+    this.cutShort = 0
+    /** where each whole section ends, from `from` */
+    this.ends = new Uint32Array(sections)
+    /** the file offset of each */
+    this.starts = new Float64Array(sections)
+  }
+}
+
+/**
+ * Split buffer[from, limit) into whole sections by their length varints, as far as each passes the
+ * checks nextSection makes of its claim; stop at the first that is cut short by the chunk or whose
+ * claim is to be reported.
+ *
+ * @param {Uint8Array} buffer
+ * @param {number} from
+ * @param {number} limit
+ * @param {number} base the file offset of buffer[0]
+ * @param {number} end where the sections end in the file
+ * @param {number} maxSection
+ * @param {Split} out
+ */
+function splitSections (buffer, from, limit, base, end, maxSection, out) {
+  let { ends, starts } = out
+  let n = 0
+  let i = from
+  let claim = false
+  let cutShort = 0
+  while (i < limit) {
+    let length = 0
+    let scale = 1
+    let varintSize = 0
+    for (let k = 0; k < 9 && i + k < limit; k++) {
+      const b = buffer[i + k]
+      length += (b & 0x7f) * scale
+      if (b < 0x80) { varintSize = k + 1; break }
+      scale *= 128
+    }
+    const at = base + i
+    if (varintSize === 0) { // cut short by the chunk (the next one has the rest), or malformed
+      claim = i + 9 <= limit || base + limit >= end
+      break
+    }
+    if (length === 0 || length > maxSection || length > end - at - varintSize) { claim = true; break }
+    const size = varintSize + length
+    if (i + size > limit) {
+      cutShort = size
+      break
+    }
+    if (n === ends.length) { out.ends = ends = grow(ends); out.starts = starts = grow(starts) }
+    starts[n] = at
+    i += size
+    ends[n++] = i - from
+  }
+  out.n = n
+  out.i = i
+  out.claim = claim
+  out.cutShort = cutShort
 }
 
 /**

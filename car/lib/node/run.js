@@ -6,25 +6,33 @@ import os from 'node:os'
 import './hash.js'
 import { runPipeline } from '../core/pipeline.js'
 import { openInput } from './source.js'
+import { idleCores } from './idle-cores.js'
 
 /** Our codec, imported by module URL so worker threads can load the same one (the bench swaps it). */
 export const defaultCodecUrl = new URL('../core/codec.js', import.meta.url).href
-const SMALL_FILE = 8 * 1024 * 1024
+/**
+ * Below this size a run uses one thread by default: a worker thread starts (its isolate, then its
+ * modules) in about the time this thread takes to check tens of MB, and until then it only takes
+ * CPU from this one; bench/README.md has the measurements behind the figure.
+ */
+const SMALL_FILE = 64 * 1024 * 1024
 
 /** Most worker threads worth running here: one per available core. */
 export const maxWorkers = () => os.availableParallelism()
 
 /**
- * Worker count when the user gives none: 1 (inline) for small or unknown-size inputs; else, without
- * an output file, one thread per core (the main thread checks batches too, see the pipeline's
- * verifyInWorkers), and with one, cores - 1 worker threads (the main thread reads and writes).
+ * Worker count when the user gives none: 1 (inline) for inputs under SMALL_FILE or of unknown size; else, without
+ * an output file, one thread per core that other processes leave idle (idle-cores.js; the main
+ * thread checks batches too, see the pipeline's verifyInWorkers), and with one, one worker thread
+ * less (the main thread reads and writes), at least one.
  *
  * @param {number | undefined} size input size in bytes
  * @param {boolean} [out] an output file is written
  */
 export function defaultWorkers (size, out = false) {
   if (size === undefined || size < SMALL_FILE) return 1
-  return out ? Math.max(1, maxWorkers() - 1) : maxWorkers()
+  const cores = Math.min(maxWorkers(), idleCores())
+  return out ? Math.max(1, cores - 1) : cores
 }
 
 /**
@@ -47,14 +55,32 @@ export async function roundTrip (options) {
   const { out, mapFile, codecUrl = defaultCodecUrl, ...rest } = options
   const workers = options.workers ?? defaultWorkers(options.source.size, out !== undefined)
   const canonicalize = !!options.canonicalize
-  return runPipeline({
-    ...rest,
-    workers,
-    // the default by its specifier, which a bundle of the CLI (scripts/build-cli.js) then carries
-    codec: codecUrl === defaultCodecUrl ? await import('../core/codec.js') : await import(codecUrl),
-    workerPool: async (threads) => (await import('./workers.js')).workerPool(threads, codecUrl, { canonicalize }),
-    output: out === undefined ? undefined : fileTarget(out, mapFile)
-  })
+  /** @param {number} threads */
+  const startPool = async (threads) => (await import('./workers.js')).workerPool(threads, codecUrl, { canonicalize })
+  // the pipeline's worker threads (without an output, this thread is one of `workers`) start now,
+  // before the codec is loaded and the header read: a thread takes longer to start than those, and
+  // this one checks batches itself until one has
+  const threads = out === undefined ? workers - 1 : workers
+  /** @type {Promise<import('../core/pipeline.js').Processor> | null} */
+  let early = threads > 0 ? startPool(threads) : null
+  early?.catch(() => {}) // its failure, if any, is the run's when the run takes it
+  try {
+    return await runPipeline({
+      ...rest,
+      workers,
+      // the default by its specifier, which the CLI's bundle (scripts/build-cli.js) then carries
+      codec: codecUrl === defaultCodecUrl ? await import('../core/codec.js') : await import(codecUrl),
+      workerPool: (n) => {
+        const pool = early !== null && n === threads ? early : startPool(n)
+        if (pool === early) early = null
+        return pool
+      },
+      output: out === undefined ? undefined : fileTarget(out, mapFile)
+    })
+  } finally {
+    // not taken: the run ended before it needed them (a header it could not read)
+    if (early !== null) await early.then((pool) => pool.close(), () => {})
+  }
 }
 
 /**

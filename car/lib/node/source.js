@@ -93,6 +93,7 @@ async function openStdin (expected) {
  * @returns {Source}
  */
 function fileSource (name, handle, stat) {
+  const shrank = () => new InputError(`${name} is shorter than when it was first read (it changed during the run)`)
   return {
     name,
     size: stat.size,
@@ -103,7 +104,17 @@ function fileSource (name, handle, stat) {
       let got = 0
       while (got < length) {
         const { bytesRead } = await handle.read(buffer, got, length - got, start + got)
-        if (bytesRead === 0) throw new InputError(`${name} is shorter than when it was first read (it changed during the run)`)
+        if (bytesRead === 0) throw shrank()
+        got += bytesRead
+      }
+      return buffer
+    },
+    readRangeSync (start, length, into) {
+      const buffer = into.subarray(0, length)
+      let got = 0
+      while (got < length) {
+        const bytesRead = fs.readSync(handle.fd, buffer, got, length - got, start + got)
+        if (bytesRead === 0) throw shrank()
         got += bytesRead
       }
       return buffer

@@ -1,0 +1,53 @@
+// How many of the machine's cores other processes leave to this one right now: a worker thread
+// checks batches only on a core no one else wants, and on a core shared with another busy process
+// it only adds its own start-up and makes the main thread wait for its batches, in CAR order.
+// Linux says how many threads are runnable at this instant (/proc/loadavg's fourth field, running
+// over total); this process's own runnable threads (/proc/self/task/*/stat, state R) are not
+// counted against it. Three samples a millisecond apart, the fewest taken, so that a process that
+// wakes for a moment does not count. Elsewhere (no /proc), every core counts as idle.
+import fs from 'node:fs'
+import os from 'node:os'
+
+const SAMPLES = 3
+const SAMPLE_GAP_MS = 1
+
+/** @returns {number} threads of other processes that are runnable now; -1 where the system does not say */
+function othersRunnable () {
+  let loadavg
+  try {
+    loadavg = fs.readFileSync('/proc/loadavg', 'latin1')
+  } catch {
+    return -1
+  }
+  const running = /^\S+ \S+ \S+ (\d+)\//.exec(loadavg)
+  if (!running) return -1
+  let own = 0
+  try {
+    for (const task of fs.readdirSync('/proc/self/task')) {
+      const stat = fs.readFileSync(`/proc/self/task/${task}/stat`, 'latin1')
+      if (stat.charAt(stat.lastIndexOf(')') + 2) === 'R') own++
+    }
+  } catch {
+    own = 1 // this thread, which is reading
+  }
+  return Math.max(0, Number(running[1]) - own)
+}
+
+/**
+ * Cores not taken by other processes' runnable threads (at least 1: this thread's own).
+ *
+ * @returns {number}
+ */
+export function idleCores () {
+  const cores = os.availableParallelism()
+  let others = Infinity
+  const pause = new Int32Array(new SharedArrayBuffer(4))
+  for (let i = 0; i < SAMPLES; i++) {
+    if (i > 0) Atomics.wait(pause, 0, 0, SAMPLE_GAP_MS)
+    const n = othersRunnable()
+    if (n < 0) return cores
+    others = Math.min(others, n)
+    if (others === 0) break
+  }
+  return Math.max(1, cores - others)
+}
