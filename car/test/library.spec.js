@@ -474,3 +474,41 @@ describe('library: hashes where WebAssembly cannot be compiled', function () {
     assert.deepEqual(JSON.parse(r.stdout), { 'sha2-256': 'wasm', 'blake2b-256': 'wasm', identity: 'multiformats' })
   })
 })
+
+describe('library: what the iterator and readBlockAt return own exactly their bytes', () => {
+  /** @param {Uint8Array} u */
+  const ownsExactly = (u) => u.byteOffset === 0 && u.buffer.byteLength === u.length
+
+  for (const [name, open] of /** @type {const} */ ([
+    ['core, from bytes', (/** @type {Uint8Array} */ b, /** @type {any} */ o) => core.CarBlockIterator.fromBytes(b, o)],
+    ['core, from chunks', (/** @type {Uint8Array} */ b, /** @type {any} */ o) => core.CarBlockIterator.fromIterable(chunked(b, 4096), o)],
+    ['Node, two workers', (/** @type {Uint8Array} */ b, /** @type {any} */ o) => node.CarBlockIterator.fromBytes(b, { ...o, workers: 2 })]
+  ])) {
+    it(`${name}: every block's bytes and CID bytes by default; views of a batch with viewBytes`, async () => {
+      const bytes = fs.readFileSync(FIXTURES[0])
+      let blocks = 0
+      for await (const { cid, bytes: data } of await open(bytes, {})) {
+        assert.ok(ownsExactly(data), `block ${blocks}: bytes are a view (offset ${data.byteOffset} of ${data.buffer.byteLength})`)
+        assert.ok(ownsExactly(cid.bytes), `block ${blocks}: CID bytes are a view`)
+        assert.equal(cid.multihash.bytes.buffer, cid.bytes.buffer, 'the multihash is a view of the CID\'s own bytes')
+        blocks++
+      }
+      assert.ok(blocks > 1000)
+      let views = 0
+      for await (const { cid, bytes: data } of await open(bytes, { viewBytes: true })) {
+        if (!ownsExactly(data) && !ownsExactly(cid.bytes)) views++
+      }
+      assert.equal(views, blocks, 'viewBytes: every block and CID a view of its batch')
+    })
+  }
+
+  it('readBlockAt: the block and CID do not hold the input they were read from', async () => {
+    const bytes = fs.readFileSync(FIXTURES[0])
+    const offsets = []
+    await core.verifyCar(bytes, { onBlock: (info) => { if (offsets.length < 3) offsets.push(info.offset) } })
+    for (const offset of offsets) {
+      const { cid, bytes: data } = await core.readBlockAt(bytes, offset)
+      assert.ok(ownsExactly(data) && ownsExactly(cid.bytes), `block at ${offset}`)
+    }
+  })
+})

@@ -39,6 +39,9 @@ const DAG_CBOR = 0x71
  * @property {boolean} [relaxed] with decode: a non-canonical DAG-CBOR block that relaxed decode reads
  *   exactly is decoded so (`relaxed: true` on the block) rather than left without a value
  * @property {number} [maxBlockSize] largest block (and section length claim) accepted (default 2 MiB... see README)
+ * @property {boolean} [viewBytes] hand out each block's `bytes` and CID as views of the 1 MiB batch
+ *   it was read in (never reused), not as copies: no copy per block, but a kept block or CID keeps
+ *   its whole batch alive (default false: each owns exactly its bytes)
  */
 
 /** A block that failed its check: `kind` says which ('hash-mismatch', 'unverified'); `offset` is its section's byte offset. */
@@ -139,7 +142,7 @@ export class CarBlockIterator {
     if (this.used) throw new Error('a CarBlockIterator can be iterated once')
     this.used = true
     const { car, source } = this
-    const batches = blockBatches(this.sectionBatches(), this.options.maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, blockCheck(this.options))
+    const batches = blockBatches(this.sectionBatches(), this.options.maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, blockCheck(this.options), this.options.viewBytes)
     /** @type {CheckedBlock[]} */
     let batch = []
     let i = 0
@@ -379,6 +382,12 @@ export async function readBlockAt (input, offset, { maxBlockSize = DEFAULT_MAX_B
   let cid, bytes
   try {
     [cid, bytes] = CID.decodeFirst(section)
+    // each its own copy: a read of bytes or a Blob may be a view of the caller's whole input (and a
+    // Buffer's slice() is a view too: copied through a plain Uint8Array)
+    const plain = new Uint8Array(section.buffer, section.byteOffset, section.byteLength)
+    const cidLength = section.length - bytes.length
+    cid = CID.decode(plain.slice(0, cidLength))
+    bytes = plain.slice(cidLength)
   } catch (err) {
     throw new CarReadError(`the section at byte offset ${offset} does not start with a valid CID (${String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]})`, { blocks: 0, offset })
   }

@@ -2,6 +2,9 @@
 // sections (read.js sectionBatches: no await per block, no object per length varint), each CID
 // built from the batch's bytes without multiformats' checks of what is already checked here, and
 // each block's hash verified as it is handed out. The errors are the ones read.js's blocks() gives.
+// Each block's bytes and its CID's bytes are copied out of the batch by default, each into an array
+// of its own: a kept CID or block would otherwise hold its whole 1 MiB batch alive, and a caller
+// keeping every CID (a common pattern) would hold the whole file. `viewBytes` opts into views.
 import { CID } from 'multiformats/cid'
 import { Digest } from 'multiformats/hashes/digest'
 import { sectionError } from './read.js'
@@ -12,15 +15,16 @@ const BATCH_BYTES = 1 << 20
 const BATCH_SECTIONS = 8192
 
 /**
- * A CIDv1 at bytes[from, to) whose varints are short and whose digest fits, as a CID whose bytes
- * are views of `bytes` (its block starts where its bytes end). null for anything else (CIDv0, long
+ * A CIDv1 at bytes[from, to) whose varints are short and whose digest fits (its block starts where
+ * its bytes end). null for anything else (CIDv0, long
  * varints, a digest past the section), which CID.decodeFirst reads or rejects with its message.
  *
  * @param {Uint8Array} bytes
  * @param {number} from
  * @param {number} to
+ * @param {boolean} copy the CID's bytes copied into an array of their own, not views of `bytes`
  */
-function plainCid (bytes, from, to) {
+function plainCid (bytes, from, to, copy) {
   if (bytes[from] !== 1) return null
   const code = uvarint(bytes, from + 1, to)
   const mhStart = varintEnd
@@ -29,7 +33,10 @@ function plainCid (bytes, from, to) {
   const digestStart = varintEnd
   const cidEnd = digestStart + size
   if (size < 0 || cidEnd > to) return null
-  return new CID(1, code, new Digest(hashCode, size, bytes.subarray(digestStart, cidEnd), bytes.subarray(mhStart, cidEnd)), bytes.subarray(from, cidEnd))
+  // copied: the CID's own bytes, its multihash and digest views of them (as the codec's CIDs)
+  const own = copy ? bytes.slice(from, cidEnd) : bytes
+  const at = copy ? from : 0
+  return new CID(1, code, new Digest(hashCode, size, own.subarray(digestStart - at, cidEnd - at), own.subarray(mhStart - at, cidEnd - at)), own.subarray(from - at, cidEnd - at))
 }
 
 /**
@@ -58,9 +65,12 @@ export function sectionBatches (car, spare) {
  * @param {AsyncIterable<HashedBatch>} batches
  * @param {number} maxBlockSize
  * @param {(block: import('./read.js').Block, hashChecked: boolean) => T} check
+ * @param {boolean} [viewBytes] hand out views of the batch (which then stays alive while any is kept)
+ *   rather than copies that own exactly their bytes
  * @returns {AsyncGenerator<T[]>}
  */
-export async function * blockBatches (batches, maxBlockSize, check) {
+export async function * blockBatches (batches, maxBlockSize, check, viewBytes = false) {
+  const copy = !viewBytes
   let count = 0
   for await (const { bytes, ends, starts, verified = 0 } of batches) {
     /** @type {T[]} */
@@ -70,7 +80,7 @@ export async function * blockBatches (batches, maxBlockSize, check) {
     for (let i = 0; i < ends.length; i++) {
       const to = ends[i]
       while (bytes[from++] >= 0x80); // the length varint, checked by sectionBatches
-      let cid = plainCid(bytes, from, to)
+      let cid = plainCid(bytes, from, to, copy)
       let dataAt = cid === null ? to : from + cid.bytes.length
       try {
         if (cid === null) {
@@ -81,10 +91,11 @@ export async function * blockBatches (batches, maxBlockSize, check) {
             throw sectionError(starts[i], count, 'cid', String(/** @type {any} */ (err)?.message ?? err).split('\n')[0], 0, maxBlockSize)
           }
           dataAt = to - rest.length
+          if (copy) cid = CID.decode(bytes.slice(from, dataAt))
         }
         if (to - dataAt > maxBlockSize) throw sectionError(starts[i], count, 'too-big', '', to - dataAt, maxBlockSize)
         if (missing(cid.code, cid.multihash.code)) await loadFor(cid.code, cid.multihash.code)
-        out.push(check({ cid, bytes: bytes.subarray(dataAt, to), offset: starts[i] }, i < verified))
+        out.push(check({ cid, bytes: copy ? bytes.slice(dataAt, to) : bytes.subarray(dataAt, to), offset: starts[i] }, i < verified))
       } catch (err) {
         failure = err
         break
