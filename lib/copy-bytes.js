@@ -7,18 +7,6 @@
 // global, which no other engine defines.
 
 /**
- * A new Uint8Array holding a copy of src[start, end), by slice().
- *
- * @param {Uint8Array} src - a plain Uint8Array (a subclass's slice() may return a view)
- * @param {number} start
- * @param {number} end
- * @returns {Uint8Array}
- */
-export function copyBySlice (src, start, end) {
-  return src.slice(start, end)
-}
-
-/**
  * A new Uint8Array holding a copy of src[start, end), by set().
  *
  * @param {Uint8Array} src

@@ -31,7 +31,7 @@
 // Run at `npm install` / `npm ci` (prepare), at `npm pack` (prepare), before the tests
 // (test/build-cli.hook.js) and before bench:car's start-up figure, so that neither a clone nor the
 // tests run a bundle older than the source.
-//   node scripts/build-cli.js      (npm run build:cli)
+//   node scripts/build-cli.js [--quiet]      (npm run build:cli; the root's npm start runs it quietly first)
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -125,5 +125,5 @@ function checkModuleUrls (inputs) {
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const text = await buildCli()
   // on stderr: npm runs this as prepare inside `npm pack --json`, whose stdout is JSON
-  process.stderr.write(`${path.relative(process.cwd(), BUNDLE)}: ${(text.length / 1e3).toFixed(0)} kB\n`)
+  if (!process.argv.includes('--quiet')) process.stderr.write(`${path.relative(process.cwd(), BUNDLE)}: ${(text.length / 1e3).toFixed(0)} kB\n`)
 }
