@@ -1,5 +1,5 @@
 // The default number of threads (lib/node/run.js defaultWorkers, lib/node/idle-cores.js): one below
-// 64 MiB or for an input of unknown size; above, no more threads than the cores other processes leave idle.
+// 96 MiB or for an input of unknown size; above, no more threads than the cores other processes leave idle.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -9,11 +9,11 @@ import { idleCores } from '../lib/node/idle-cores.js'
 import { defaultWorkers } from '../lib/node/run.js'
 
 describe('default threads', () => {
-  it('one thread below 64 MiB and for an input of unknown size', () => {
+  it('one thread below 96 MiB and for an input of unknown size', () => {
     assert.equal(defaultWorkers(undefined), 1)
     assert.equal(defaultWorkers(1 << 20), 1)
-    assert.equal(defaultWorkers((64 << 20) - 1), 1)
-    assert.equal(defaultWorkers((64 << 20) - 1, true), 1)
+    assert.equal(defaultWorkers((96 << 20) - 1), 1)
+    assert.equal(defaultWorkers((96 << 20) - 1, true), 1)
   })
 
   it('above: between 1 and the available cores', () => {

@@ -15,7 +15,7 @@ export const defaultCodecUrl = new URL('../core/codec.js', import.meta.url).href
  * modules) in about the time this thread takes to check tens of MB, and until then it only takes
  * CPU from this one; bench/README.md has the measurements behind the figure.
  */
-const SMALL_FILE = 64 * 1024 * 1024
+const SMALL_FILE = 96 * 1024 * 1024
 
 /** Most worker threads worth running here: one per available core. */
 export const maxWorkers = () => os.availableParallelism()
