@@ -34,7 +34,7 @@ const USAGE = `usage: dag-cbor-car [verify] [in.car | -] [--out out.car [--canon
                        counted and listed. Hash mismatches, invalid blocks, missing roots still fail
   --partial            the CAR is part of a larger DAG: accept roots that are not among its
                        blocks, and a header that lists no roots
-  --workers N          threads checking blocks (default: 1 below 64 MiB or from a pipe, else one
+  --workers N          threads checking blocks (default: 1 below 96 MiB or from a pipe, else one
                        per core that other processes leave idle, or one worker thread less
                        with --out; at most the machine's available parallelism, ${maxWorkers()} here)
   --max-block-size S   largest block accepted, in bytes or with K/M/G (KiB/MiB/GiB); default ${bytesText(DEFAULT_MAX_BLOCK_SIZE)}
