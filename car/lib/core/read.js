@@ -355,6 +355,21 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
   }
 
   /**
+   * The stream reader takes over at `pos`, where reads by position stopped (ahead of them it had
+   * read only the header).
+   *
+   * @param {SeekableFile} file
+   * @param {number} pos
+   */
+  function streamFrom (file, pos) {
+    const readerEnd = reader.end
+    reader = new ByteReader(file.stream(pos), true)
+    reader.pos = pos
+    reader.end = readerEnd
+    directPos = -1
+  }
+
+  /**
    * sectionBatches for a file this thread can read by position itself (readRangeSync): each chunk
    * is read when it is needed, from where the next section starts, so the bytes it copies are in
    * this core's cache when the blocks are hashed, and no thread of a pool is woken to copy them.
@@ -405,12 +420,7 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
         }
       }
     } finally {
-      // the stream reader takes over where these reads stopped (ahead of it, it had read only the header)
-      const readerEnd = reader.end
-      reader = new ByteReader(file.stream(pos), true)
-      reader.pos = pos
-      reader.end = readerEnd
-      directPos = -1
+      streamFrom(file, pos)
     }
     if (claimToReport) yield * copiedSectionBatches(batchBytes, batchSections, spare, count)
   }
@@ -491,12 +501,7 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
       }
     } finally {
       for (const r of reads) r.read.catch(() => {}) // reads ahead no one will take
-      // the stream reader takes over where these reads stopped (ahead of it, it had read only the header)
-      const readerEnd = reader.end
-      reader = new ByteReader(file.stream(pos), true)
-      reader.pos = pos
-      reader.end = readerEnd
-      directPos = -1
+      streamFrom(file, pos)
     }
     if (claimToReport) yield * copiedSectionBatches(batchBytes, batchSections, spare, count)
   }
