@@ -512,3 +512,36 @@ describe('library: what the iterator and readBlockAt return own exactly their by
     }
   })
 })
+
+describe('library: batches read into again once their blocks are copied out', () => {
+  it('blocks kept from early batches still hold their own bytes after the whole CAR is read (5 MB, many batches)', async () => {
+    /** @type {{ cid: CID, bytes: Uint8Array }[]} */
+    const blocks = []
+    for (let i = 0; i < 400; i++) {
+      const bytes = new Uint8Array(8000 + i * 17).map((_, j) => (i * 131 + j * 7) & 0xff)
+      blocks.push({ cid: await cidOf(bytes, { code: 0x55 }), bytes })
+    }
+    const car = carV1([blocks[0].cid], blocks)
+    for (const [name, it] of /** @type {const} */ ([
+      ['core, from bytes', await core.CarBlockIterator.fromBytes(car)],
+      ['core, from chunks', await core.CarBlockIterator.fromIterable(chunked(car, 65536))],
+      ['Node, a file path', await node.CarBlockIterator.fromIterable(await writeTemp(car))]
+    ])) {
+      const kept = []
+      for await (const block of it) kept.push(block)
+      assert.equal(kept.length, blocks.length, name)
+      kept.forEach((b, i) => {
+        assert.ok(b.cid.equals(blocks[i].cid), `${name}: block ${i}'s CID`)
+        assert.deepEqual(b.bytes, blocks[i].bytes, `${name}: block ${i}'s bytes were overwritten`)
+      })
+    }
+  })
+})
+
+/** @param {Uint8Array} bytes @returns {Promise<string>} a temporary file holding them (removed at exit) */
+async function writeTemp (bytes) {
+  const file = path.join(os.tmpdir(), `dag-cbor-car-library-${process.pid}-${Math.random().toString(36).slice(2)}.car`)
+  fs.writeFileSync(file, bytes)
+  process.on('exit', () => fs.rmSync(file, { force: true }))
+  return file
+}

@@ -101,7 +101,8 @@ export class CarBlockIterator {
     // read by position where it can be (a Blob, bytes, a file in Node)
     let car
     try {
-      car = await openCar(source.stream(), { size: source.size, maxBlockSize: options.maxBlockSize, file: source.seekable ? source : undefined, shared })
+      // blocks copied out of their batch (not viewBytes): the batch's buffer is read into again
+      car = await openCar(source.stream(), { size: source.size, maxBlockSize: options.maxBlockSize, file: source.seekable ? source : undefined, shared, reuse: shared || !options.viewBytes })
     } catch (err) {
       await source.close()
       throw err
@@ -110,12 +111,13 @@ export class CarBlockIterator {
   }
 
   /**
-   * The batches of sections the blocks are cut from, in ArrayBuffers (the blocks are the caller's).
+   * The batches of sections the blocks are cut from.
    *
+   * @param {ArrayBufferLike[]} [spare] buffers of batches whose blocks were copied out, to read into again
    * @returns {AsyncGenerator<import('./iterate.js').HashedBatch>}
    */
-  sectionBatches () {
-    return sectionBatches(this.car)
+  sectionBatches (spare) {
+    return sectionBatches(this.car, spare)
   }
 
   /**
@@ -142,7 +144,8 @@ export class CarBlockIterator {
     if (this.used) throw new Error('a CarBlockIterator can be iterated once')
     this.used = true
     const { car, source } = this
-    const batches = blockBatches(this.sectionBatches(), this.options.maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, blockCheck(this.options), this.options.viewBytes)
+    const spare = this.options.viewBytes ? undefined : []
+    const batches = blockBatches(this.sectionBatches(spare), this.options.maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, blockCheck(this.options), spare)
     /** @type {CheckedBlock[]} */
     let batch = []
     let i = 0

@@ -13,6 +13,7 @@ import { uvarint, varintEnd } from './varint.js'
 
 const BATCH_BYTES = 1 << 20
 const BATCH_SECTIONS = 8192
+const SPARE_BUFFERS = 8
 
 /**
  * A CIDv1 at bytes[from, to) whose varints are short and whose digest fits (its block starts where
@@ -49,11 +50,11 @@ function plainCid (bytes, from, to, copy) {
  * The CAR's sections in batches, as the iterator reads them in one thread.
  *
  * @param {import('./read.js').Car} car
- * @param {SharedArrayBuffer[]} [spare] buffers to read into again
+ * @param {ArrayBufferLike[]} [spare] buffers to read into again
  * @returns {AsyncGenerator<HashedBatch>}
  */
 export function sectionBatches (car, spare) {
-  return car.sectionBatches(BATCH_BYTES, BATCH_SECTIONS, spare)
+  return car.sectionBatches(BATCH_BYTES, BATCH_SECTIONS, /** @type {SharedArrayBuffer[]} */ (spare))
 }
 
 /**
@@ -65,12 +66,13 @@ export function sectionBatches (car, spare) {
  * @param {AsyncIterable<HashedBatch>} batches
  * @param {number} maxBlockSize
  * @param {(block: import('./read.js').Block, hashChecked: boolean) => T} check
- * @param {boolean} [viewBytes] hand out views of the batch (which then stays alive while any is kept)
- *   rather than copies that own exactly their bytes
+ * @param {ArrayBufferLike[]} [spare] given: each block's bytes and CID are copied out of their batch,
+ *   whose buffer then goes here to be read into again; not given: views of the batch are handed out
+ *   (viewBytes), and the batch stays alive while any is kept
  * @returns {AsyncGenerator<T[]>}
  */
-export async function * blockBatches (batches, maxBlockSize, check, viewBytes = false) {
-  const copy = !viewBytes
+export async function * blockBatches (batches, maxBlockSize, check, spare) {
+  const copy = spare !== undefined
   let count = 0
   for await (const { bytes, ends, starts, verified = 0 } of batches) {
     /** @type {T[]} */
@@ -103,6 +105,8 @@ export async function * blockBatches (batches, maxBlockSize, check, viewBytes = 
       count++
       from = to
     }
+    // every block copied out: the buffer is free (a few kept: as many as the reader has in use at once)
+    if (copy && spare.length < SPARE_BUFFERS) spare.push(bytes.buffer)
     if (out.length) yield out
     if (failure) throw failure
   }

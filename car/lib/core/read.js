@@ -206,15 +206,16 @@ export function readVarint (bytes) {
  * Read a CAR's header from a stream of chunks, and return a generator of its blocks.
  *
  * @param {AsyncIterable<Uint8Array>} chunks
- * @param {{ size?: number, maxBlockSize?: number, file?: SeekableFile, shared?: boolean }} [options] size: the input's size
+ * @param {{ size?: number, maxBlockSize?: number, file?: SeekableFile, shared?: boolean, reuse?: boolean }} [options] size: the input's size
  *   in bytes, when known; file: the same input, to read by position (sectionBatches reads it directly);
  *   shared (default true): sectionBatches' buffers are SharedArrayBuffers where the runtime has them
- *   (for worker threads); false: ArrayBuffers (blocks handed to a caller, who may keep them)
+ *   (for worker threads); false: ArrayBuffers (blocks handed to a caller, who may keep them);
+ *   reuse (default: shared): buffers are made with room to be read into again (spare ones)
  * @returns {Promise<Car>}
  */
-export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_SIZE, file, shared = true } = {}) {
+export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_SIZE, file, shared = true, reuse = shared } = {}) {
   /** @type {BatchKind} what a new batch buffer is made of, and whether it will be used again */
-  const batchKind = shared ? [BatchBuffer, true] : [ArrayBuffer, false]
+  const batchKind = [shared ? BatchBuffer : ArrayBuffer, reuse]
   let reader = new ByteReader(chunks, size !== undefined)
   /** where directSectionBatches has read to, while it reads instead of `reader` (-1: it does not) */
   let directPos = -1

@@ -81,11 +81,12 @@ export class CarBlockIterator extends core.CarBlockIterator {
    * next batch read itself, rather than wait. Batches are handed out in order, each once it is
    * checked; a few more than the workers hold are read ahead (more only holds more memory).
    *
+   * @param {ArrayBufferLike[]} [spare] buffers to read into again (one thread; the threads' batches are sent away instead)
    * @returns {AsyncGenerator<import('../core/iterate.js').HashedBatch>}
    */
-  async * sectionBatches () {
+  async * sectionBatches (spare) {
     if (this.hashingThreads === 0) {
-      yield * super.sectionBatches()
+      yield * super.sectionBatches(spare)
       return
     }
     const threads = this.hashingThreads
