@@ -28,6 +28,9 @@
 // Node 20 starts as fast as here on Node 20, and on another line as without a cache. For it, the
 // bundle has no import(): esbuild writes require() instead (see `supported`).
 //
+// First of all, the embedded sample the bin checks when given no input (scripts/sample-car.js writes
+// lib/node/sample.car and sample.json), which the run that makes the cache needs.
+//
 // Run at `npm install` / `npm ci` (prepare), at `npm pack` (prepare), before the tests
 // (test/build-cli.hook.js) and before bench:car's start-up figure, so that neither a clone nor the
 // tests run a bundle older than the source.
@@ -38,6 +41,7 @@ import { fileURLToPath } from 'node:url'
 import { spawnSync } from 'node:child_process'
 import crypto from 'node:crypto'
 import * as esbuild from 'esbuild'
+import { writeSample } from './sample-car.js'
 
 const car = fileURLToPath(new URL('..', import.meta.url))
 export const BUNDLE = path.join(car, 'lib/node/cli.bundle.cjs')
@@ -48,13 +52,14 @@ const ENTRY = path.join(car, 'lib/commands/cli.js')
 const EXTERNAL = ['@noble/curves', '@noble/curves/*', '@noble/hashes', '@noble/hashes/*', 'hash-wasm', 'hash-wasm/*']
 
 /**
- * Build the bundle, then its code cache: the bin, run once on the embedded sample with
+ * Write the embedded sample, build the bundle, then its code cache: the bin, run once on the sample with
  * DAG_CBOR_CAR_WRITE_CODE_CACHE set, writes what V8 compiled for that run. The cache is made by the
  * Node running this build, and used only by the same Node (V8 refuses it elsewhere).
  *
  * @returns {Promise<string>} the bundle's text
  */
 export async function buildCli () {
+  await writeSample()
   const result = await esbuild.build({
     entryPoints: [ENTRY],
     outfile: BUNDLE,

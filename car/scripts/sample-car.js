@@ -4,9 +4,9 @@
 // (blake2b-256), raw blobs, nested lists and maps, one identity-hashed block, and planted blocks the
 // tool must report: two non-canonical ones (unsorted map keys; a non-shortest integer) and one
 // canonical block holding float64 integers as Go and Rust write them. "Random" bytes come from
-// SHA-256 of a label. The tool reads the committed file (lib/node/sample.js) instead of building it
-// at every run; test/sample.spec.js holds the file to what this builds, byte for byte.
-//   node scripts/sample-car.js      rewrite lib/node/sample.car and print its planted CIDs
+// SHA-256 of a label. The build (scripts/build-cli.js: npm install, npm pack, the tests) writes it
+// as lib/node/sample.car, with what a check of it must report in lib/node/sample.json, so that a run
+// reads them (lib/node/sample.js) instead of hashing and encoding the sample anew.
 import crypto from 'node:crypto'
 import { CID } from 'multiformats/cid'
 import { identity } from 'multiformats/hashes/identity'
@@ -15,7 +15,6 @@ import { encode } from 'dag-cbor-fast'
 import '../lib/node/hash.js' // the Node shell's hashers, which digestOf uses
 import { loadHasher, digestOf } from '../lib/core/hash.js'
 import fs from 'node:fs'
-import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const DAG_CBOR = 0x71
@@ -206,9 +205,16 @@ function carBytes (root, blocks) {
   return car
 }
 
-// run directly: write the file the tool reads
-if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+/**
+ * Write lib/node/sample.car and lib/node/sample.json (its block count and planted CIDs), each whole
+ * and renamed into place: a run started meanwhile reads the old files or the new ones.
+ */
+export async function writeSample () {
   const { bytes, expected, blocks } = await buildSampleCar()
-  fs.writeFileSync(new URL('../lib/node/sample.car', import.meta.url), bytes)
-  console.log(`lib/node/sample.car: ${bytes.length} bytes, ${blocks} blocks; planted: ${JSON.stringify(expected)}`)
+  for (const [name, contents] of /** @type {const} */ ([['sample.car', bytes], ['sample.json', JSON.stringify({ blocks, expected })]])) {
+    const file = fileURLToPath(new URL(`../lib/node/${name}`, import.meta.url))
+    const partial = `${file}.${process.pid}.tmp`
+    fs.writeFileSync(partial, contents)
+    fs.renameSync(partial, file)
+  }
 }

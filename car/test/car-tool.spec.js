@@ -19,6 +19,7 @@ import { processBlock } from '../lib/core/classify.js'
 import { PHRASES } from '../lib/core/phrases.js'
 import { RULES } from '../../lib/errors.js'
 import { sampleCar } from '../lib/node/sample.js'
+import { buildSampleCar } from '../scripts/sample-car.js'
 
 const TOOL = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))
 const GENESIS = fileURLToPath(fixturePath('cars/filecoin-calibnet-genesis.car'))
@@ -387,8 +388,8 @@ describe('dag-cbor-car (CAR round-trip tool)', () => {
     })
 
     it('the sample is deterministic and has the promised shapes', async () => {
-      const a = await sampleCar()
-      const b = await sampleCar()
+      const a = await buildSampleCar()
+      const b = await buildSampleCar()
       assert.deepEqual(a.bytes, b.bytes)
       assert.ok(a.blocks >= 200 && a.blocks <= 1000, `${a.blocks} blocks`)
       const reader = await CarReader.fromBytes(a.bytes)
