@@ -69,10 +69,7 @@ export async function launch (name) {
         if (viewport) await page.setViewportSize(viewport)
         /** @type {TestPage} */
         const wrapped = {
-          dialogs: [],
-          console: [],
-          errors: [],
-          requests: [],
+          ...observe(page),
           goto: async (url) => { await page.goto(url) },
           setFile: (selector, file) => page.setInputFiles(selector, file),
           waitFor: async (fn, arg, timeout) => { await page.waitForFunction(fn, arg, { timeout, polling: 100 }) },
@@ -85,10 +82,6 @@ export async function launch (name) {
           },
           close: () => page.close()
         }
-        page.on('dialog', (d) => { wrapped.dialogs.push(d.message()); d.dismiss().catch(() => {}) })
-        page.on('console', (m) => wrapped.console.push(m.text()))
-        page.on('pageerror', (e) => wrapped.errors.push(String(e)))
-        page.on('request', (r) => wrapped.requests.push(r.url()))
         return wrapped
       },
       async close () {
@@ -119,10 +112,7 @@ export async function launch (name) {
       if (viewport) await page.setViewport(viewport)
       /** @type {TestPage} */
       const wrapped = {
-        dialogs: [],
-        console: [],
-        errors: [],
-        requests: [],
+        ...observe(page),
         goto: async (url) => { await page.goto(url) },
         async setFile (selector, file) {
           const input = await page.$(selector)
@@ -152,10 +142,6 @@ export async function launch (name) {
         },
         close: () => page.close()
       }
-      page.on('dialog', (/** @type {any} */ d) => { wrapped.dialogs.push(d.message()); d.dismiss().catch(() => {}) })
-      page.on('console', (/** @type {any} */ m) => wrapped.console.push(m.text()))
-      page.on('pageerror', (/** @type {any} */ e) => wrapped.errors.push(String(e)))
-      page.on('request', (/** @type {any} */ r) => wrapped.requests.push(r.url()))
       return wrapped
     },
     async close () {
@@ -163,6 +149,23 @@ export async function launch (name) {
       fs.rmSync(profile, { recursive: true, force: true })
     }
   }
+}
+
+/**
+ * What a page does that a test looks for, recorded as it happens (every dialog dismissed). Both
+ * drivers' pages name these events and their payloads' methods alike.
+ *
+ * @param {{ on: (event: string, listener: (x: any) => void) => unknown }} page a playwright or puppeteer page
+ * @returns {Pick<TestPage, 'dialogs' | 'console' | 'errors' | 'requests'>}
+ */
+function observe (page) {
+  /** @type {Pick<TestPage, 'dialogs' | 'console' | 'errors' | 'requests'>} */
+  const seen = { dialogs: [], console: [], errors: [], requests: [] }
+  page.on('dialog', (d) => { seen.dialogs.push(d.message()); d.dismiss().catch(() => {}) })
+  page.on('console', (m) => seen.console.push(m.text()))
+  page.on('pageerror', (e) => seen.errors.push(String(e)))
+  page.on('request', (r) => seen.requests.push(r.url()))
+  return seen
 }
 
 /** @returns {Map<number, number>} parent pid of every process */
