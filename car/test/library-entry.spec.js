@@ -58,6 +58,7 @@ describe('the library\'s Node entry (lib/node/library.js, from its bundle)', fun
     const manifest = JSON.parse(fs.readFileSync(path.join(car, 'package.json'), 'utf8'))
     assert.equal(manifest.exports['.'].node.default, './lib/node/library.js')
     assert.equal(manifest.exports['.'].node.types, './types/lib/node/index.d.ts')
+    assert.deepEqual(manifest.exports['.'].bun, { types: './types/lib/node/index.d.ts', default: './lib/node/index.js' })
     const entry = await import('../lib/node/library.js')
     assert.deepEqual(Object.keys(entry).sort(), Object.keys(source).sort())
     for (const name of Object.keys(source)) assert.equal(typeof entry[/** @type {keyof typeof entry} */ (name)], typeof source[/** @type {keyof typeof source} */ (name)], name)

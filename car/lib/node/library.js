@@ -4,6 +4,8 @@
 // lib/node/load-bundle.cjs), so that a script does not resolve and link some ninety modules first.
 // multiformats stays outside it: the CIDs are the caller's class. The same API and types as
 // lib/node/index.js (the exports map's "types"); test/library-entry.spec.js holds the names equal.
+// Bun is given lib/node/index.js itself (the exports map's "bun"): the bundle requires multiformats
+// through its "module-sync" exports, which Node (20.19 and later) and Deno read and Bun does not.
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 
