@@ -59,6 +59,7 @@ describe('the library\'s Node entry (lib/node/library.js, from its bundle)', fun
     assert.equal(manifest.exports['.'].node.default, './lib/node/library.js')
     assert.equal(manifest.exports['.'].node.types, './types/lib/node/index.d.ts')
     assert.deepEqual(manifest.exports['.'].bun, { types: './types/lib/node/index.d.ts', default: './lib/node/index.js' })
+    assert.equal(manifest.exports['.'].node.module, './lib/node/index.js')
     const entry = await import('../lib/node/library.js')
     assert.deepEqual(Object.keys(entry).sort(), Object.keys(source).sort())
     for (const name of Object.keys(source)) assert.equal(typeof entry[/** @type {keyof typeof entry} */ (name)], typeof source[/** @type {keyof typeof source} */ (name)], name)
@@ -113,6 +114,28 @@ describe('the library\'s Node entry (lib/node/library.js, from its bundle)', fun
       const { checkRepo } = require('dag-cbor-car')
       checkRepo(process.argv[2]).then((r) => console.log(JSON.stringify(r)))`, [REPO], 'cjs')
     assert.deepEqual(got, JSON.parse(JSON.stringify(await source.checkRepo(REPO))))
+  })
+
+  it('a Node program bundled by esbuild gets the entry\'s modules (the "module" condition), not the loader of a bundle it would not find, and runs', async () => {
+    const esbuild = await import('esbuild')
+    fs.mkdirSync(path.join(car, '.scratch'), { recursive: true })
+    const dir = fs.mkdtempSync(path.join(car, '.scratch', 'bundled-app-'))
+    try {
+      fs.writeFileSync(path.join(dir, 'app.js'), `
+        import { verifyCar } from 'dag-cbor-car'
+        const summary = await verifyCar(process.argv[2])
+        console.log(JSON.stringify(summary))`)
+      const result = await esbuild.build({ entryPoints: [path.join(dir, 'app.js')], outfile: path.join(dir, 'app.bundle.mjs'), bundle: true, platform: 'node', format: 'esm', metafile: true, logLevel: 'error' })
+      const inputs = Object.keys(result.metafile.inputs)
+      assert.ok(inputs.some((i) => i.endsWith('lib/node/index.js')), inputs.join('\n'))
+      assert.ok(!inputs.some((i) => i.endsWith('lib/node/library.js')), 'the bundle holds the loader of lib/node/library.bundle.cjs')
+      const { NODE_OPTIONS, ...env } = process.env
+      const r = spawnSync(process.execPath, [path.join(dir, 'app.bundle.mjs'), GENESIS], { env, encoding: 'utf8' })
+      assert.equal(r.status, 0, r.stderr)
+      assert.deepEqual(counts(JSON.parse(r.stdout)), counts(await source.verifyCar(GENESIS)))
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('the bundle and its code cache are built together, and V8 takes the cache', () => {

@@ -6,6 +6,9 @@
 // lib/node/index.js (the exports map's "types"); test/library-entry.spec.js holds the names equal.
 // Bun is given lib/node/index.js itself (the exports map's "bun"): the bundle requires multiformats
 // through its "module-sync" exports, which Node (20.19 and later) and Deno read and Bun does not.
+// So are bundlers building a Node program (the "module" condition, which esbuild, webpack and
+// Rollup match and Node does not): this file finds the bundle next to itself, which a program
+// bundled elsewhere would not have.
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 
