@@ -30,8 +30,7 @@ const REPO = fileURLToPath(new URL('fixtures/atproto/repo-small-v2.car', import.
  * @param {'mjs' | 'cjs'} [kind]
  */
 function fresh (script, args = [], kind = 'mjs') {
-  fs.mkdirSync(path.join(car, '.scratch'), { recursive: true })
-  const dir = fs.mkdtempSync(path.join(car, '.scratch', 'library-entry-'))
+  const dir = scratchDir('library-entry-')
   try {
     const file = path.join(dir, `script.${kind}`)
     fs.writeFileSync(file, script)
@@ -41,8 +40,20 @@ function fresh (script, args = [], kind = 'mjs') {
     assert.equal(r.stderr, '')
     return JSON.parse(r.stdout)
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true })
+    removeScratch(dir)
   }
+}
+
+/** A directory of its own under car/.scratch (git-ignored), inside the package, where 'dag-cbor-car' resolves to it. */
+function scratchDir (/** @type {string} */ prefix) {
+  fs.mkdirSync(path.join(car, '.scratch'), { recursive: true })
+  return fs.mkdtempSync(path.join(car, '.scratch', prefix))
+}
+
+/** @param {string} dir removed, and .scratch too when nothing else is in it */
+function removeScratch (dir) {
+  fs.rmSync(dir, { recursive: true, force: true })
+  try { fs.rmdirSync(path.join(car, '.scratch')) } catch {}
 }
 
 /** @param {any} s a summary without its timings */
@@ -118,8 +129,7 @@ describe('the library\'s Node entry (lib/node/library.js, from its bundle)', fun
 
   it('a Node program bundled by esbuild gets the entry\'s modules (the "module" condition), not the loader of a bundle it would not find, and runs', async () => {
     const esbuild = await import('esbuild')
-    fs.mkdirSync(path.join(car, '.scratch'), { recursive: true })
-    const dir = fs.mkdtempSync(path.join(car, '.scratch', 'bundled-app-'))
+    const dir = scratchDir('bundled-app-')
     try {
       fs.writeFileSync(path.join(dir, 'app.js'), `
         import { verifyCar } from 'dag-cbor-car'
@@ -134,7 +144,7 @@ describe('the library\'s Node entry (lib/node/library.js, from its bundle)', fun
       assert.equal(r.status, 0, r.stderr)
       assert.deepEqual(counts(JSON.parse(r.stdout)), counts(await source.verifyCar(GENESIS)))
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true })
+      removeScratch(dir)
     }
   })
 
