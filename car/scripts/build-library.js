@@ -28,11 +28,11 @@ export async function buildLibrary () {
     for await (const block of await CarBlockIterator.fromIterable(${JSON.stringify(SAMPLE)})) blocks += block.bytes.length >= 0 ? 1 : 0
     if (blocks === 0) throw new Error('no blocks in the sample')`
   return buildBundle({
-    entry: path.join(car, 'lib/node/index.js'),
+    entry: path.join(car, 'lib/node/bundle-entry.js'),
     bundle: LIBRARY_BUNDLE,
     cache: LIBRARY_CACHE,
     external: ['multiformats', 'multiformats/*', ...EXTERNAL],
-    what: 'lib/node/index.js and the modules it loads',
+    what: 'lib/node/index.js, the core beside it, and the modules they load',
     cacheRun: ['--input-type=module', '-e', run],
     cacheOutVariable: 'DAG_CBOR_CAR_WRITE_LIBRARY_CACHE'
   })

@@ -76,6 +76,29 @@ describe('the library\'s Node entry (lib/node/library.js, from its bundle)', fun
     for (const name of Object.keys(source)) assert.equal(typeof entry[/** @type {keyof typeof entry} */ (name)], typeof source[/** @type {keyof typeof source} */ (name)], name)
   })
 
+  it('\'dag-cbor-car/core\' in Node is the core from the same bundle: one copy of its classes and hashers with \'dag-cbor-car\'', async () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(car, 'package.json'), 'utf8'))
+    assert.equal(manifest.exports['./core'].node.default, './lib/node/core.js')
+    assert.equal(manifest.exports['./core'].node.module, './lib/core/index.js')
+    const coreSource = await import('../lib/core/index.js')
+    const coreEntry = await import('../lib/node/core.js')
+    assert.deepEqual(Object.keys(coreEntry).sort(), Object.keys(coreSource).sort())
+    const got = fresh(`
+      import * as main from 'dag-cbor-car'
+      import * as core from 'dag-cbor-car/core'
+      const shared = ['CarBlockError', 'CarReadError', 'CarWriter', 'blockToJson', 'installHashers', 'hashBackends']
+      let caught = null
+      try { await core.verifyCar(new Uint8Array([1, 2, 3])) } catch (err) { caught = err }
+      console.log(JSON.stringify({
+        same: shared.filter((name) => main[name] === core[name]),
+        thrown: caught !== null,
+        instanceOfMain: caught instanceof main.CarReadError
+      }))`)
+    assert.deepEqual(got.same, ['CarBlockError', 'CarReadError', 'CarWriter', 'blockToJson', 'installHashers', 'hashBackends'])
+    assert.equal(got.thrown, true)
+    assert.equal(got.instanceOfMain, true)
+  })
+
   it('blockToJson is synchronous and works on first use in a fresh process, for every codec it reads', () => {
     const leaf = block(0x55, new TextEncoder().encode('a leaf'))
     const blocks = [
@@ -171,7 +194,7 @@ describe('the library\'s Node entry (lib/node/library.js, from its bundle)', fun
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-car-entry-'))
     try {
       fs.mkdirSync(path.join(dir, 'lib/node'), { recursive: true })
-      for (const f of ['library.js', 'load-bundle.cjs']) fs.copyFileSync(path.join(car, 'lib/node', f), path.join(dir, 'lib/node', f))
+      for (const f of ['library.js', 'library-bundle.js', 'load-bundle.cjs']) fs.copyFileSync(path.join(car, 'lib/node', f), path.join(dir, 'lib/node', f))
       fs.writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }')
       const r = spawnSync(process.execPath, [path.join(dir, 'lib/node/library.js')], { encoding: 'utf8' })
       assert.equal(r.status, 1)

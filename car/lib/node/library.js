@@ -9,24 +9,7 @@
 // So are bundlers building a Node program (the "module" condition, which esbuild, webpack and
 // Rollup match and Node does not): this file finds the bundle next to itself, which a program
 // bundled elsewhere would not have.
-import { createRequire } from 'node:module'
-import { fileURLToPath } from 'node:url'
-
-const require = createRequire(import.meta.url)
-const bundle = fileURLToPath(new URL('./library.bundle.cjs', import.meta.url))
-const cache = fileURLToPath(new URL('./library.bundle.cache', import.meta.url))
-const { loadBundle } = require('./load-bundle.cjs')
-
-/** @type {typeof import('./index.js')} */
-let library
-try {
-  // scripts/build-library.js sets DAG_CBOR_CAR_WRITE_LIBRARY_CACHE for the one run that makes the cache
-  library = loadBundle(bundle, cache, 'dag-cbor-car/lib/node/library.bundle.cjs', 'DAG_CBOR_CAR_WRITE_LIBRARY_CACHE')
-} catch (err) {
-  const { code, path: missing } = /** @type {{ code?: string, path?: string }} */ (err)
-  if (code !== 'ENOENT' || missing !== bundle) throw err
-  throw new Error('dag-cbor-car: lib/node/library.bundle.cjs is missing: in a clone of the repository, run npm install (or npm run build:cli in car/)')
-}
+import library from './library-bundle.js'
 
 export const {
   CarBlockError,
