@@ -7,6 +7,8 @@
 //   ours                 the tool's run (lib/node/run.js roundTrip), verify without output, WORKERS threads
 //   library-verify       the package's verifyCar on the file's path (one thread)
 //   library-iterate      the package's CarBlockIterator, hashes verified, WORKERS threads (default 1)
+// The library rows import 'dag-cbor-car' as a script does: its Node entry, run from its bundle,
+// which bench/car-tool.js rebuilds from the source first (npm run build:cli, when running a row alone).
 //   ipld-verify          @ipld/car's CarBlockIterator, each block hashed with the multiformats hasher its CID names
 //   iterate              @ipld/car's CarBlockIterator alone (the JS floor)
 //   iterate-hash         the same, each block hashed as the tool hashes (node:crypto)
@@ -24,12 +26,12 @@ if (row === 'ours') {
   if (s.result !== 'ok') throw new Error(`the bench CAR did not pass: ${s.result}`)
 } else if (row === 'library-verify') {
   // the library's verifyCar, as a script calls it: the file's path, one thread
-  const { verifyCar } = await import('../lib/node/index.js')
+  const { verifyCar } = await import('dag-cbor-car')
   const s = await verifyCar(file)
   if (s.result !== 'ok') throw new Error(`the bench CAR did not pass: ${s.result}`)
 } else if (row === 'library-iterate') {
   // the library's CarBlockIterator (hashes verified) as a script uses it: the file's path
-  const { CarBlockIterator } = await import('../lib/node/index.js')
+  const { CarBlockIterator } = await import('dag-cbor-car')
   let blocks = 0
   for await (const block of await CarBlockIterator.fromIterable(file, { workers })) blocks += block.offset >= 0 ? 1 : 0
   if (blocks === 0) throw new Error('no blocks')

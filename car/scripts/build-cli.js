@@ -1,132 +1,52 @@
-// Builds lib/node/cli.bundle.cjs, the file bin/dag-cbor-car.js runs: the dispatcher
-// (lib/commands/cli.js) and every module it loads, the codec and multiformats included, bundled by
-// esbuild into one CommonJS file. Node resolves, reads and links each ES module on its own; a check
-// of a small CAR loaded about sixty, and that, not the checking, was most of its start-up.
-//
-// CommonJS rather than an ES module: esbuild then keeps every module's imports inside that module's
-// lazy initializer, so what a command does not run costs nothing, not even a require: node:net,
-// node:child_process, and the packages left out of the bundle (EXTERNAL: the signature curves and
-// the WebAssembly hashers, loaded from node_modules by the few modules that use them, when they
-// run; an ES module bundle would hoist their imports to its top and load them on every run). The
-// packages must be loadable by require(): CommonJS, or ES modules whose exports allow it (Node
-// 20.19 and later load those). Commands and on-demand loads (dag-pb, @ipld/car's header reader)
-// stay lazy inside the bundle, as in the source.
-//
-// The bundle sits in lib/node/ so that what the code finds by module URL (import.meta.url, which
-// the bundle defines as its own URL) still resolves from it: worker threads (lib/node/worker.js,
-// hash-worker.js), the child of a many-file run (lib/node/many-child.js), the codec handed to
-// workers (lib/core/codec.js), package.json, the sample (lib/node/sample.car). Those threads and
-// processes load the source modules. The build fails if a bundled module of ours that uses
-// import.meta lives elsewhere than one directory under lib/, uses more of it than .url, or if a
-// bundled dependency uses import.meta at all, since such a URL would no longer point where its
-// author meant.
-//
-// Then V8's code cache for it, lib/node/cli.bundle.cache: the bin, run once on the embedded sample
-// with DAG_CBOR_CAR_WRITE_CODE_CACHE set, writes it as that run ends, with the bytecode of every
-// function the check ran; later runs compile the bundle from it (see the bin). It is made by the
-// Node that runs this build, and V8 takes it only under the same V8 and flags: a package packed on
-// Node 20 starts as fast as here on Node 20, and on another line as without a cache. For it, the
-// bundle has no import(): esbuild writes require() instead (see `supported`).
+// Builds what the package runs from (scripts/bundle.js says how a bundle and its code cache are made):
+//   lib/node/cli.bundle.cjs + .cache       the file bin/dag-cbor-car.js runs: the dispatcher
+//                                          (lib/commands/cli.js) and every module it loads, the codec
+//                                          and multiformats included; its cache is made by a check of
+//                                          the embedded sample
+//   lib/node/library.bundle.cjs + .cache   the library's Node entry (scripts/build-library.js)
+// Node resolves, reads and links each ES module on its own; a check of a small CAR loaded about
+// sixty, and that, not the checking, was most of its start-up.
 //
 // First of all, the embedded sample the bin checks when given no input (scripts/sample-car.js writes
-// lib/node/sample.car and sample.json), which the run that makes the cache needs.
+// lib/node/sample.car and sample.json), which the runs that make the caches need.
 //
 // Run at `npm install` / `npm ci` (prepare), at `npm pack` (prepare), before the tests
-// (test/build-cli.hook.js) and before bench:car's start-up figure, so that neither a clone nor the
-// tests run a bundle older than the source.
+// (test/build-cli.hook.js) and before bench:car, so that neither a clone nor the tests run a
+// bundle older than the source.
 //   node scripts/build-cli.js [--quiet]      (npm run build:cli; the root's npm start runs it quietly first)
-import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { spawnSync } from 'node:child_process'
-import crypto from 'node:crypto'
-import * as esbuild from 'esbuild'
 import { writeSample } from './sample-car.js'
+import { buildBundle, car, EXTERNAL } from './bundle.js'
+import { buildLibrary } from './build-library.js'
 
-const car = fileURLToPath(new URL('..', import.meta.url))
 export const BUNDLE = path.join(car, 'lib/node/cli.bundle.cjs')
 export const CACHE = path.join(car, 'lib/node/cli.bundle.cache')
 const BIN = path.join(car, 'bin/dag-cbor-car.js')
-const ENTRY = path.join(car, 'lib/commands/cli.js')
-/** packages required from node_modules when a module that imports them first runs */
-const EXTERNAL = ['@noble/curves', '@noble/curves/*', '@noble/hashes', '@noble/hashes/*', 'hash-wasm', 'hash-wasm/*']
 
 /**
- * Write the embedded sample, build the bundle, then its code cache: the bin, run once on the sample with
- * DAG_CBOR_CAR_WRITE_CODE_CACHE set, writes what V8 compiled for that run. The cache is made by the
- * Node running this build, and used only by the same Node (V8 refuses it elsewhere).
+ * Write the embedded sample, build the command's bundle and its code cache (the bin, run once on
+ * the sample with DAG_CBOR_CAR_WRITE_CODE_CACHE set, writes what V8 compiled for that run), then
+ * the library's.
  *
- * @returns {Promise<string>} the bundle's text
+ * @returns {Promise<string>} the command bundle's text
  */
 export async function buildCli () {
   await writeSample()
-  const result = await esbuild.build({
-    entryPoints: [ENTRY],
-    outfile: BUNDLE,
-    absWorkingDir: car, // the paths the bundle names its modules by: the same from any working directory
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
+  const text = await buildBundle({
+    entry: path.join(car, 'lib/commands/cli.js'),
+    bundle: BUNDLE,
+    cache: CACHE,
     external: EXTERNAL,
-    define: { 'import.meta.url': '__bundle_url' },
-    // import() becomes require(): the bin compiles the bundle as a vm.Script, where an import()
-    // would need a module loader callback, which functions restored from V8's code cache lose
-    supported: { 'dynamic-import': false },
-    metafile: true,
-    write: false,
-    logLevel: 'warning',
-    banner: {
-      js: [
-        '"use strict";',
-        '// @ts-nocheck',
-        '// Generated by scripts/build-cli.js from lib/commands/cli.js and the modules it loads (npm run build:cli). Do not edit.',
-        "const __bundle_url = require('node:url').pathToFileURL(__filename).href;"
-      ].join('\n')
-    }
+    what: 'lib/commands/cli.js and the modules it loads',
+    cacheRun: [BIN],
+    cacheOutVariable: 'DAG_CBOR_CAR_WRITE_CODE_CACHE'
   })
-  checkModuleUrls(Object.keys(result.metafile.inputs).map((input) => path.resolve(car, input)))
-  const body = result.outputFiles[0].text
-  // the first line names this build: the bin passes V8 only a cache that starts with the same line
-  const text = `// build ${crypto.createHash('sha256').update(body).digest('hex').slice(0, 32)}\n${body}`
-  // each file written whole and renamed into place: a command started meanwhile reads the old
-  // bundle or the new one, never part of one, and never a cache for another build
-  fs.rmSync(CACHE, { force: true })
-  const partialBundle = `${BUNDLE}.${process.pid}.tmp`
-  fs.writeFileSync(partialBundle, text)
-  fs.renameSync(partialBundle, BUNDLE)
-  const partial = `${CACHE}.${process.pid}.tmp`
-  try {
-    // without NODE_OPTIONS: V8 refuses a cache made under other V8 flags, and a user's run has none
-    const { NODE_OPTIONS, ...env } = process.env
-    const run = spawnSync(process.execPath, [BIN], { env: { ...env, DAG_CBOR_CAR_WRITE_CODE_CACHE: partial }, encoding: 'utf8' })
-    if (run.status !== 0) throw new Error(`the run that makes the code cache (dag-cbor-car on its sample) exited ${run.status}: ${run.stderr}`)
-    fs.renameSync(partial, CACHE)
-  } finally {
-    fs.rmSync(partial, { force: true })
-  }
+  await buildLibrary()
   return text
 }
 
-/**
- * A bundled module that finds files by its own URL must sit at the bundle's depth under lib/.
- *
- * @param {string[]} inputs the bundled files' paths
- */
-function checkModuleUrls (inputs) {
-  const lib = path.join(car, 'lib')
-  for (const file of inputs) {
-    const source = fs.readFileSync(file, 'utf8')
-    if (!source.includes('import.meta')) continue
-    const fromLib = path.relative(lib, file)
-    const ours = !fromLib.startsWith('..') && !fromLib.includes('node_modules')
-    if (!ours || fromLib.split(path.sep).length !== 2 || /import\.meta(?!\.url\b)/.test(source)) {
-      throw new Error(`${path.relative(car, file)} uses import.meta: bundled into lib/node/cli.bundle.cjs, where import.meta.url is the bundle's URL, it would not find what it means to`)
-    }
-  }
-}
-
-// run directly: write the bundle
+// run directly: write the bundles
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const text = await buildCli()
   // on stderr: npm runs this as prepare inside `npm pack --json`, whose stdout is JSON

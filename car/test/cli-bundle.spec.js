@@ -37,6 +37,7 @@ describe('the command\'s bundle and its code cache', function () {
     fs.mkdirSync(path.join(dir, 'bin'), { recursive: true })
     fs.mkdirSync(path.join(dir, 'lib/node'), { recursive: true })
     for (const f of ['dag-cbor-car.js', 'package.json']) fs.copyFileSync(path.join(car, 'bin', f), path.join(dir, 'bin', f))
+    fs.copyFileSync(path.join(car, 'lib/node/load-bundle.cjs'), path.join(dir, 'lib/node/load-bundle.cjs'))
     fs.writeFileSync(path.join(dir, 'lib/node/cli.bundle.cjs'), bundle)
     if (cache) fs.writeFileSync(path.join(dir, 'lib/node/cli.bundle.cache'), cache)
     return path.join(dir, 'bin/dag-cbor-car.js')

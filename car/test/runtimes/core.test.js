@@ -24,8 +24,10 @@ describe(`the CAR core in ${expected.runtime}: the same answers as ${expected.no
       /** @type {Uint8Array} */
       let bytes
       before(() => { bytes = new Uint8Array(fs.readFileSync(c.file)) })
-      // Deno and Bun match the package's "node" export condition: what `import 'dag-cbor-car'` gives
-      // a user there is the Node entry (node:crypto, worker threads), so it is checked here too
+      // what `import 'dag-cbor-car'` gives a user in Deno and Bun is the Node entry (node:crypto,
+      // worker threads), so it is checked here too: Deno matches the package's "node" export
+      // condition (the entry run from its bundle), Bun its "bun" one (the same entry's modules, as
+      // Bun's require() does not read multiformats' "module-sync" exports, which the bundle needs)
       it('the package as this runtime resolves it (its Node entry), on the file path with 2 worker threads: the summary equals Node\'s', async () => {
         const entry = /** @type {any} */ (await import('dag-cbor-car'))
         const summary = await entry.verifyCar(c.file, { workers: 2 })
