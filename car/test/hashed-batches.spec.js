@@ -67,19 +67,21 @@ describe('node/hashed-batches', () => {
     made[100].bytes[made[100].ends[2] - 1] ^= 1
     const expected = made.map((b) => Buffer.from(b.bytes).toString('hex'))
     const buffers = made.map((b) => b.bytes.buffer)
+    let here = 0
+    let there = 0
     const car = /** @type {any} */ ({
       async * sectionBatches () {
-        // slowly at first: the worker starts meanwhile, and this thread hashes those batches itself
-        for (const [i, b] of made.entries()) {
-          if (i < 20) await sleep(5)
+        // slowly until the worker has hashed a batch (this thread hashes the first ones, while the
+        // worker starts), then all at once
+        const slowUntil = Date.now() + 10000
+        for (const b of made) {
+          if (there === 0 && Date.now() < slowUntil) await sleep(5)
           yield { ...b }
         }
       }
     })
     /** @type {ArrayBufferLike[]} */
     const spare = []
-    let here = 0
-    let there = 0
     let i = 0
     for await (const b of hashedBatches(car, 1, spare)) {
       assert.equal(b.first, made[i].first, `batch ${i} in order`)
