@@ -250,14 +250,21 @@ describe('library: CarBlockIterator', function () {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'car-iterate-'))
     try {
       const file = path.join(dir, 'big.car')
-      /** @param {number} workers */
-      const read = async (workers) => {
+      /**
+       * @param {number} workers
+       * @param {number} [pause] ms to wait at the first block: the worker thread starts meanwhile,
+       *   and hashes the batches read after (before, this thread hashes them)
+       */
+      const read = async (workers, pause = 0) => {
         const got = []
         /** @type {unknown} */
         let error = null
         try {
           for await (const b of await node.CarBlockIterator.fromIterable(file, { workers })) {
+            if (got.length === 0 && pause > 0) await new Promise((resolve) => setTimeout(resolve, pause))
             assert.ok(b.bytes.buffer instanceof ArrayBuffer)
+            assert.ok(b.bytes.byteOffset === 0 && b.bytes.buffer.byteLength === b.bytes.length, 'each block owns exactly its bytes')
+            assert.ok(b.cid.bytes.byteOffset === 0 && b.cid.bytes.buffer.byteLength === b.cid.bytes.length, 'each CID owns exactly its bytes')
             got.push(`${b.cid} ${b.offset} ${Buffer.from(b.bytes).subarray(0, 4).toString('hex')}`)
           }
         } catch (err) {
@@ -268,16 +275,19 @@ describe('library: CarBlockIterator', function () {
       fs.writeFileSync(file, car)
       const one = await read(1)
       const two = await read(2)
+      const twoStarted = await read(2, 300)
       assert.equal(one.error, null)
       assert.equal(two.error, null)
+      assert.equal(twoStarted.error, null)
       assert.equal(one.got.length, 600)
       assert.deepEqual(two.got, one.got)
+      assert.deepEqual(twoStarted.got, one.got)
       // a flipped byte in block 450's data
       const bad = new Uint8Array(car) // a copy (a Buffer's slice() is a view)
       bad[Number(one.got[451].split(' ')[1]) - 100] ^= 1
       fs.writeFileSync(file, bad)
-      for (const workers of [1, 2]) {
-        const r = await read(workers)
+      for (const [workers, pause] of [[1, 0], [2, 0], [2, 300]]) {
+        const r = await read(workers, pause)
         assert.deepEqual(r.got, one.got.slice(0, 450))
         assert.ok(r.error instanceof node.CarBlockError)
         assert.equal(/** @type {any} */ (r.error).offset, Number(one.got[450].split(' ')[1]))
@@ -482,7 +492,8 @@ describe('library: what the iterator and readBlockAt return own exactly their by
   for (const [name, open] of /** @type {const} */ ([
     ['core, from bytes', (/** @type {Uint8Array} */ b, /** @type {any} */ o) => core.CarBlockIterator.fromBytes(b, o)],
     ['core, from chunks', (/** @type {Uint8Array} */ b, /** @type {any} */ o) => core.CarBlockIterator.fromIterable(chunked(b, 4096), o)],
-    ['Node, two workers', (/** @type {Uint8Array} */ b, /** @type {any} */ o) => node.CarBlockIterator.fromBytes(b, { ...o, workers: 2 })]
+    // a file path: fromBytes is the core's, which has no workers
+    ['Node, a file path, two workers', async (/** @type {Uint8Array} */ b, /** @type {any} */ o) => node.CarBlockIterator.fromIterable(await writeTemp(b), { ...o, workers: 2 })]
   ])) {
     it(`${name}: every block's bytes and CID bytes by default; views of a batch with viewBytes`, async () => {
       const bytes = fs.readFileSync(FIXTURES[0])

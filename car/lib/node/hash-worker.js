@@ -1,13 +1,13 @@
 // Worker thread of the Node CarBlockIterator: checks the hashes of a batch of sections and sends
 // the batch's buffer back (transferred both ways: the blocks are the caller's, in its ArrayBuffer).
-import { parentPort } from 'node:worker_threads'
+import { parentPort, workerData } from 'node:worker_threads'
 import './hash.js'
 import { hashedSections } from '../core/hashed-sections.js'
 import { loadHasher } from '../core/hash.js'
 
-// blake2b-256 (sha2-256 is node:crypto's, there from the start), before the first batch: the
-// batches wait in the port until the listener below is added
-await loadHasher(0xb220).catch(() => {}) // without it, this thread leaves blake2b-256 blocks to the main thread
+/** shared with the main thread (hash-workers.js): [0] workers started, [index] batches this one hashed */
+const counts = /** @type {Int32Array} */ (workerData.counts)
+const index = /** @type {number} */ (workerData.index)
 
 parentPort?.on('message', (/** @type {{ id: number, bytes: Uint8Array, ends: Uint32Array }} */ { id, bytes, ends }) => {
   let verified = 0
@@ -15,4 +15,11 @@ parentPort?.on('message', (/** @type {{ id: number, bytes: Uint8Array, ends: Uin
     verified = hashedSections(bytes, ends)
   } catch {} // the thread handing the blocks out checks them again and reports what is wrong
   parentPort?.postMessage({ id, verified, bytes }, [/** @type {ArrayBuffer} */ (bytes.buffer)])
+  Atomics.add(counts, index, 1)
 })
+// blake2b-256 (sha2-256 is node:crypto's, there from the start) loads meanwhile: until it has,
+// hashedSections stops at a blake2b-256 block and leaves it to the main thread
+loadHasher(0xb220).catch(() => {}) // without it, this thread leaves blake2b-256 blocks to the main thread
+// the main thread hashes every batch itself until a worker can take some: it sees this without
+// turning its event loop, which it may not do while it has batches to read and hand out
+Atomics.add(counts, 0, 1)

@@ -3,19 +3,31 @@
 import { Worker } from 'node:worker_threads'
 
 /**
+ * @typedef {{ verified: number, bytes: Uint8Array }} Hashed a batch back in this thread: its bytes,
+ *   and how many of its first blocks hash to their CIDs
+ */
+
+/**
  * @param {number} n worker threads
  */
 export function hashWorkers (n) {
-  /** @type {Map<number, { resolve: (r: { verified: number, bytes: Uint8Array }) => void, reject: (e: Error) => void }>} */
+  /** @type {Map<number, { resolve: (r: Hashed) => void, reject: (e: Error) => void }>} */
   const pending = new Map()
-  const waiting = new Array(n).fill(0)
+  /** batches sent to each worker */
+  const sent = new Array(n).fill(0)
+  /** batches each worker has answered, whose messages this thread has taken */
+  const taken = new Array(n).fill(0)
   let nextId = 0
+  // [0]: workers started; [1 + i]: batches worker i has hashed. Counted by the workers
+  // (hash-worker.js), read here without turning the event loop, which this thread does not turn
+  // while it has batches to read and hand out (the answers' messages wait till then)
+  const counts = new Int32Array(new SharedArrayBuffer(4 * (1 + n)))
   /** @type {Error | null} */
   let failed = null
   const workers = Array.from({ length: n }, (_, i) => {
-    const w = new Worker(new URL('./hash-worker.js', import.meta.url))
-    w.on('message', (/** @type {{ id: number, verified: number, bytes: Uint8Array }} */ { id, verified, bytes }) => {
-      if (--waiting[i] === 0) w.unref()
+    const w = new Worker(new URL('./hash-worker.js', import.meta.url), { workerData: { counts, index: 1 + i } })
+    w.on('message', (/** @type {{ id: number } & Hashed} */ { id, verified, bytes }) => {
+      if (++taken[i] === sent[i]) w.unref()
       const p = pending.get(id)
       pending.delete(id)
       p?.resolve({ verified, bytes })
@@ -28,18 +40,26 @@ export function hashWorkers (n) {
     w.unref() // held only while it has batches: an iteration left unfinished does not keep the process alive
     return w
   })
+  /** @param {number} i */
+  const hashing = (i) => sent[i] - Atomics.load(counts, 1 + i)
   return {
-    /** batches sent and not answered yet */
-    pending: () => pending.size,
+    /** batches sent and not hashed yet, over all workers */
+    pending () {
+      let n = 0
+      for (let i = 0; i < sent.length; i++) n += hashing(i)
+      return n
+    },
+    /** worker threads started, taking batches */
+    ready: () => Atomics.load(counts, 0),
     /**
      * @param {import('../core/read.js').SectionBatch} batch its buffer is transferred
-     * @returns {Promise<{ verified: number, bytes: Uint8Array }>} the batch's bytes, back in this thread
+     * @returns {Promise<Hashed>}
      */
     hash (batch) {
       if (failed) return Promise.reject(failed)
       let target = 0
-      for (let i = 1; i < n; i++) if (waiting[i] < waiting[target]) target = i
-      if (waiting[target]++ === 0) workers[target].ref()
+      for (let i = 1; i < n; i++) if (hashing(i) < hashing(target)) target = i
+      if (sent[target]++ === taken[target]) workers[target].ref()
       const id = nextId++
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject })

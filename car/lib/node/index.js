@@ -6,8 +6,6 @@ import { openSource } from '../core/input.js'
 import * as core from '../core/index.js'
 import { openInput } from './source.js'
 import { defaultCodecUrl, maxWorkers } from './run.js'
-import { sectionBatches } from '../core/iterate.js'
-import { hashedSections } from '../core/hashed-sections.js'
 
 export { CarWriter, CarBlockError, CarReadError, blockToJson, hashBackends, installHashers } from '../core/index.js'
 
@@ -33,11 +31,6 @@ async function open (input) {
   }
   return openSource(input)
 }
-
-/** batches a worker thread has or waits for, per worker */
-const HASHING_AHEAD = 4
-/** batches read and not yet handed out (each about 1 MB), beyond the workers' */
-const READ_SPARE = 2
 
 /**
  * The core's CarBlockIterator, whose fromIterable also takes a file path or file: URL, and
@@ -75,70 +68,14 @@ export class CarBlockIterator extends core.CarBlockIterator {
   }
 
   /**
-   * With worker threads: batches of sections are read ahead (into ArrayBuffers: the blocks are
-   * the caller's) and sent, transferred, to the workers, which check their blocks' hashes and
-   * send them back. While the workers have HASHING_AHEAD batches each, this thread checks the
-   * next batch read itself, rather than wait. Batches are handed out in order, each once it is
-   * checked; a few more than the workers hold are read ahead (more only holds more memory).
+   * With worker threads: batches hashed by them and by this thread, handed out in order (hashed-batches.js).
    *
-   * @param {ArrayBufferLike[]} [spare] buffers to read into again (one thread; the threads' batches are sent away instead)
+   * @param {ArrayBufferLike[]} [spare] buffers to read into again (blocks copied out of their batches)
    * @returns {AsyncGenerator<import('../core/iterate.js').HashedBatch>}
    */
   async * sectionBatches (spare) {
-    if (this.hashingThreads === 0) {
-      yield * super.sectionBatches(spare)
-      return
-    }
-    const threads = this.hashingThreads
-    const pool = (await import('./hash-workers.js')).hashWorkers(threads)
-    /** @typedef {{ batch: import('../core/iterate.js').HashedBatch, hashed: Promise<void> | null }} Entry hashed: null once checked */
-    /** @type {Entry[]} */
-    const inFlight = []
-    /** @param {Entry} entry */
-    const toWorker = (entry) => {
-      entry.hashed = pool.hash(entry.batch).then(({ verified, bytes }) => {
-        entry.batch.bytes = bytes
-        entry.batch.verified = verified
-        entry.hashed = null
-      })
-    }
-    const reading = sectionBatches(this.car)
-    let readingDone = false
-    /** @type {unknown} */
-    let readError = null
-    try {
-      for (;;) {
-        while (inFlight.length > 0 && inFlight[0].hashed === null) yield /** @type {Entry} */ (inFlight.shift()).batch
-        if (readingDone || inFlight.length >= HASHING_AHEAD * threads + READ_SPARE) {
-          if (inFlight.length === 0) break
-          await inFlight[0].hashed
-          continue
-        }
-        let next
-        try {
-          next = await reading.next()
-        } catch (err) {
-          readError = err // it comes after the blocks before it
-          readingDone = true
-          continue
-        }
-        if (next.done) {
-          readingDone = true
-          continue
-        }
-        const { bytes, ends, starts, first } = next.value
-        /** @type {Entry} */
-        const entry = { batch: { bytes, ends, starts, first, verified: 0 }, hashed: null }
-        if (pool.pending() < HASHING_AHEAD * threads) toWorker(entry)
-        else entry.batch.verified = hashedSections(bytes, ends)
-        inFlight.push(entry)
-      }
-      if (readError) throw readError
-    } finally {
-      for (const f of inFlight) f.hashed?.catch(() => {})
-      await reading.return(undefined)
-      await pool.close()
-    }
+    if (this.hashingThreads === 0) yield * super.sectionBatches(spare)
+    else yield * (await import('./hashed-batches.js')).hashedBatches(this.car, this.hashingThreads, spare)
   }
 }
 
