@@ -238,6 +238,18 @@ describe('library: CarBlockIterator', function () {
     assert.equal(relaxed, 1)
   })
 
+  it('Node entry, fromBytes takes the Node options as fromIterable does (workers checked and used), and gives the Node class', async () => {
+    const leaf = new Uint8Array(3000).fill(7)
+    const cid = CID.create(1, 0x55, await sha256.digest(leaf))
+    const car = carV1([cid], [{ cid, bytes: leaf }])
+    await assert.rejects(node.CarBlockIterator.fromBytes(car, { workers: 0 }), RangeError)
+    const iterator = await node.CarBlockIterator.fromBytes(car, { workers: 2 })
+    assert.ok(iterator instanceof node.CarBlockIterator)
+    const got = []
+    for await (const block of iterator) got.push(block.cid.toString())
+    assert.deepEqual(got, [cid.toString()])
+  })
+
   it('Node entry, workers: 2 (worker threads hash the blocks): the same blocks, in order, in ArrayBuffers; a bad block and a cut-short file fail where workers: 1 fails', async () => {
     // 12 MB of 20 KB raw blocks: batches go to the worker, and some are checked in this thread
     const blocks = []

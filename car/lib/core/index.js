@@ -121,12 +121,16 @@ export class CarBlockIterator {
   }
 
   /**
+   * @template {typeof CarBlockIterator} C
+   * @this {C}
    * @param {Uint8Array} bytes
    * @param {IteratorOptions} [options]
+   * @returns {Promise<InstanceType<C>>}
    */
   static async fromBytes (bytes, options = {}) {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('fromBytes() needs a Uint8Array')
-    return CarBlockIterator.fromIterable(bytes, options)
+    // this class's fromIterable: a shell's subclass takes its own options (Node: workers) here too
+    return /** @type {Promise<InstanceType<C>>} */ (this.fromIterable(bytes, options))
   }
 
   /** @returns {Promise<CID[]>} the header's roots */
