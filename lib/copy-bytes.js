@@ -3,8 +3,9 @@
 // SpiderMonkey (Firefox) `slice()`, which makes its result through the species constructor,
 // is many times slower than a new array filled by `set()` (bench/README.md has the
 // measurements; decode's copies of byte strings out of the input measured no faster by set(),
-// so they stay slice()). SpiderMonkey is recognised by its non-standard `InternalError`
-// global, which no other engine defines.
+// so they stay slice()).
+
+import { SPIDERMONKEY } from './engine.js'
 
 /**
  * A new Uint8Array holding a copy of src[start, end), by set().
@@ -22,4 +23,4 @@ export function copyBySet (src, start, end) {
 
 /** Whether copyBySet is the faster of the two in this engine (tested where the copy is made, so
  * that V8 calls slice() directly there). */
-export const COPY_BY_SET = typeof (/** @type {any} */ (globalThis)).InternalError === 'function'
+export const COPY_BY_SET = SPIDERMONKEY

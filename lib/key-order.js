@@ -92,7 +92,7 @@ function sortUtf8Keys (keys) {
 }
 
 /** ASCII maps with more keys than this are sorted by a radix sort (see sortAsciiKeys) */
-const MANY_KEYS = 100
+export const MANY_KEYS = 100
 /** radix digits of 11 bits: three passes cover a 32-bit sort code */
 const DIGIT_BITS = 11
 const DIGITS = 1 << DIGIT_BITS
@@ -113,11 +113,12 @@ let orderB = codesA
  * and a typed array's native sort in every engine (bench/README.md has the measurements).
  *
  * @param {string[]} keys - ASCII, more than one; may be sorted in place
+ * @param {unknown[]|null} values - as canonicalOrder's
  * @returns {string[]}
  */
-function sortAsciiKeys (keys) {
+function sortAsciiKeys (keys, values) {
   const n = keys.length
-  if (n <= MANY_KEYS) return keys.sort(compareAsciiKeys)
+  if (n <= MANY_KEYS) return values === null ? keys.sort(compareAsciiKeys) : sortAlong(keys, values, sortByComparison)
   const first = keys[0]
   let prefix = first.length
   let longest = first.length
@@ -129,7 +130,7 @@ function sortAsciiKeys (keys) {
     prefix = j
   }
   // the length takes the top 11 bits of the code
-  if (longest >= 2048) return keys.sort(compareAsciiKeys)
+  if (longest >= 2048) return values === null ? keys.sort(compareAsciiKeys) : sortAlong(keys, values, sortByComparison)
   if (codesA.length < n) {
     codesA = new Uint32Array(n)
     codesB = new Uint32Array(n)
@@ -174,19 +175,76 @@ function sortAsciiKeys (keys) {
     codesTo = codesFrom
     orderTo = orderFrom
   }
-  const sorted = new Array(n)
-  for (let i = 0; i < n; i++) sorted[i] = keys[order[i]]
+  // keys that tie on the code: their indices put in order by comparing the keys themselves
   let run = 0
   for (let i = 1; i <= n; i++) {
     if (i === n || codes[i] !== codes[run]) {
-      if (i - run > 1) {
-        const tied = sorted.slice(run, i).sort(compareAsciiKeys)
-        for (let j = 0; j < tied.length; j++) sorted[run + j] = tied[j]
-      }
+      if (i - run > 1) sortTiedRun(keys, order, run, i)
       run = i
     }
   }
+  const sorted = new Array(n)
+  for (let i = 0; i < n; i++) sorted[i] = keys[order[i]]
+  if (values !== null) {
+    const unsorted = values.slice()
+    for (let i = 0; i < n; i++) values[i] = unsorted[order[i]]
+  }
   if (n > KEEP_SCRATCH) codesA = codesB = orderA = orderB = new Uint32Array(0)
+  return sorted
+}
+
+/** Tied runs up to this long are put in order by insertion; longer ones by sort(). */
+const SHORT_RUN = 8
+
+/**
+ * Put order[from, to) (indices of keys that tie on the radix sort's code) in the order of their keys.
+ *
+ * @param {string[]} keys
+ * @param {Uint32Array} order
+ * @param {number} from
+ * @param {number} to
+ */
+function sortTiedRun (keys, order, from, to) {
+  if (to - from > SHORT_RUN) {
+    const run = Array.from(order.subarray(from, to)).sort((x, y) => compareAsciiKeys(keys[x], keys[y]))
+    order.set(run, from)
+    return
+  }
+  for (let i = from + 1; i < to; i++) {
+    const index = order[i]
+    const key = keys[index]
+    let j = i - 1
+    while (j >= from && compareAsciiKeys(keys[order[j]], key) > 0) {
+      order[j + 1] = order[j]
+      j--
+    }
+    order[j + 1] = index
+  }
+}
+
+/**
+ * @param {string[]} keys - ASCII
+ * @returns {string[]}
+ */
+function sortByComparison (keys) {
+  return keys.sort(compareAsciiKeys)
+}
+
+/**
+ * Sort keys with `sort` and put values (values[i] is keys[i]'s) in the same order, through a Map
+ * from each key to its value (an object's keys are distinct): for the sorts that keep no
+ * permutation.
+ *
+ * @param {string[]} keys
+ * @param {unknown[]} values
+ * @param {(keys: string[]) => string[]} sort
+ * @returns {string[]}
+ */
+function sortAlong (keys, values, sort) {
+  const byKey = new Map()
+  for (let i = 0; i < keys.length; i++) byKey.set(keys[i], values[i])
+  const sorted = sort(keys)
+  for (let i = 0; i < sorted.length; i++) values[i] = byKey.get(sorted[i])
   return sorted
 }
 
@@ -229,15 +287,17 @@ const orderSorted = new Array(ORDER_SLOTS).fill(null)
  *
  * @param {string[]} keys - at least 2; may be sorted in place
  * @param {boolean} escapedBytes - lone U+DC80..U+DCFF stand for raw bytes (see EncodeOptions)
+ * @param {unknown[]|null} [values] - null, or each key's value at the key's index: reordered in
+ *   place to match the keys returned
  * @returns {string[]}
  */
-export function canonicalOrder (keys, escapedBytes) {
+export function canonicalOrder (keys, escapedBytes, values = null) {
   const n = keys.length
   const last = keys[n - 1]
   const slot = (Math.imul(n, 0x9e3779b1) ^ (keys[0].length << 10) ^ (last.length << 5) ^
     (last.length > 0 ? last.charCodeAt(0) : 0)) & (ORDER_SLOTS - 1)
   const seen = orderSeen[slot]
-  if (seen !== null && seen.length === n && !escapedBytes) {
+  if (seen !== null && seen.length === n && !escapedBytes && values === null) {
     let i = 0
     while (i < n && seen[i] === keys[i]) i++
     if (i === n) return /** @type {string[]} */ (orderSorted[slot])
@@ -252,7 +312,7 @@ export function canonicalOrder (keys, escapedBytes) {
       }
     }
   }
-  const cacheable = n <= 32
+  const cacheable = n <= 32 && values === null
   if (ascii) {
     // the UTF-8 length is the string length and byte order is code unit order
     let i = 1
@@ -263,10 +323,10 @@ export function canonicalOrder (keys, escapedBytes) {
       return keys
     }
   } else if (escapedBytes) {
-    return sortByEncodedBytes(keys)
+    return values === null ? sortByEncodedBytes(keys) : sortAlong(keys, values, sortByEncodedBytes)
   }
   if (cacheable) orderSeen[slot] = keys.slice()
-  const sorted = ascii ? sortAsciiKeys(keys) : sortUtf8Keys(keys)
+  const sorted = ascii ? sortAsciiKeys(keys, values) : values === null ? sortUtf8Keys(keys) : sortAlong(keys, values, sortUtf8Keys)
   if (cacheable) orderSorted[slot] = sorted
   return sorted
 }

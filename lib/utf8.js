@@ -12,7 +12,7 @@ const hasIsWellFormed = typeof ''.isWellFormed === 'function'
 
 /** Text at most this long is decoded in JS, longer by TextDecoder, whose fixed cost per call
  * a JS loop beats up to about here. shortAscii has a case for every length up to it. */
-const SHORT_TEXT = 24
+export const SHORT_TEXT = 24
 /** Strings at most this long are encoded in JS, longer by TextEncoder.encodeInto (~90 ns per
  * call with isWellFormed; the JS loop measured 75 ns at 30 chars, 134 ns at 60). */
 const SHORT_STRING = 40
@@ -127,7 +127,7 @@ const fromCharCode = String.fromCharCode
  * @param {number} n - length, 0 to SHORT_TEXT (the default case is SHORT_TEXT, 24)
  * @returns {string}
  */
-function shortAscii (src, s, n) {
+export function shortAscii (src, s, n) {
   switch (n) {
     case 0: return ''
     case 1: return fromCharCode(src[s])

@@ -303,3 +303,84 @@ describe('decode: the decoder keeps no reference to its input once it returns or
     })
   }
 })
+
+describe('decode: maps of more than 128 keys (read without the key cache), key by key', () => {
+  // Two keys, `first` then `second`, open a map of 142 keys; the 140 after them are longer than
+  // either (41 bytes), so only these two can be out of order. Each key's value is its index. The
+  // rows put the two keys' first difference in every place the large-map comparison and the
+  // ASCII check look at: inside the first four bytes, in a later four, in the bytes after the last
+  // full four, keys shorter than four bytes, and bytes of 0x80 and up (an unsigned comparison).
+  const utf8 = new TextEncoder()
+  const FILLER = Array.from({ length: 140 }, (_, i) => 'f'.repeat(38) + String(100 + i))
+  /** @param {Uint8Array|string} first @param {Uint8Array|string} second */
+  function largeMap (first, second) {
+    const keys = [first, second, ...FILLER].map((k) => typeof k === 'string' ? utf8.encode(k) : k)
+    const parts = [[0xb8, keys.length]]
+    const offsets = []
+    let at = 2
+    keys.forEach((key, i) => {
+      const head = key.length < 24 ? [0x60 + key.length] : [0x78, key.length]
+      offsets.push(at)
+      parts.push(head, [...key], i < 24 ? [i] : [0x18, i])
+      at += head.length + key.length + (i < 24 ? 1 : 2)
+    })
+    return { bytes: Uint8Array.from(parts.flat()), secondAt: offsets[1] }
+  }
+  /** @param {string} a @param {string} b */
+  const inOrder = (a, b) => {
+    const x = utf8.encode(a)
+    const y = utf8.encode(b)
+    if (x.length !== y.length) return x.length < y.length
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] < y[i]
+    return false
+  }
+
+  const pairs = [
+    ['abcd', 'abce', 'the fourth byte'], ['abcd', 'bbcd', 'the first byte'],
+    ['abcdefgh', 'abcdefgi', 'the eighth byte'], ['abcdefgh', 'abcdffgh', 'the fifth byte'],
+    ['abcdefghi', 'abcdefghj', 'the byte after two fours'], ['abcdefghijklmnopqrstuvwxyz12', 'abcdefghijklmnopqrstuvwxyz13', 'a key longer than 24 bytes'],
+    ['ab', 'ac', 'keys of two bytes'], ['a', 'b', 'keys of one byte'], ['', 'a', 'the empty key'],
+    ['zzz', 'aaaa', 'a shorter key'], ['zzzz', '\u00e9zz', 'a byte of 0xc3 against 0x7a'],
+    ['\u007f\u007f\u007f\u007f', '\u0080aa', 'a byte of 0xc2 against 0x7f'], ['a\u00e9bcd', 'a\u00e9bce', 'two-byte characters in the first four'],
+    ['\u{1f600}\u{1f600}', '\u{1f601}\u{1f600}', 'four-byte characters']
+  ]
+  for (const [low, high, where] of pairs) {
+    it(`${JSON.stringify(low)} then ${JSON.stringify(high)} (${where}): accepted; the other way round, map-key-order at the second key`, () => {
+      assert.ok(inOrder(low, high), 'the row is in order')
+      const ordered = largeMap(low, high)
+      const value = /** @type {Record<string, number>} */ (decode(ordered.bytes))
+      assert.deepEqual(Object.keys(value).slice(0, 2), [low, high])
+      assert.equal(value[low], 0)
+      assert.equal(value[high], 1)
+      assert.equal(toHex(encode(value)), toHex(ordered.bytes))
+      const swapped = largeMap(high, low)
+      assertRejects(() => decode(swapped.bytes), { rule: 'map-key-order', offset: swapped.secondAt, detail: `map key ${JSON.stringify(low)} is out of order`, path: '/' + low.replace(/~/g, '~0').replace(/\//g, '~1') }, 'strict')
+      const relaxed = /** @type {Record<string, number>} */ (decode(swapped.bytes, { relaxed: true }))
+      assert.equal(relaxed[high], 0)
+      assert.equal(relaxed[low], 1)
+    })
+  }
+
+  for (const key of ['abcd', 'abcdefgh', 'abcdefghijk', 'ab', '', '\u00e9\u00e9', 'abcdefghijklmnopqrstuvwxyz123']) {
+    it(`${JSON.stringify(key)} twice: duplicate-key at the second`, () => {
+      const { bytes, secondAt } = largeMap(key, key)
+      assertRejects(() => decode(bytes), { rule: 'duplicate-key', offset: secondAt, detail: `duplicate map key ${JSON.stringify(key)}` }, 'strict')
+      assertRejects(() => decode(bytes, { relaxed: true }), { rule: 'duplicate-key', offset: secondAt, detail: `duplicate map key ${JSON.stringify(key)}` }, 'relaxed')
+    })
+  }
+
+  for (let lane = 0; lane < 9; lane++) {
+    it(`a non-ASCII character, and then an invalid byte, at byte ${lane} of a 10-byte key`, () => {
+      const chars = [...'abcdefghi']
+      chars[lane] = '\u00e9'
+      const key = chars.join('')
+      assert.equal(utf8.encode(key).length, 10)
+      const value = /** @type {Record<string, number>} */ (decode(largeMap('a', key).bytes))
+      assert.equal(value[key], 1)
+      const invalid = utf8.encode('abcdefghij')
+      invalid[lane] = 0xff
+      const { bytes, secondAt } = largeMap('a', invalid)
+      assertRejects(() => decode(bytes), { rule: 'invalid-utf8', offset: secondAt + 1 + lane, detail: 'text is not valid UTF-8' }, 'strict')
+    })
+  }
+})

@@ -7,7 +7,9 @@
 // byte order of escapedBytes keys.
 import assert from 'node:assert/strict'
 import { encode, decode, DagCborEncodeError } from '../index.js'
+import { canonicalOrder } from '../lib/key-order.js'
 import { head, text, concatAll, toHex } from './fuzz/cbor.js'
+import { LARGE_MAP_ROWS, expectedMapBytes } from './helpers/large-maps.js'
 
 const utf8 = new TextEncoder()
 
@@ -59,6 +61,23 @@ function assertOrdered (keys, label) {
     assert.equal(toHex(encode(asMap(order))), expected, `${label} (Map)`)
   }
   assert.deepEqual(Object.keys(decode(expectedMap(keys))).sort(), [...keys].sort(), label)
+  assertValuesFollow(keys, label)
+}
+
+/**
+ * canonicalOrder given the keys' values (as the encoder gives it an object's Object.values in
+ * JavaScriptCore and SpiderMonkey) leaves each value at its key's new index, in every sort.
+ * @param {string[]} keys
+ * @param {string} label
+ * @param {boolean} [escapedBytes]
+ */
+function assertValuesFollow (keys, label, escapedBytes = false) {
+  for (const order of [keys, [...keys].reverse()]) {
+    const values = order.map((key) => ({ key }))
+    const sorted = canonicalOrder(order.slice(), escapedBytes, values)
+    assert.equal(values.length, order.length, label)
+    sorted.forEach((key, i) => assert.equal(values[i].key, key, `${label}: the value at ${i}`))
+  }
 }
 
 // Characters at the edges of UTF-8's byte lengths and of the UTF-16 surrogate range, where code unit
@@ -307,6 +326,7 @@ describe('key order: escapedBytes keys sort by the bytes they stand for', () => 
     const pool = ['a', '\udc80', '\udcff', '\udcc3', 'é', 'ab', '\udcc3\udca8', 'a\udcff', '\udcff\udcff', '\u{10000}', 'abc', '\udce0\udc80', 'abcd', '\udc80\udc80\udc80\udc80\udc80']
     for (const size of [2, 5, pool.length]) {
       const keys = pool.slice(0, size)
+      assertValuesFollow(keys, `${size} escaped keys`, true)
       for (const order of [keys, [...keys].reverse()]) {
         assert.equal(toHex(encode(asObject(order), { escapedBytes: true })), toHex(expectedMap(order, escapedKeyBytes)), `${size} keys`)
       }
@@ -317,5 +337,32 @@ describe('key order: escapedBytes keys sort by the bytes they stand for', () => 
     for (const keys of [['\udcf0\udc90', '\udcf0'], ['\udcf0\udc91', '\udcf0\udc90'], ['a\udc81', 'a\udc80', 'a']]) {
       assert.equal(toHex(encode(asObject(keys), { escapedBytes: true })), toHex(expectedMap(keys, escapedKeyBytes)), JSON.stringify(keys))
     }
+  })
+})
+
+describe('key order: objects of more than 100 keys, each value beside its key', () => {
+  for (const row of LARGE_MAP_ROWS) {
+    it(row.name, () => {
+      const expected = toHex(expectedMapBytes(row.entries))
+      assert.equal(toHex(encode(row.make())), expected)
+      // the way JavaScriptCore and SpiderMonkey take: Object.values, in Object.keys's order,
+      // reordered by the keys' sort
+      const object = row.make()
+      const keys = Object.keys(object)
+      const values = Object.values(object)
+      assert.deepEqual(values, keys.map((key) => /** @type {any} */ (object)[key]), 'Object.values in the order of Object.keys')
+      const sorted = canonicalOrder(keys, false, values)
+      assert.equal(toHex(expectedMapBytes(sorted.map((key, i) => [key, /** @type {any} */ (values[i])]))), expected)
+    })
+  }
+
+  it('a getter that deletes a key listed after it: the deleted key is reported, not another value written beside it', () => {
+    /** @type {Record<string, any>} */
+    const object = {}
+    // 'a' sorts first and is listed first; 'victim' is listed (and sorts) after it
+    Object.defineProperty(object, 'a', { get () { delete object.victim; return 1 }, enumerable: true, configurable: true })
+    for (let i = 0; i < 120; i++) object['k' + i] = i
+    object.victim = 'gone before it is read'
+    assert.throws(() => encode(object), (/** @type {any} */ e) => e instanceof DagCborEncodeError && e.rule === 'undefined' && /victim/.test(e.message))
   })
 })

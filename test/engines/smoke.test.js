@@ -18,6 +18,8 @@ import { loadFixtures, loadNegativeFixtures, loadCar } from '../helpers/fixtures
 import { dataModelDiff } from '../helpers/ipld-equal.js'
 import { ownsExactly, ownershipProblem } from '../helpers/ownership.js'
 import { ok, is, bytesEqual, fromHex, throws } from '../browser/assert.js'
+import { LARGE_MAP_ROWS, expectedMapBytes } from '../helpers/large-maps.js'
+import { SPIDERMONKEY, JAVASCRIPTCORE } from '../../lib/engine.js'
 
 const { encode, decode, DagCborDecodeError } = dagCbor
 const DAG_CBOR = 0x71
@@ -54,6 +56,21 @@ describe('codec-fixtures: decode, re-encode identically, CID, DAG-JSON twin', ()
         is(diff, null, 'DAG-CBOR vs DAG-JSON data model')
       }
     })
+  }
+})
+
+describe('engine flags and objects of more than 100 keys (read by Object.values in JavaScriptCore and SpiderMonkey)', () => {
+  const g = /** @type {any} */ (globalThis)
+  const firefox = typeof g.navigator?.userAgent === 'string' && /\bFirefox\//.test(g.navigator.userAgent)
+  const bun = typeof g.Bun === 'object'
+
+  it(`the engine is told apart by its features (this is ${bun ? 'Bun' : firefox ? 'Firefox' : 'a V8 engine'})`, () => {
+    is(SPIDERMONKEY, firefox, 'SPIDERMONKEY')
+    is(JAVASCRIPTCORE, bun, 'JAVASCRIPTCORE')
+  })
+
+  for (const row of LARGE_MAP_ROWS) {
+    it(row.name, () => bytesEqual(encode(row.make()), expectedMapBytes(row.entries), 'encoded map'))
   }
 })
 
