@@ -10,6 +10,7 @@ import { Digest } from 'multiformats/hashes/digest'
 import { sectionError } from './read.js'
 import { missing, loadFor } from './on-demand.js'
 import { uvarint, varintEnd } from './varint.js'
+import { ownedCopy } from './bytes.js'
 
 const BATCH_BYTES = 1 << 20
 const BATCH_SECTIONS = 8192
@@ -37,7 +38,7 @@ function plainCid (bytes, from, to, copy) {
   // copied: the CID's own bytes, its multihash and digest views of them (as the codec's CIDs)
   const own = copy ? bytes.slice(from, cidEnd) : bytes
   const at = copy ? from : 0
-  return new CID(1, code, new Digest(hashCode, size, own.subarray(digestStart - at, cidEnd - at), own.subarray(mhStart - at, cidEnd - at)), own.subarray(from - at, cidEnd - at))
+  return new CID(1, code, new Digest(hashCode, size, own.subarray(digestStart - at, cidEnd - at), own.subarray(mhStart - at, cidEnd - at)), copy ? own : bytes.subarray(from, cidEnd))
 }
 
 /**
@@ -97,7 +98,7 @@ export async function * blockBatches (batches, maxBlockSize, check, spare) {
         }
         if (to - dataAt > maxBlockSize) throw sectionError(starts[i], count, 'too-big', '', to - dataAt, maxBlockSize)
         if (missing(cid.code, cid.multihash.code)) await loadFor(cid.code, cid.multihash.code)
-        out.push(check({ cid, bytes: copy ? bytes.slice(dataAt, to) : bytes.subarray(dataAt, to), offset: starts[i] }, i < verified))
+        out.push(check({ cid, bytes: copy ? ownedCopy(bytes, dataAt, to) : bytes.subarray(dataAt, to), offset: starts[i] }, i < verified))
       } catch (err) {
         failure = err
         break
