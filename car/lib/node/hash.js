@@ -4,6 +4,7 @@
 // WebAssembly to load for it. blake2b-256 stays an on-demand load of hash-wasm's build (at the first
 // blake2b-256 block), through require, which reads the file as it is: import() would first scan its
 // source for exports. Also Buffer#equals (memcmp) for the core's byte comparisons.
+import { Buffer } from 'node:buffer'
 import crypto from 'node:crypto'
 import { createRequire } from 'node:module'
 import { installHashers } from '../core/hash.js'
