@@ -35,8 +35,9 @@ function plainCid (bytes, from, to, copy) {
   const digestStart = varintEnd
   const cidEnd = digestStart + size
   if (size < 0 || cidEnd > to) return null
+  // copied: three small arrays of their own (heapCid, below); or, where the constructors are not
+  // as heapCid expects, the CID's own bytes with its multihash and digest views of them
   if (copy && plainFields) return heapCid(code, hashCode, size, bytes.slice(from, cidEnd), bytes.slice(mhStart, cidEnd), bytes.slice(digestStart, cidEnd))
-  // copied: the CID's own bytes, its multihash and digest views of them (as the codec's CIDs)
   const own = copy ? bytes.slice(from, cidEnd) : bytes
   const at = copy ? from : 0
   return new CID(1, code, new Digest(hashCode, size, own.subarray(digestStart - at, cidEnd - at), own.subarray(mhStart - at, cidEnd - at)), copy ? own : bytes.subarray(from, cidEnd))
