@@ -513,7 +513,19 @@ describe('library: what the iterator and readBlockAt return own exactly their by
       for await (const { cid, bytes: data } of await open(bytes, {})) {
         assert.ok(ownsExactly(data), `block ${blocks}: bytes are a view (offset ${data.byteOffset} of ${data.buffer.byteLength})`)
         assert.ok(ownsExactly(cid.bytes), `block ${blocks}: CID bytes are a view`)
-        assert.equal(cid.multihash.bytes.buffer, cid.bytes.buffer, 'the multihash is a view of the CID\'s own bytes')
+        // the multihash and digest: arrays of their own, or views of the CID's own bytes (a CIDv0), never of a batch
+        const { bytes: mh, digest } = cid.multihash
+        assert.ok(ownsExactly(mh) || mh.buffer === cid.bytes.buffer, `block ${blocks}: the multihash is a view of something else`)
+        assert.ok(ownsExactly(digest) || digest.buffer === cid.bytes.buffer || digest.buffer === mh.buffer, `block ${blocks}: the digest is a view of something else`)
+        assert.deepEqual(mh, cid.bytes.subarray(cid.bytes.length - mh.length))
+        assert.deepEqual(digest, mh.subarray(mh.length - digest.length))
+        // a whole multiformats CID, as CID.decode makes it
+        const decoded = CID.decode(cid.bytes.slice())
+        assert.ok(cid instanceof CID && CID.asCID(cid) === cid && cid.equals(decoded) && decoded.equals(cid))
+        assert.equal(cid.toString(), decoded.toString())
+        assert.deepEqual(Object.keys(cid), Object.keys(decoded))
+        assert.deepEqual(Object.keys(cid.multihash), Object.keys(decoded.multihash))
+        assert.deepEqual([cid.version, cid.code, cid.multihash.code, cid.multihash.size], [decoded.version, decoded.code, decoded.multihash.code, decoded.multihash.size])
         blocks++
       }
       assert.ok(blocks > 1000)

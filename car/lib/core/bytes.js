@@ -1,5 +1,7 @@
 // Byte helpers with no Buffer: comparison, hex, base64, one-char-per-byte ("latin1") strings.
 // The comparison is injectable: the Node shell installs Buffer#equals (memcmp) for whole blocks.
+// So is the copy into an array of its own (ownedCopy): the Node shell's skips zero-filling memory
+// that the copy then overwrites.
 
 /** @type {(a: Uint8Array, b: Uint8Array) => boolean} same length guaranteed */
 let equalBytes = (a, b) => {
@@ -14,6 +16,30 @@ let equalBytes = (a, b) => {
  */
 export function installEquals (equals) {
   equalBytes = equals
+}
+
+/** @type {(bytes: Uint8Array, from: number, to: number) => Uint8Array} */
+let copyBytes = (bytes, from, to) => bytes.slice(from, to)
+
+/**
+ * Copy with `copy` from now on: it returns a Uint8Array over an ArrayBuffer of exactly to - from
+ * bytes, holding bytes[from, to).
+ *
+ * @param {(bytes: Uint8Array, from: number, to: number) => Uint8Array} copy
+ */
+export function installCopy (copy) {
+  copyBytes = copy
+}
+
+/**
+ * bytes[from, to) in an ArrayBuffer of their own (as bytes.slice(from, to)).
+ *
+ * @param {Uint8Array} bytes
+ * @param {number} from
+ * @param {number} to
+ */
+export function ownedCopy (bytes, from, to) {
+  return copyBytes(bytes, from, to)
 }
 
 /**

@@ -10,6 +10,7 @@ import { Digest } from 'multiformats/hashes/digest'
 import { sectionError } from './read.js'
 import { missing, loadFor } from './on-demand.js'
 import { uvarint, varintEnd } from './varint.js'
+import { ownedCopy } from './bytes.js'
 
 const BATCH_BYTES = 1 << 20
 const BATCH_SECTIONS = 8192
@@ -34,10 +35,46 @@ function plainCid (bytes, from, to, copy) {
   const digestStart = varintEnd
   const cidEnd = digestStart + size
   if (size < 0 || cidEnd > to) return null
-  // copied: the CID's own bytes, its multihash and digest views of them (as the codec's CIDs)
+  // copied: three small arrays of their own (heapCid, below); or, where the constructors are not
+  // as heapCid expects, the CID's own bytes with its multihash and digest views of them
+  if (copy && plainFields) return heapCid(code, hashCode, size, bytes.slice(from, cidEnd), bytes.slice(mhStart, cidEnd), bytes.slice(digestStart, cidEnd))
   const own = copy ? bytes.slice(from, cidEnd) : bytes
   const at = copy ? from : 0
-  return new CID(1, code, new Digest(hashCode, size, own.subarray(digestStart - at, cidEnd - at), own.subarray(mhStart - at, cidEnd - at)), own.subarray(from - at, cidEnd - at))
+  return new CID(1, code, new Digest(hashCode, size, own.subarray(digestStart - at, cidEnd - at), own.subarray(mhStart - at, cidEnd - at)), copy ? own : bytes.subarray(from, cidEnd))
+}
+
+// A copied CID, its multihash and its digest are three small arrays of their own, none a view of
+// another: V8 keeps arrays this small in its heap, and a view of one (or a look at its .buffer)
+// makes V8 move its bytes out into memory of their own, which the collector then frees, one
+// allocation per block. multiformats' constructors look at each array's .buffer (to check it is
+// not shared; these never are), so the CID and its Digest are built here as those constructors
+// build them: the same fields, in the same order, on the same prototypes, when a CID they build
+// has exactly these fields (checked once, here); otherwise through the constructors.
+const probe = new CID(1, 0x55, new Digest(0, 0, new Uint8Array(0), new Uint8Array(2)), new Uint8Array(4))
+const plainFields = Object.keys(probe).join() === 'code,version,multihash,bytes,/' && Object.keys(probe.multihash).join() === 'code,size,digest,bytes'
+
+/**
+ * @param {number} code
+ * @param {number} hashCode
+ * @param {number} size
+ * @param {Uint8Array} bytes the CID's
+ * @param {Uint8Array} multihash
+ * @param {Uint8Array} digest
+ * @returns {CID}
+ */
+function heapCid (code, hashCode, size, bytes, multihash, digest) {
+  const d = Object.create(Digest.prototype)
+  d.code = hashCode
+  d.size = size
+  d.digest = digest
+  d.bytes = multihash
+  const cid = Object.create(CID.prototype)
+  cid.code = code
+  cid.version = 1
+  cid.multihash = d
+  cid.bytes = bytes
+  cid['/'] = bytes
+  return cid
 }
 
 /**
@@ -97,7 +134,7 @@ export async function * blockBatches (batches, maxBlockSize, check, spare) {
         }
         if (to - dataAt > maxBlockSize) throw sectionError(starts[i], count, 'too-big', '', to - dataAt, maxBlockSize)
         if (missing(cid.code, cid.multihash.code)) await loadFor(cid.code, cid.multihash.code)
-        out.push(check({ cid, bytes: copy ? bytes.slice(dataAt, to) : bytes.subarray(dataAt, to), offset: starts[i] }, i < verified))
+        out.push(check({ cid, bytes: copy ? ownedCopy(bytes, dataAt, to) : bytes.subarray(dataAt, to), offset: starts[i] }, i < verified))
       } catch (err) {
         failure = err
         break

@@ -4,10 +4,11 @@
 // WebAssembly to load for it. blake2b-256 stays an on-demand load of hash-wasm's build (at the first
 // blake2b-256 block), through require, which reads the file as it is: import() would first scan its
 // source for exports. Also Buffer#equals (memcmp) for the core's byte comparisons.
+import { Buffer } from 'node:buffer'
 import crypto from 'node:crypto'
 import { createRequire } from 'node:module'
 import { installHashers } from '../core/hash.js'
-import { installEquals } from '../core/bytes.js'
+import { installEquals, installCopy } from '../core/bytes.js'
 
 installHashers({
   backend: 'node:crypto',
@@ -30,3 +31,10 @@ installHashers({
 /** @param {Uint8Array} u */
 const view = (u) => Buffer.from(u.buffer, u.byteOffset, u.byteLength)
 installEquals((a, b) => view(a).equals(view(b)))
+// blocks copied out of their batch: memory that the copy fills at once needs no zero-filling first
+// (allocUnsafeSlow: never the shared pool; its ArrayBuffer is exactly this long)
+installCopy((bytes, from, to) => {
+  const own = new Uint8Array(Buffer.allocUnsafeSlow(to - from).buffer)
+  own.set(bytes.subarray(from, to))
+  return own
+})
