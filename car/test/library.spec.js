@@ -504,7 +504,7 @@ describe('library: what the iterator and readBlockAt return own exactly their by
   for (const [name, open] of /** @type {const} */ ([
     ['core, from bytes', (/** @type {Uint8Array} */ b, /** @type {any} */ o) => core.CarBlockIterator.fromBytes(b, o)],
     ['core, from chunks', (/** @type {Uint8Array} */ b, /** @type {any} */ o) => core.CarBlockIterator.fromIterable(chunked(b, 4096), o)],
-    // a file path: fromBytes is the core's, which has no workers
+    // a file path, as a script with a large CAR calls it
     ['Node, a file path, two workers', async (/** @type {Uint8Array} */ b, /** @type {any} */ o) => node.CarBlockIterator.fromIterable(await writeTemp(b), { ...o, workers: 2 })]
   ])) {
     it(`${name}: every block's bytes and CID bytes by default; views of a batch with viewBytes`, async () => {
@@ -536,6 +536,11 @@ describe('library: what the iterator and readBlockAt return own exactly their by
       assert.equal(views, blocks, 'viewBytes: every block and CID a view of its batch')
     })
   }
+
+  it('copied CIDs are built as multiformats\' constructors build them, without views (the installed multiformats passes the check at load)', async () => {
+    const { HEAP_CIDS } = await import('../lib/core/iterate.js')
+    assert.equal(HEAP_CIDS, true)
+  })
 
   it('readBlockAt: the block and CID do not hold the input they were read from', async () => {
     const bytes = fs.readFileSync(FIXTURES[0])
