@@ -7,7 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { BUNDLE, CACHE } from '../scripts/build-cli.js'
-import { assertCacheTaken } from './helpers/code-cache.js'
+import { assertBuiltTogether, assertCacheTaken } from './helpers/code-cache.js'
 
 const car = fileURLToPath(new URL('../', import.meta.url))
 const REPO_CAR = path.join(car, 'test/fixtures/atproto/repo-small-v2.car')
@@ -48,14 +48,7 @@ describe('the command\'s bundle and its code cache', function () {
   after(() => fs.rmSync(dir, { recursive: true, force: true }))
 
   it('are built together: the cache starts with the bundle\'s first line, which names its build', () => {
-    const bundle = fs.readFileSync(BUNDLE, 'utf8')
-    const id = bundle.slice(0, bundle.indexOf('\n') + 1)
-    assert.match(id, /^\/\/ build [0-9a-f]{32}\n$/)
-    const cache = fs.readFileSync(CACHE)
-    assert.equal(cache.subarray(0, id.length).toString('latin1'), id)
-    assert.ok(cache.length > id.length + 1000, 'the cache holds no code')
-    // it ships in the package: nothing in it may name the machine that built it
-    assert.equal(cache.indexOf(Buffer.from(car.replace(/[\\/]$/, ''))), -1, 'the cache holds this checkout\'s path')
+    assertBuiltTogether(BUNDLE, CACHE, car)
   })
 
   it('V8 takes the cache the build made, for the bundle as the bin compiles it (a run without NODE_OPTIONS)', () => {

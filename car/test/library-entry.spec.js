@@ -15,7 +15,7 @@ import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import * as source from '../lib/node/index.js'
 import { LIBRARY_BUNDLE, LIBRARY_CACHE } from '../scripts/build-library.js'
-import { assertCacheTaken } from './helpers/code-cache.js'
+import { assertBuiltTogether, assertCacheTaken } from './helpers/code-cache.js'
 
 const car = fileURLToPath(new URL('../', import.meta.url))
 const GENESIS = fileURLToPath(new URL('../../test/fixtures/cars/filecoin-calibnet-genesis.car', import.meta.url))
@@ -173,12 +173,7 @@ describe('the library\'s Node entry (lib/node/library.js, from its bundle)', fun
   })
 
   it('the bundle and its code cache are built together, and V8 takes the cache', () => {
-    const bundle = fs.readFileSync(LIBRARY_BUNDLE, 'utf8')
-    const id = bundle.slice(0, bundle.indexOf('\n') + 1)
-    assert.match(id, /^\/\/ build [0-9a-f]{32}\n$/)
-    const cache = fs.readFileSync(LIBRARY_CACHE)
-    assert.equal(cache.subarray(0, id.length).toString('latin1'), id)
-    assert.equal(cache.indexOf(Buffer.from(car.replace(/[\\/]$/, ''))), -1, 'the cache holds this checkout\'s path')
+    assertBuiltTogether(LIBRARY_BUNDLE, LIBRARY_CACHE, car)
     assertCacheTaken(LIBRARY_BUNDLE, LIBRARY_CACHE, 'dag-cbor-car/lib/node/library.bundle.cjs')
   })
 

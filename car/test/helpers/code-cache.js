@@ -1,7 +1,27 @@
-// Whether V8 takes a bundle's code cache (lib/node/load-bundle.cjs compiles each bundle so): checked
-// in a fresh process without NODE_OPTIONS, whose flags would make V8 refuse any cache.
+// A bundle's code cache (scripts/bundle.js makes it, lib/node/load-bundle.cjs compiles each bundle
+// with it): made for this build of the bundle, free of this checkout's path, and taken by V8, which
+// is checked in a fresh process without NODE_OPTIONS, whose flags would make V8 refuse any cache.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+
+/**
+ * Fails unless `cache` starts with the bundle's first line (which names its build), holds code,
+ * and does not name the directory the package was built in (it ships in the package).
+ *
+ * @param {string} bundle the bundle's path
+ * @param {string} cache its code cache's path
+ * @param {string} checkout the package's directory
+ */
+export function assertBuiltTogether (bundle, cache, checkout) {
+  const text = fs.readFileSync(bundle, 'utf8')
+  const id = text.slice(0, text.indexOf('\n') + 1)
+  assert.match(id, /^\/\/ build [0-9a-f]{32}\n$/)
+  const bytes = fs.readFileSync(cache)
+  assert.equal(bytes.subarray(0, id.length).toString('latin1'), id)
+  assert.ok(bytes.length > id.length + 1000, 'the cache holds no code')
+  assert.equal(bytes.indexOf(Buffer.from(checkout.replace(/[\\/]$/, ''))), -1, 'the cache holds this checkout\'s path')
+}
 
 /**
  * Fails unless V8, compiling `bundle` as the loader does (named `name`), accepts `cache`.
