@@ -1,6 +1,7 @@
 // A/B: two builds of this codec, interleaved in one process with @ipld/dag-cbor, on one corpus and
 // direction. For judging a change on a busy machine, where separate runs differ more than the change.
-//   node bench/ab.js <a/index.js> <b/index.js> <corpus> <encode|decode> [--rounds=N] [--ms=N] [--one-order]
+//   node bench/ab.js <a/index.js> <b/index.js> <corpus> <encode|decode> [--rounds=N] [--ms=N] [--one-order] [--pool]
+// (--pool: both builds encode with { pool: true })
 // (also `bun bench/ab.js ...` and `deno run -A --node-modules-dir=manual bench/ab.js ...`)
 // The build a process imports second runs slower, by up to half on decode (bench/README.md, "Order
 // effect"), so by default this runs two fresh processes of the same runtime, one with a imported
@@ -16,7 +17,7 @@ const args = process.argv.slice(2)
 const [aPath, bPath, corpus, dir] = args.filter((x) => !x.startsWith('--'))
 const flag = (name, fallback) => Number(args.find((x) => x.startsWith(`--${name}=`))?.split('=')[1] ?? fallback)
 if (!aPath || !bPath || !corpus || !['encode', 'decode'].includes(dir)) {
-  console.log('usage: node bench/ab.js <a/index.js> <b/index.js> <corpus> <encode|decode> [--rounds=N] [--ms=N] [--one-order]')
+  console.log('usage: node bench/ab.js <a/index.js> <b/index.js> <corpus> <encode|decode> [--rounds=N] [--ms=N] [--one-order] [--pool]')
   process.exit(2)
 }
 const RESULT = '@@ab '
@@ -57,8 +58,10 @@ async function measure () {
   // blocks strict decode rejects (the real CARs hold some) are left out of a decode run
   const items = dir === 'encode' ? c.values : c.blocks.filter((block) => { try { a.decode(block); return true } catch { return false } })
   if (items.length < (dir === 'encode' ? c.values : c.blocks).length) console.log(`(${c.blocks.length - items.length} blocks strict decode rejects are left out)`)
+  const options = args.includes('--pool') ? { pool: true } : undefined
   const job = (codec) => dir === 'encode' ? (v) => codec.encode(v) : (x) => codec.decode(x)
-  const cells = [{ name: 'ref', fn: job(ref), items }, { name: 'a', fn: job(a), items }, { name: 'b', fn: job(b), items }]
+  const ours = (codec) => dir === 'encode' ? (v) => codec.encode(v, options) : (x) => codec.decode(x)
+  const cells = [{ name: 'ref', fn: job(ref), items }, { name: 'a', fn: ours(a), items }, { name: 'b', fn: ours(b), items }]
   const [r, ra, rb] = runInterleaved(cells, { rounds: flag('rounds', 21), roundMs: flag('ms', 60), warmMs: 300, chunk: 16 })
   const result = { first: medianRatio(ra, r), second: medianRatio(rb, r), ratio: medianRatio(rb, ra) }
   console.log(`${corpus} ${dir}: a ${result.first.toFixed(2)}x, b ${result.second.toFixed(2)}x @ipld/dag-cbor; b/a ${result.ratio.toFixed(3)}`)

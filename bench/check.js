@@ -62,3 +62,23 @@ export function valueDiff (a, b, path = '') {
       return Object.is(a, b) ? null : `${path || '/'}: ${show(a)} vs ${show(b)}`
   }
 }
+
+/**
+ * How many of an encoder's results do not own exactly their memory (a view at an offset of a
+ * buffer, or of a buffer longer than itself: a shared pool, or an over-sized chunk), and how many
+ * buffers they are views of: as many as results when each has an over-sized chunk of its own,
+ * fewer when they share one.
+ *
+ * @param {Uint8Array[]} results
+ * @returns {{ views: number, buffers: number }}
+ */
+export function viewsOf (results) {
+  const buffers = new Set()
+  let views = 0
+  for (const r of results) {
+    if (r.byteOffset === 0 && r.buffer.byteLength === r.byteLength) continue
+    views++
+    buffers.add(r.buffer)
+  }
+  return { views, buffers: buffers.size }
+}

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { loadCorpora, CORPUS_NAMES } from './corpora.js'
 import { makePeers, loadOurs, dagJsonForm } from './peers.js'
 import { runInterleaved, median, medianRatio } from './harness.js'
-import { bytesDiff, valueDiff } from './check.js'
+import { bytesDiff, valueDiff, viewsOf } from './check.js'
 import { tapesOf, buildFromTape } from './floor.js'
 import { writeFloor, sizeFor } from './encode-floor.js'
 
@@ -24,6 +24,7 @@ const RELAXED = { relaxed: true }
 const ESCAPED = { escapedBytes: true }
 const VIEWS = { viewBytes: true }
 const RELAXED_VIEWS = { relaxed: true, viewBytes: true }
+const POOL = { pool: true }
 
 const fmtRate = (x) => !Number.isFinite(x) ? '-' : x >= 1e6 ? (x / 1e6).toFixed(2) + 'M' : x >= 1e3 ? (x / 1e3).toFixed(1) + 'k' : x.toFixed(1)
 const fmtMB = (x) => !Number.isFinite(x) ? '-' : x >= 100 ? x.toFixed(0) : x.toFixed(1)
@@ -37,6 +38,9 @@ const FLOOR = 'build-only floor'
 const WRITE_FLOOR = 'write-only floor'
 /** the decode row with { viewBytes: true }, timed where a peer returns views (cbor-x) */
 const VIEW_ROW = 'ours { viewBytes }'
+/** the encode row with { pool: true }, timed beside `ours`; peers whose encode results are views
+ * (of a shared buffer or of an over-sized chunk) are compared with it */
+const POOL_ROW = 'ours { pool }'
 /** the encode row writing into one reused buffer (no result allocated) */
 const INTO_ROW = 'ours encodeInto'
 
@@ -98,6 +102,8 @@ async function benchCorpus (c, peers, ours, ref) {
 
   // ---- checks before timing ----
   const refBlocks = c.values.map((v) => { try { return ref.encode(v) } catch { return null } })
+  /** peers some of whose encode results on this corpus are views, not arrays of their own */
+  const encodeViews = []
   const usable = { encode: new Set(), decode: new Set(), roundtrip: new Set() }
   for (const p of peers) {
     if (p.ceiling) {
@@ -121,6 +127,13 @@ async function benchCorpus (c, peers, ours, ref) {
       }
       const r2 = firstFailure(c.values, (v) => valueDiff(ref.decode(p.encode(v)), v))
       if (r2.fails) { checkProblems++; note(`${p.name} encode does not decode back equal on ${r2.fails}/${c.values.length} items; first ${r2.first}`) }
+      if (!p.ours) {
+        const { views, buffers } = viewsOf(c.values.map(p.encode))
+        if (views > 0) {
+          encodeViews.push(p.name)
+          console.log(`  (info) ${p.name}'s encode results are views: ${views}/${c.values.length} of ${buffers} buffer(s)${p.name === '@ipld/dag-cbor' ? '' : `; its encode is compared with ${POOL_ROW}`}`)
+        }
+      }
     }
     // decode: same value as @ipld/dag-cbor decodes
     const decErr = allThrowFree(c.blocks, dec)
@@ -181,6 +194,14 @@ async function benchCorpus (c, peers, ours, ref) {
       if (r.fails) { checkProblems++; note(`ours { viewBytes: true } decode differs from ours on ${r.fails} items; first ${r.first}`) }
       cells.push({ name: VIEW_ROW, fn: viewDecode, items: c.blocks })
     }
+    if (dir === 'encode' && usable.encode.has(oursPeer)) {
+      // results of up to a few KiB as views of a shared slab, as cbor-x's and (in Node)
+      // @atcute/cbor's are views; the same bytes as `ours`
+      const pooled = (v) => ours.encode(v, POOL)
+      const r = firstFailure(c.values, (v) => bytesDiff(pooled(v), oursPeer.encode(v)))
+      if (r.fails) { checkProblems++; note(`ours { pool } encode differs from ours on ${r.fails} items; first ${r.first}`) }
+      else cells.push({ name: POOL_ROW, fn: pooled, items: c.values })
+    }
     if (dir === 'encode' && usable.encode.has(oursPeer) && typeof ours.encodeInto === 'function' && typeof ours.encodedLength === 'function') {
       // the same bytes written into one reused buffer (encodeInto): the difference from `ours`
       // is the cost of allocating each fresh exact-size result
@@ -218,6 +239,7 @@ async function benchCorpus (c, peers, ours, ref) {
       if (!table[cell.name]) { table[cell.name] = {}; order.push(cell.name) }
       table[cell.name][dir] = { rate, mbs: rate * c.avgBytes / 1e6, ratio: base >= 0 ? medianRatio(rates[i], rates[base]) : NaN }
     })
+    if (dir === 'encode') res.encodeViews = encodeViews
     results[dir][c.name] = res
     if (c.bytesCorpus) {
       bytesRef[dir] = { byName: res.byName, set: res.byName['Uint8Array.set (ref)'], slice: res.byName['Uint8Array.slice (ref)'], ours: res.ours, oursView: res.byName[VIEW_ROW] }
@@ -278,18 +300,24 @@ function summarize (peers) {
       const na = []
       let n = 0
       let viewNote = ''
+      const pooled = []
       const peer = peers.find((p) => p.name === o)
       for (const [name, r] of Object.entries(results[dir])) {
         if (!r.ours) continue
         if (!r.byName[o]) { na.push(name); continue }
         n++
         // a peer whose byte strings are views of the input is matched against ours with the
-        // same semantics (the { viewBytes } row)
-        const mine = peer && peer.views && r.byName[VIEW_ROW] ? r.byName[VIEW_ROW] : r.ours
+        // same semantics (the { viewBytes } row); one whose encode results are views, against
+        // ours { pool }
+        const mine = peer && peer.views && r.byName[VIEW_ROW]
+          ? r.byName[VIEW_ROW]
+          : r.encodeViews && r.encodeViews.includes(o) && r.byName[POOL_ROW] ? r.byName[POOL_ROW] : r.ours
         const x = medianRatio(mine, r.byName[o])
         if (!(x > 1)) lost.push(`${name} ${fmtX(x)}`)
-        if (mine !== r.ours) viewNote = ' (decode: ours { viewBytes } against its views)'
+        if (mine === r.byName[VIEW_ROW]) viewNote = ' (decode: ours { viewBytes } against its views)'
+        else if (mine === r.byName[POOL_ROW]) pooled.push(name)
       }
+      if (pooled.length) viewNote = ` (ours { pool } against its views on ${pooled.length === n ? 'all' : pooled.length})`
       beats[o] = { lost, na, n }
       line += `; beats ${o} on ${n - lost.length}/${n}` + (lost.length ? ` (not: ${lost.join(', ')})` : '') + (na.length ? ` [n/a on ${na.length}]` : '') + viewNote
     }

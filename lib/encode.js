@@ -10,6 +10,7 @@ import { canonicalOrder, MANY_KEYS } from './key-order.js'
 import { JAVASCRIPTCORE, SPIDERMONKEY } from './engine.js'
 import { DagCborEncodeError, count, named } from './errors.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
+import { finishPooled } from './pool.js'
 
 // major types, shifted into the initial byte
 const NEGINT = 0x20
@@ -29,6 +30,13 @@ const VALUES_AT_ONCE = JAVASCRIPTCORE || SPIDERMONKEY
  *   raw bytes 0x80..0xFF they stand for: the inverse of `decode(bytes, { relaxed: true })` on
  *   text that is not valid UTF-8. Output with such strings is not valid DAG-CBOR.
  * @property {number} [maxDepth] - nesting limit (default 1000)
+ * @property {boolean} [pool] - `encode` only: allow a small result to be a view of a 64 KiB slab
+ *   shared with other results rather than an array of its own, which is faster where an array of
+ *   its own is costly (V8: Node, Chromium, Deno; results of 65 bytes, in Deno of 1 byte, to 4 KiB).
+ *   Such a result's `.buffer` is the whole slab, other results' bytes included, its `byteOffset`
+ *   is not 0, a kept one keeps its whole slab alive, and transferring its `.buffer` detaches every
+ *   result in that slab (docs/memory.md). Other results, and all in Firefox, Safari and Bun, are
+ *   exact, as by default.
  */
 
 let escapedBytes = false
@@ -268,7 +276,7 @@ function run (value, options, finish) {
  * @returns {import('multiformats/codecs/interface').ByteView<T>}
  */
 export function encode (value, options) {
-  return run(value, options, out.finish)
+  return run(value, options, options?.pool === true ? finishPooled : out.finish)
 }
 
 /**

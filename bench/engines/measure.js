@@ -6,20 +6,24 @@
 import { loadCorpora } from '../corpora.js'
 import { makePeers, dagJsonForm } from '../peers.js'
 import { runInterleaved } from '../harness.js'
-import { bytesDiff, valueDiff } from '../check.js'
+import { bytesDiff, valueDiff, viewsOf } from '../check.js'
 import * as ours from '../../index.js'
 import * as ref from '@ipld/dag-cbor'
 import { isNativeAccelerationEnabled } from 'cbor-x'
 
 /** the decode row with { viewBytes: true }, which cbor-x (views of the input) is compared with */
 export const VIEW_ROW = 'ours { viewBytes }'
+/** the encode row with { pool: true }, which peers whose results are views (of a shared buffer or
+ * of an over-sized chunk) are compared with */
+export const POOL_ROW = 'ours { pool }'
+const POOL = { pool: true }
 const RELAXED = { relaxed: true }
 const VIEWS = { viewBytes: true }
 const RELAXED_VIEWS = { relaxed: true, viewBytes: true }
 
 /**
  * @typedef {{ rows: string[], rates: number[][] }} Direction - rates[row][round], ops/s
- * @typedef {{ corpus: string, items: number, avgBytes: number, cborxNative: boolean, notes: string[], encode?: Direction, decode?: Direction }} CorpusResult
+ * @typedef {{ corpus: string, items: number, avgBytes: number, cborxNative: boolean, notes: string[], encodeViews: Record<string, { views: number, results: number, buffers: number }>, encode?: Direction, decode?: Direction }} CorpusResult
  */
 
 /**
@@ -70,6 +74,9 @@ export async function measureCorpus (name, { rounds, roundMs, warmMs, quick }) {
   const refBlocks = c.real ? c.values.map((/** @type {any} */ v) => ref.encode(v)) : c.blocks
   /** @type {{ encode: any[], decode: any[] }} */
   const cells = { encode: [], decode: [] }
+  /** per peer, how many of its encode results on this corpus, in this engine, are views
+   * @type {CorpusResult['encodeViews']} */
+  const encodeViews = {}
   for (const p of makePeers(ours)) {
     if (p.ceiling) {
       if (!json) continue
@@ -87,6 +94,14 @@ export async function measureCorpus (name, { rounds, roundMs, warmMs, quick }) {
       if (differs && p.ours) notes.push(`! ours encode differs from @ipld/dag-cbor's bytes on ${differs}`)
       else if (differs && p.name !== 'cbor-x') notes.push(`${p.name} encode differs from @ipld/dag-cbor's bytes on ${differs}`)
       cells.encode.push({ name: p.ours ? 'ours' : p.name, fn: p.encode, items: c.values })
+      if (p.ours) {
+        const pooled = (/** @type {unknown} */ v) => ours.encode(v, POOL)
+        const poolDiffers = firstFailure(c.values, (v) => bytesDiff(pooled(v), ours.encode(v)))
+        if (poolDiffers) notes.push(`! ours { pool } encode differs from ours on ${poolDiffers}`)
+        else cells.encode.push({ name: POOL_ROW, fn: pooled, items: c.values })
+      } else {
+        encodeViews[p.name] = { ...viewsOf(c.values.map((/** @type {unknown} */ v) => p.encode(v))), results: c.values.length }
+      }
     }
     const decodeProblem = firstFailure(c.blocks, (b) => { decode(b); return null })
     if (decodeProblem) notes.push(`${p.name} decode n/a: ${decodeProblem}`)
@@ -103,7 +118,7 @@ export async function measureCorpus (name, { rounds, roundMs, warmMs, quick }) {
     }
   }
   /** @type {CorpusResult} */
-  const result = { corpus: c.name, items: c.blocks.length, avgBytes: c.avgBytes, cborxNative: isNativeAccelerationEnabled, notes }
+  const result = { corpus: c.name, items: c.blocks.length, avgBytes: c.avgBytes, cborxNative: isNativeAccelerationEnabled, notes, encodeViews }
   for (const dir of /** @type {const} */ (['encode', 'decode'])) {
     if (!cells[dir].some((/** @type {any} */ x) => x.name === '@ipld/dag-cbor')) continue
     const rates = runInterleaved(cells[dir], { rounds, roundMs, warmMs, chunk: c.chunk })

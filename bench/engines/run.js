@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url'
 import { ENGINES, pickEngines, ensureInstalled, runFile, versionOf, serve, launchBrowser, root, BROWSER_BUNDLE } from '../../engines/engines.js'
 import { CORPUS_NAMES } from '../corpora.js'
 import { median } from '../harness.js'
-import { VIEW_ROW } from './measure.js'
+import { VIEW_ROW, POOL_ROW } from './measure.js'
 
 const args = process.argv.slice(2)
 /** @param {string} name @param {string} fallback */
@@ -26,7 +26,9 @@ const corpora = CORPUS_NAMES.filter((n) => !only || n.includes(only))
 const here = path.dirname(fileURLToPath(import.meta.url))
 const RESULT_MARK = '@@engine-result '
 const PEERS = ['cbor-x', '@atcute/cbor']
-const COLUMNS = ['ours', VIEW_ROW, 'cbor-x', '@atcute/cbor', 'JSON']
+const COLUMNS = ['ours', VIEW_ROW, POOL_ROW, 'cbor-x', '@atcute/cbor', 'JSON']
+/** the row of ours for one direction only */
+const ONLY_IN = /** @type {Record<string, string>} */ ({ [VIEW_ROW]: 'decode', [POOL_ROW]: 'encode' })
 /** corpora bound by copying bytes (bench/run.js's COPY_BOUND): left out of the under-2x list */
 const COPY_BOUND = ['bytes-1MiB']
 
@@ -187,18 +189,44 @@ function printEngine (run) {
     for (const dir of /** @type {const} */ (['encode', 'decode'])) {
       const d = r[dir]
       if (!d) { console.log(`| ${r.corpus} | ${dir} | ${COLUMNS.map(() => 'n/a').join(' | ')} |`); continue }
-      console.log(`| ${r.corpus} | ${dir} | ${COLUMNS.map((c) => c === VIEW_ROW && dir === 'encode' ? '' : cell(stats(d, c))).join(' | ')} |`)
+      console.log(`| ${r.corpus} | ${dir} | ${COLUMNS.map((c) => ONLY_IN[c] !== undefined && ONLY_IN[c] !== dir ? '' : cell(stats(d, c))).join(' | ')} |`)
     }
   }
   const notes = run.results.flatMap((r) => r.notes.map((n) => `${r.corpus}: ${n}`))
-  const all = [...notes, ...run.failures.map((f) => `not measured: ${f}`)]
+  const all = [viewsLine(run), ...notes, ...run.failures.map((f) => `not measured: ${f}`)]
   if (all.length) console.log('\n' + all.map((n) => `- ${n}`).join('\n'))
+}
+
+/**
+ * Whether some of a peer's encode results on a corpus were views (of a shared buffer or of an
+ * over-sized chunk), as checked in that engine before timing.
+ *
+ * @param {CorpusResult} r
+ * @param {string} peer
+ */
+const encodesViews = (r, peer) => (r.encodeViews?.[peer]?.views ?? 0) > 0
+
+/**
+ * Which peers' encode results were views in this engine, and of how many buffers: one per result
+ * is an over-sized chunk each, fewer a shared buffer.
+ *
+ * @param {EngineRun} run
+ * @returns {string}
+ */
+function viewsLine (run) {
+  const parts = ['@ipld/dag-cbor', ...PEERS].map((peer) => {
+    const seen = run.results.filter((r) => encodesViews(r, peer))
+    if (seen.length === 0) return `${peer}: none`
+    const sum = (/** @type {'views'|'results'|'buffers'} */ k) => seen.reduce((n, r) => n + r.encodeViews[peer][k], 0)
+    return `${peer}: ${sum('views')} of ${sum('results')} results on ${seen.length} corpora, in ${sum('buffers')} buffers`
+  })
+  return `encode results that are views, not arrays of their own (byteOffset above 0, or a longer buffer): ${parts.join('; ')}`
 }
 
 /** @param {EngineRun[]} runs */
 function printSummary (runs) {
   console.log('\n### Where a peer is ahead of ours\n')
-  console.log(`Every engine, corpus and direction where a peer is ahead: where the median over rounds of (peer's rate / ours, in the same round) is above 1, as \`npm run bench\` decides it. cbor-x's decode returns byte strings as views of the input, so it is compared with \`${VIEW_ROW}\`; the rest with \`ours\`. "peer / ours" is that median (min-max over rounds); "beyond spread" when the peer is ahead in every round.\n`)
+  console.log(`Every engine, corpus and direction where a peer is ahead: where the median over rounds of (peer's rate / ours, in the same round) is above 1, as \`npm run bench\` decides it. cbor-x's decode returns byte strings as views of the input, so it is compared with \`${VIEW_ROW}\`; a peer whose encode results on that corpus, in that engine, were views (of a buffer shared with other results, or of an over-sized chunk) with \`${POOL_ROW}\`; the rest with \`ours\`. "peer / ours" is that median (min-max over rounds); "beyond spread" when the peer is ahead in every round.\n`)
   console.log('| engine | corpus | dir | peer | peer vs ref | ours vs ref | peer / ours | beyond spread |')
   console.log('| --- | --- | --- | --- | ---: | ---: | ---: | --- |')
   let n = 0
@@ -210,13 +238,15 @@ function printSummary (runs) {
         const d = r[dir]
         if (!d) continue
         for (const peer of PEERS) {
-          const mine = peer === 'cbor-x' && dir === 'decode' && d.rows.includes(VIEW_ROW) ? VIEW_ROW : 'ours'
+          const mine = peer === 'cbor-x' && dir === 'decode' && d.rows.includes(VIEW_ROW)
+            ? VIEW_ROW
+            : dir === 'encode' && encodesViews(r, peer) && d.rows.includes(POOL_ROW) ? POOL_ROW : 'ours'
           const vs = stats(d, peer, mine)
           const p = stats(d, peer)
           const o = stats(d, mine)
           if (!vs || !p || !o || !(vs.median > 1)) continue
           n++
-          console.log(`| ${run.engine} | ${r.corpus} | ${dir} | ${peer}${mine === VIEW_ROW ? ' (vs ' + VIEW_ROW + ')' : ''} | ${cell(p)} | ${cell(o)} | ${cell(vs)} | ${vs.min > 1 ? 'yes' : 'no'} |`)
+          console.log(`| ${run.engine} | ${r.corpus} | ${dir} | ${peer}${mine !== 'ours' ? ' (vs ' + mine + ')' : ''} | ${cell(p)} | ${cell(o)} | ${cell(vs)} | ${vs.min > 1 ? 'yes' : 'no'} |`)
         }
         const o = stats(d, 'ours')
         const json = stats(d, 'JSON')

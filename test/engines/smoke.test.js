@@ -19,7 +19,8 @@ import { dataModelDiff } from '../helpers/ipld-equal.js'
 import { ownsExactly, ownershipProblem } from '../helpers/ownership.js'
 import { ok, is, bytesEqual, fromHex, throws } from '../browser/assert.js'
 import { LARGE_MAP_ROWS, expectedMapBytes } from '../helpers/large-maps.js'
-import { SPIDERMONKEY, JAVASCRIPTCORE } from '../../lib/engine.js'
+import { SPIDERMONKEY, JAVASCRIPTCORE, DENO } from '../../lib/engine.js'
+import { MIN_POOLED, MAX_POOLED, SLAB_SIZE } from '../../lib/pool.js'
 
 const { encode, decode, DagCborDecodeError } = dagCbor
 const DAG_CBOR = 0x71
@@ -63,10 +64,29 @@ describe('engine flags and objects of more than 100 keys (read by Object.values 
   const g = /** @type {any} */ (globalThis)
   const firefox = typeof g.navigator?.userAgent === 'string' && /\bFirefox\//.test(g.navigator.userAgent)
   const bun = typeof g.Bun === 'object'
+  const deno = typeof g.Deno === 'object'
 
-  it(`the engine is told apart by its features (this is ${bun ? 'Bun' : firefox ? 'Firefox' : 'a V8 engine'})`, () => {
+  it(`the engine is told apart by its features (this is ${bun ? 'Bun' : firefox ? 'Firefox' : deno ? 'Deno' : 'a V8 engine'})`, () => {
     is(SPIDERMONKEY, firefox, 'SPIDERMONKEY')
     is(JAVASCRIPTCORE, bun, 'JAVASCRIPTCORE')
+    is(DENO, deno, 'DENO')
+  })
+
+  // V8 engines pool results of 65 bytes (any size in Deno, whose V8 keeps no typed array in its
+  // heap) to 4 KiB; in Bun and Firefox every result owns exactly its bytes (lib/pool.js)
+  it(`encode with { pool: true }: the fixtures' bytes, ${bun || firefox ? 'every result exact' : `views of a shared slab from ${deno ? '1 byte' : '65 bytes'} to 4 KiB`}`, () => {
+    is(MAX_POOLED, bun || firefox ? 0 : 4096, 'MAX_POOLED')
+    is(MIN_POOLED, deno ? 1 : 65, 'MIN_POOLED')
+    const kept = []
+    for (const fixture of loadFixtures()) {
+      const pooled = encode(decode(fixture.cbor), { pool: true })
+      kept.push({ pooled, cbor: fixture.cbor })
+      const inRange = pooled.length >= MIN_POOLED && pooled.length <= MAX_POOLED
+      ok(inRange ? !ownsExactly(pooled) && pooled.buffer.byteLength === SLAB_SIZE : ownsExactly(pooled),
+        `${fixture.name}: a ${pooled.length}-byte result at ${pooled.byteOffset} of a ${pooled.buffer.byteLength}-byte buffer`)
+    }
+    ok(kept.some(({ pooled }) => !ownsExactly(pooled)) === !(bun || firefox), 'some results are views in V8 engines only')
+    for (const { pooled, cbor } of kept) bytesEqual(pooled, cbor, 'a kept pooled result, after the others')
   })
 
   for (const row of LARGE_MAP_ROWS) {

@@ -15,6 +15,10 @@ export const code: 0x71 = codec.code
 // encode returns bytes
 export const encoded: Uint8Array = codec.encode({ a: 1, b: [true, null, 'x', new Uint8Array(2)] })
 export const encodedWithOptions: Uint8Array = codec.encode('\udc80', { escapedBytes: true })
+// pool: a view of a shared slab, still a Uint8Array (ByteView) to its users
+export const pooled: Uint8Array = codec.encode({ a: 1 }, { pool: true })
+// @ts-expect-error pool is a boolean
+codec.encode({ a: 1 }, { pool: 'yes' })
 
 // decode takes a Uint8Array (any view) or an ArrayBuffer
 export const fromBytes: unknown = codec.decode(new Uint8Array())
