@@ -4,6 +4,8 @@
 // "surrogateescape" scheme), and the encoder's `escapedBytes` option writes those back as
 // the raw bytes. Valid UTF-8 never decodes to a lone surrogate, so the mapping is unambiguous.
 
+import { JAVASCRIPTCORE } from './engine.js'
+
 const textDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 const looseDecoder = new TextDecoder('utf-8', { ignoreBOM: true })
 const textEncoder = new TextEncoder()
@@ -13,6 +15,11 @@ const hasIsWellFormed = typeof ''.isWellFormed === 'function'
 /** Text at most this long is decoded in JS, longer by TextDecoder, whose fixed cost per call
  * a JS loop beats up to about here. shortAscii has a case for every length up to it. */
 export const SHORT_TEXT = 24
+/** Where TextDecoder is a host function (a browser's C++ binding; Node's and Deno's are JavaScript
+ * classes), a call costs about twice what it does in Node: there ASCII text up to this long is
+ * decoded in JS too (bench/README.md has the measurements). JavaScriptCore's (Bun, Safari) is a
+ * host function whose call costs less than this JS path, so it keeps TextDecoder. */
+export const MEDIUM_TEXT = !JAVASCRIPTCORE && /\[native code\]/.test(Function.prototype.toString.call(TextDecoder)) ? 128 : 0
 /** Strings at most this long are encoded in JS, longer by TextEncoder.encodeInto (~90 ns per
  * call with isWellFormed; the JS loop measured 75 ns at 30 chars, 134 ns at 60). */
 const SHORT_STRING = 40
@@ -104,6 +111,10 @@ export function readUtf8 (src, start, end, escaped) {
     while (i < end && src[i] < 0x80) i++
     return i === end ? shortAscii(src, start, n) : readUtf8JS(src, start, end, escaped)
   }
+  if (n <= MEDIUM_TEXT) {
+    const s = mediumAscii(src, start, n)
+    if (s !== null) return s
+  }
   // the replacing decoder, then a U+FFFD scan (it can only have replaced something if its
   // output holds one); the fatal decoder alone measured no better here (bench/README.md)
   const s = looseDecoder.decode(src.subarray(start, end))
@@ -155,6 +166,30 @@ export function shortAscii (src, s, n) {
     case 23: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14], src[s + 15], src[s + 16], src[s + 17], src[s + 18], src[s + 19], src[s + 20], src[s + 21], src[s + 22])
     default: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14], src[s + 15], src[s + 16], src[s + 17], src[s + 18], src[s + 19], src[s + 20], src[s + 21], src[s + 22], src[s + 23])
   }
+}
+
+/** one array per length, SHORT_TEXT + 1 to MEDIUM_TEXT, made on first use: setting the length
+ * of one shared array cost more than the apply itself in Chromium
+ * @type {number[][]} */
+const mediumUnits = []
+
+/**
+ * ASCII text of SHORT_TEXT to MEDIUM_TEXT bytes as one flat string (one fromCharCode.apply over
+ * an array of exactly its characters), or null when a byte is not ASCII.
+ *
+ * @param {Uint8Array} src
+ * @param {number} s - start
+ * @param {number} n - length
+ * @returns {string|null}
+ */
+export function mediumAscii (src, s, n) {
+  const units = mediumUnits[n] ?? (mediumUnits[n] = new Array(n).fill(0))
+  for (let i = 0; i < n; i++) {
+    const b = src[s + i]
+    if (b >= 0x80) return null
+    units[i] = b
+  }
+  return fromCharCode.apply(null, units)
 }
 
 /** @type {number[]} */

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict'
 import { encode, decode, DagCborEncodeError, DagCborDecodeError } from '../index.js'
 import { head, concat, fromHex, toHex, text } from './fuzz/cbor.js'
+import { mediumAscii, SHORT_TEXT } from '../lib/utf8.js'
 
 const utf8 = new TextEncoder()
 /** padding that moves a string past the JS writer's 40 units and the JS reader's 24 bytes */
@@ -181,6 +182,25 @@ describe('utf8: decoding text, strict and relaxed', () => {
         assert.equal(decode(text(s)), s, `${n} characters from ${first}`)
         assert.equal(decode(text(s), { relaxed: true }), s, `${n} characters from ${first}, relaxed`)
         assert.equal(toHex(encode(s)), toHex(text(s)))
+      }
+    }
+  })
+
+  it('mediumAscii (the browsers\' JS path for ASCII text over SHORT_TEXT bytes): every length to 200, every character in its place, null for any byte over 0x7f', () => {
+    const bytes = Uint8Array.from({ length: 260 }, (_, i) => 0x20 + (i % 0x5f))
+    for (let n = SHORT_TEXT + 1; n <= 200; n++) {
+      for (const at of [0, 3]) {
+        const expected = String.fromCharCode(...bytes.subarray(at, at + n))
+        // twice: the array a length's string is built in is reused
+        assert.ok(mediumAscii(bytes, at, n) === expected, `${n} characters at ${at}`)
+        assert.ok(mediumAscii(bytes, at, n) === expected, `${n} characters at ${at}, again`)
+      }
+      for (const where of [0, n >> 1, n - 1]) {
+        const withHigh = bytes.slice(0, n)
+        withHigh[where] = 0x80
+        assert.equal(mediumAscii(withHigh, 0, n), null, `${n} bytes, 0x80 at ${where}`)
+        withHigh[where] = 0xc3
+        assert.equal(mediumAscii(withHigh, 0, n), null, `${n} bytes, 0xc3 at ${where}`)
       }
     }
   })

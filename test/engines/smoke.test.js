@@ -21,6 +21,8 @@ import { ok, is, bytesEqual, fromHex, throws } from '../browser/assert.js'
 import { LARGE_MAP_ROWS, expectedMapBytes } from '../helpers/large-maps.js'
 import { SPIDERMONKEY, JAVASCRIPTCORE, DENO } from '../../lib/engine.js'
 import { MIN_POOLED, MAX_POOLED, SLAB_SIZE } from '../../lib/pool.js'
+import { MEDIUM_TEXT, SHORT_TEXT } from '../../lib/utf8.js'
+import { mediumTextRows } from '../helpers/medium-text.js'
 
 const { encode, decode, DagCborDecodeError } = dagCbor
 const DAG_CBOR = 0x71
@@ -92,6 +94,28 @@ describe('engine flags and objects of more than 100 keys (read by Object.values 
   for (const row of LARGE_MAP_ROWS) {
     it(row.name, () => bytesEqual(encode(row.make()), expectedMapBytes(row.entries), 'encoded map'))
   }
+})
+
+describe('text around the JS readers\' limits (mediumAscii in Chromium and Firefox)', () => {
+  it('ASCII text up to 128 bytes is read in JS exactly where TextDecoder is a host function and the engine is not JavaScriptCore', () => {
+    const hostDecoder = /\[native code\]/.test(Function.prototype.toString.call(TextDecoder))
+    is(MEDIUM_TEXT, hostDecoder && !JAVASCRIPTCORE ? 128 : 0)
+  })
+
+  it('text of every length from SHORT_TEXT to 136 bytes: ASCII in its place, non-ASCII and invalid bytes anywhere', () => {
+    for (const row of mediumTextRows(SHORT_TEXT, 136)) {
+      for (let again = 0; again < 2; again++) {
+        if (row.strict !== null) {
+          ok(decode(row.input) === row.strict, row.label)
+        } else {
+          const e = throws(() => decode(row.input), DagCborDecodeError, row.label)
+          is(e.rule, 'invalid-utf8', `${row.label}: rule`)
+          is(e.offset, row.offset, `${row.label}: offset`)
+        }
+        ok(decode(row.input, { relaxed: true }) === row.relaxed, `${row.label}, relaxed`)
+      }
+    }
+  })
 })
 
 describe('conformance: codec-fixtures-negative are rejected', () => {
