@@ -110,10 +110,10 @@ let orderB = codesA
 
 /**
  * Fill codesA[0, n) with each key's 32-bit sort code (from the high bits down: its length and the
- * three characters after `prefix`, 0s past its end) and orderA[0, n) with 0..n-1. Every code unit
- * of every key is read here, so this is also the ASCII check: the low 16 bits of the result are
- * the OR of all the code units (at most 0x7f when every key is ASCII), the bits from 16 up the OR
- * of all the key lengths, capped at LENGTH_LIMIT.
+ * three characters after `prefix`, 0s past its end) and orderA[0, n) with 0..n-1. With `prefix`
+ * 0 every code unit of every key is read here, so this is also the ASCII check: the low 16 bits
+ * of the result are the OR of the code units from `prefix` on (at most 0x7f when all are ASCII),
+ * the bits from 16 up the OR of all the key lengths, capped at LENGTH_LIMIT.
  *
  * @param {string[]} keys
  * @param {number} prefix - characters every key shares
@@ -128,12 +128,13 @@ function fillCodes (keys, prefix) {
   for (let i = 0; i < n; i++) {
     const key = keys[i]
     const length = key.length
-    for (let j = 0; j < length; j++) units |= key.charCodeAt(j)
     lengths |= length
     // past its end a key reads 0s: only keys of the same length are compared by these
     const a = prefix < length ? key.charCodeAt(prefix) : 0
     const b = prefix + 1 < length ? key.charCodeAt(prefix + 1) : 0
     const c = prefix + 2 < length ? key.charCodeAt(prefix + 2) : 0
+    units |= a | b | c
+    for (let j = prefix + 3; j < length; j++) units |= key.charCodeAt(j)
     codes[i] = ((length << 21) | (a << 14) | (b << 7) | c) >>> 0
     order[i] = i
   }

@@ -378,13 +378,13 @@ describe('key order: more than 100 keys, where one read of every key both checks
   const CHARACTERS = ['\u007f', '\u0080', '\u00ff', '\u07ff', '\u0800', '\ue000', '\uffff', '\u{10000}', '\u{1f600}']
 
   for (const c of CHARACTERS) {
-    for (const at of ['first', 'second', 'fourth', 'last']) {
+    for (const at of ['first', 'second', 'third', 'fourth', 'last']) {
       it(`one key with U+${c.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')} as its ${at} character among 130 ASCII keys`, () => {
         const base = asciiKeys(130)
         assert.equal(new Set(base).size, 130)
         // 7 units: ASCII keys of its UTF-16 length and of its UTF-8 length are both in the map
         const filler = 'qqqqqqq'.slice(0, 7 - c.length)
-        const index = { first: 0, second: 1, fourth: 3, last: filler.length }[at] ?? 0
+        const index = { first: 0, second: 1, third: 2, fourth: 3, last: filler.length }[at] ?? 0
         const odd = filler.slice(0, index) + c + filler.slice(index)
         for (const where of [0, 65, 130]) {
           const keys = [...base]
