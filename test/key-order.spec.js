@@ -3,8 +3,8 @@
 // reference sort of the keys' UTF-8 bytes (TextEncoder), never by the code under test. Each map's
 // value at a key is the key's index in the input, so a key written with another key's value shows.
 // The rows sweep the encoder's paths: insertion sort (up to 16 non-ASCII keys), sort() (more),
-// the radix sort of more than 100 ASCII keys and its ties, the per-shape order cache, and the
-// byte order of escapedBytes keys.
+// the radix sort of more than 100 ASCII keys (two passes or three) and its ties, the ASCII check
+// read with its codes, the per-shape order cache, and the byte order of escapedBytes keys.
 import assert from 'node:assert/strict'
 import { encode, decode, DagCborEncodeError } from '../index.js'
 import { canonicalOrder } from '../lib/key-order.js'
