@@ -91,12 +91,16 @@ function sortUtf8Keys (keys) {
   return keys
 }
 
-/** ASCII maps with more keys than this are sorted by a radix sort (see sortAsciiKeys) */
+/** Maps with more keys than this take orderManyKeys (a radix sort when the keys are ASCII) */
 export const MANY_KEYS = 100
-/** radix digits of 11 bits: three passes cover a 32-bit sort code */
+/** a sort code holds a key's length in 11 bits: keys this long or longer are sorted by sort() */
+const LENGTH_LIMIT = 1 << 11
+/** radix digits of 11 bits: three passes cover a 32-bit sort code; of 13 bits, two cover the 26
+ * bits of the codes of keys shorter than 32 (5 bits of length) */
 const DIGIT_BITS = 11
-const DIGITS = 1 << DIGIT_BITS
-const digitCounts = new Int32Array(DIGITS)
+const SHORT_KEYS_DIGIT_BITS = 13
+const SHORT_KEY = 32
+const digitCounts = new Int32Array(2 << SHORT_KEYS_DIGIT_BITS)
 /** the radix sort's arrays, kept between calls up to this many keys */
 const KEEP_SCRATCH = 16384
 let codesA = new Uint32Array(0)
@@ -105,66 +109,138 @@ let orderA = codesA
 let orderB = codesA
 
 /**
- * Sort ASCII keys in DAG-CBOR order (length, then bytewise; for ASCII that is code unit
- * order). Up to MANY_KEYS keys, sort() with a comparator. More are sorted by a stable LSD radix
- * sort (three passes of 11 bits) of one 32-bit code per key holding, from the high bits down,
- * its length and the three characters after the prefix all the keys share; only keys that tie on
- * that code are then compared as strings. A radix sort in JS beats both sort() with a comparator
- * and a typed array's native sort in every engine (bench/README.md has the measurements).
+ * Fill codesA[0, n) with each key's 32-bit sort code (from the high bits down: its length and the
+ * three characters after `prefix`, 0s past its end) and orderA[0, n) with 0..n-1. With `prefix`
+ * 0 every code unit of every key is read here, so this is also the ASCII check: the low 16 bits
+ * of the result are the OR of the code units from `prefix` on (at most 0x7f when all are ASCII),
+ * the bits from 16 up the OR of all the key lengths, capped at LENGTH_LIMIT.
  *
- * @param {string[]} keys - ASCII, more than one; may be sorted in place
- * @param {unknown[]|null} values - as canonicalOrder's
- * @returns {string[]}
+ * @param {string[]} keys
+ * @param {number} prefix - characters every key shares
+ * @returns {number}
  */
-function sortAsciiKeys (keys, values) {
+function fillCodes (keys, prefix) {
   const n = keys.length
-  if (n <= MANY_KEYS) return values === null ? keys.sort(compareAsciiKeys) : sortAlong(keys, values, sortByComparison)
+  const codes = codesA
+  const order = orderA
+  let units = 0
+  let lengths = 0
+  for (let i = 0; i < n; i++) {
+    const key = keys[i]
+    const length = key.length
+    lengths |= length
+    // past its end a key reads 0s: only keys of the same length are compared by these
+    const a = prefix < length ? key.charCodeAt(prefix) : 0
+    const b = prefix + 1 < length ? key.charCodeAt(prefix + 1) : 0
+    const c = prefix + 2 < length ? key.charCodeAt(prefix + 2) : 0
+    units |= a | b | c
+    for (let j = prefix + 3; j < length; j++) units |= key.charCodeAt(j)
+    codes[i] = ((length << 21) | (a << 14) | (b << 7) | c) >>> 0
+    order[i] = i
+  }
+  return units | (Math.min(lengths, LENGTH_LIMIT) << 16)
+}
+
+/**
+ * How many characters every key shares at its start.
+ *
+ * @param {string[]} keys
+ * @returns {number}
+ */
+function sharedPrefix (keys) {
   const first = keys[0]
   let prefix = first.length
-  let longest = first.length
-  for (let i = 1; i < n; i++) {
+  for (let i = 1; i < keys.length && prefix > 0; i++) {
     const key = keys[i]
-    if (key.length > longest) longest = key.length
     let j = 0
     while (j < prefix && key.charCodeAt(j) === first.charCodeAt(j)) j++
     prefix = j
   }
-  // the length takes the top 11 bits of the code
-  if (longest >= 2048) return values === null ? keys.sort(compareAsciiKeys) : sortAlong(keys, values, sortByComparison)
+  return prefix
+}
+
+/**
+ * @param {string[]} keys - ASCII
+ * @returns {boolean}
+ */
+function inAsciiOrder (keys) {
+  let i = 1
+  while (i < keys.length && compareAsciiKeys(keys[i - 1], keys[i]) < 0) i++
+  return i === keys.length
+}
+
+/**
+ * canonicalOrder of more than MANY_KEYS keys. One read of every key both checks it for ASCII and
+ * packs its sort code (fillCodes). ASCII keys (whose UTF-8 length is their length, and byte order
+ * code unit order) are then sorted by a stable LSD radix sort of the codes carrying each key's
+ * index: two passes of 13 bits when every key is shorter than 32, else three of 11, the counts of
+ * every pass taken in one read of the codes. Only keys that tie on the code are compared as
+ * strings. A radix sort in JS beats both sort() with a comparator and a typed array's native sort
+ * in every engine (bench/README.md has the measurements).
+ *
+ * @param {string[]} keys - may be sorted in place
+ * @param {boolean} escapedBytes
+ * @param {unknown[]|null} values - as canonicalOrder's
+ * @returns {string[]}
+ */
+function orderManyKeys (keys, escapedBytes, values) {
+  const n = keys.length
   if (codesA.length < n) {
     codesA = new Uint32Array(n)
     codesB = new Uint32Array(n)
     orderA = new Uint32Array(n)
     orderB = new Uint32Array(n)
   }
+  const read = fillCodes(keys, 0)
+  if ((read & 0xffff) >= 0x80) {
+    if (escapedBytes) return values === null ? sortByEncodedBytes(keys) : sortAlong(keys, values, sortByEncodedBytes)
+    return values === null ? sortUtf8Keys(keys) : sortAlong(keys, values, sortUtf8Keys)
+  }
+  // already in order (as in any value decoded from DAG-CBOR): no copy
+  if (inAsciiOrder(keys)) return keys
+  const lengths = read >>> 16
+  if (lengths >= LENGTH_LIMIT) return values === null ? keys.sort(compareAsciiKeys) : sortAlong(keys, values, sortByComparison)
+  // keys that all start alike: their codes pack the characters after what they share
+  const prefix = sharedPrefix(keys)
+  if (prefix > 0) fillCodes(keys, prefix)
+  const passes = lengths < SHORT_KEY ? 2 : 3
+  const bits = passes === 2 ? SHORT_KEYS_DIGIT_BITS : DIGIT_BITS
+  const digits = 1 << bits
+  const mask = digits - 1
   let codes = codesA
   let order = orderA
   let codesTo = codesB
   let orderTo = orderB
-  for (let i = 0; i < n; i++) {
-    const key = keys[i]
-    const length = key.length
-    // past its end a key reads 0s: only keys of the same length are compared by these
-    const a = prefix < length ? key.charCodeAt(prefix) : 0
-    const b = prefix + 1 < length ? key.charCodeAt(prefix + 1) : 0
-    const c = prefix + 2 < length ? key.charCodeAt(prefix + 2) : 0
-    codes[i] = ((length << 21) | (a << 14) | (b << 7) | c) >>> 0
-    order[i] = i
+  const counts = digitCounts
+  counts.fill(0, 0, passes * digits)
+  if (passes === 2) {
+    for (let i = 0; i < n; i++) {
+      const code = codes[i]
+      counts[code & mask]++
+      counts[digits + (code >>> bits)]++
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const code = codes[i]
+      counts[code & mask]++
+      counts[digits + ((code >>> bits) & mask)]++
+      counts[2 * digits + (code >>> (2 * bits))]++
+    }
   }
-  for (let shift = 0; shift < 32; shift += DIGIT_BITS) {
-    digitCounts.fill(0)
-    for (let i = 0; i < n; i++) digitCounts[(codes[i] >>> shift) & (DIGITS - 1)]++
+  for (let pass = 0; pass < passes; pass++) {
+    const from = pass * digits
+    const shift = pass * bits
     // every key has the same digit here: this pass would keep the order
-    if (digitCounts[(codes[0] >>> shift) & (DIGITS - 1)] === n) continue
+    if (counts[from + ((codes[0] >>> shift) & mask)] === n) continue
     let sum = 0
-    for (let d = 0; d < DIGITS; d++) {
-      const count = digitCounts[d]
-      digitCounts[d] = sum
+    for (let d = from; d < from + digits; d++) {
+      const count = counts[d]
+      counts[d] = sum
       sum += count
     }
     for (let i = 0; i < n; i++) {
       const code = codes[i]
-      const to = digitCounts[(code >>> shift) & (DIGITS - 1)]++
+      const to = counts[from + ((code >>> shift) & mask)]++
       codesTo[to] = code
       orderTo[to] = order[i]
     }
@@ -183,14 +259,14 @@ function sortAsciiKeys (keys, values) {
       run = i
     }
   }
-  const sorted = new Array(n)
-  for (let i = 0; i < n; i++) sorted[i] = keys[order[i]]
+  const unsortedKeys = keys.slice()
+  for (let i = 0; i < n; i++) keys[i] = unsortedKeys[order[i]]
   if (values !== null) {
-    const unsorted = values.slice()
-    for (let i = 0; i < n; i++) values[i] = unsorted[order[i]]
+    const unsortedValues = values.slice()
+    for (let i = 0; i < n; i++) values[i] = unsortedValues[order[i]]
   }
   if (n > KEEP_SCRATCH) codesA = codesB = orderA = orderB = new Uint32Array(0)
-  return sorted
+  return keys
 }
 
 /** Tied runs up to this long are put in order by insertion; longer ones by sort(). */
@@ -293,6 +369,7 @@ const orderSorted = new Array(ORDER_SLOTS).fill(null)
  */
 export function canonicalOrder (keys, escapedBytes, values = null) {
   const n = keys.length
+  if (n > MANY_KEYS) return orderManyKeys(keys, escapedBytes, values)
   const last = keys[n - 1]
   const slot = (Math.imul(n, 0x9e3779b1) ^ (keys[0].length << 10) ^ (last.length << 5) ^
     (last.length > 0 ? last.charCodeAt(0) : 0)) & (ORDER_SLOTS - 1)
@@ -326,7 +403,7 @@ export function canonicalOrder (keys, escapedBytes, values = null) {
     return values === null ? sortByEncodedBytes(keys) : sortAlong(keys, values, sortByEncodedBytes)
   }
   if (cacheable) orderSeen[slot] = keys.slice()
-  const sorted = ascii ? sortAsciiKeys(keys, values) : values === null ? sortUtf8Keys(keys) : sortAlong(keys, values, sortUtf8Keys)
+  const sorted = ascii ? (values === null ? keys.sort(compareAsciiKeys) : sortAlong(keys, values, sortByComparison)) : values === null ? sortUtf8Keys(keys) : sortAlong(keys, values, sortUtf8Keys)
   if (cacheable) orderSorted[slot] = sorted
   return sorted
 }

@@ -3,8 +3,8 @@
 // reference sort of the keys' UTF-8 bytes (TextEncoder), never by the code under test. Each map's
 // value at a key is the key's index in the input, so a key written with another key's value shows.
 // The rows sweep the encoder's paths: insertion sort (up to 16 non-ASCII keys), sort() (more),
-// the radix sort of more than 100 ASCII keys and its ties, the per-shape order cache, and the
-// byte order of escapedBytes keys.
+// the radix sort of more than 100 ASCII keys (two passes or three) and its ties, the ASCII check
+// read with its codes, the per-shape order cache, and the byte order of escapedBytes keys.
 import assert from 'node:assert/strict'
 import { encode, decode, DagCborEncodeError } from '../index.js'
 import { canonicalOrder } from '../lib/key-order.js'
@@ -364,5 +364,86 @@ describe('key order: objects of more than 100 keys, each value beside its key', 
     for (let i = 0; i < 120; i++) object['k' + i] = i
     object.victim = 'gone before it is read'
     assert.throws(() => encode(object), (/** @type {any} */ e) => e instanceof DagCborEncodeError && e.rule === 'undefined' && /victim/.test(e.message))
+  })
+})
+
+describe('key order: more than 100 keys, where one read of every key both checks for ASCII and packs the sort codes', () => {
+  /**
+   * `count` distinct ASCII keys of 2 to 15 characters, which do not all share a first character.
+   * @param {number} count
+   */
+  const asciiKeys = (count) => Array.from({ length: count }, (_, i) => 'abcdefghijklmnopqrstuvwxyz'[i % 26] + String(i).padStart(i % 15, '0'))
+
+  // the last ASCII character (radix sorted), non-ASCII ones of each UTF-8 length and surrogate pairs (not)
+  const CHARACTERS = ['\u007f', '\u0080', '\u00ff', '\u07ff', '\u0800', '\ue000', '\uffff', '\u{10000}', '\u{1f600}']
+
+  for (const c of CHARACTERS) {
+    for (const at of ['first', 'second', 'third', 'fourth', 'last']) {
+      it(`one key with U+${c.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')} as its ${at} character among 130 ASCII keys`, () => {
+        const base = asciiKeys(130)
+        assert.equal(new Set(base).size, 130)
+        // 7 units: ASCII keys of its UTF-16 length and of its UTF-8 length are both in the map
+        const filler = 'qqqqqqq'.slice(0, 7 - c.length)
+        const index = { first: 0, second: 1, third: 2, fourth: 3, last: filler.length }[at] ?? 0
+        const odd = filler.slice(0, index) + c + filler.slice(index)
+        for (const where of [0, 65, 130]) {
+          const keys = [...base]
+          keys.splice(where, 0, odd)
+          assertOrdered(keys, `${JSON.stringify(odd)} at index ${where}`)
+        }
+        // listed in the order of an ASCII sort of the code units: the UTF-8 length must still move it
+        const unitOrder = [...base, odd].sort((a, b) => a.length - b.length || (a < b ? -1 : 1))
+        assertOrdered(unitOrder, `${JSON.stringify(odd)}, keys in code unit order`)
+      })
+    }
+  }
+
+  it('keys with surrogate pairs and keys from U+E000 up, of one UTF-8 length, among 130 ASCII keys', () => {
+    // UTF-16 puts the surrogates (U+D800..U+DFFF) below U+E000; UTF-8 puts the 4-byte characters last
+    const odd = ['a\u{10000}', 'a\ue000b', 'a\uffffb', 'a\u{10ffff}', '\u{1f600}', '\ue000aa', 'aaaaa']
+    assertOrdered([...asciiKeys(130), ...odd], 'surrogates')
+    assertOrdered([...odd, ...asciiKeys(130)], 'surrogates first')
+  })
+
+  it('keys of one length that differ only in their last character, inside and past the packed three', () => {
+    const keys = []
+    for (const stem of ['', 'x', 'xy', 'xyz', 'wxyz', 'vwxyzab', 'uvwxyzabcdefgh']) {
+      for (const last of '9zA0a~ ') keys.push(stem + last)
+    }
+    for (let i = 0; keys.length < 140; i++) keys.push('m' + String(i))
+    assertOrdered([...new Set(keys)], 'last character')
+  })
+
+  for (const longest of [30, 31, 32, 33]) {
+    it(`every length from 1 to ${longest} (two radix passes for keys shorter than 32, three from 32)`, () => {
+      const keys = []
+      for (let length = 1; length <= longest; length++) {
+        for (const c of 'zam') keys.push(c.repeat(length))
+        keys.push('b'.repeat(length - 1) + 'c')
+      }
+      assert.ok(keys.length > 100)
+      assertOrdered([...new Set(keys)], `longest ${longest}`)
+    })
+  }
+
+  for (const length of [31, 32]) {
+    it(`120 keys, every one of ${length} characters`, () => {
+      const keys = Array.from({ length: 120 }, (_, i) => String.fromCharCode(33 + ((i * 37) % 94)) + String(i).padStart(length - 1, 'k'))
+      assertOrdered([...new Set(keys)], `all ${length} long`)
+    })
+  }
+
+  for (const longest of [32_767, 32_768, 65_536]) {
+    it(`120 short keys and one of ${longest} characters`, () => {
+      const keys = Array.from({ length: 120 }, (_, i) => 'k' + i)
+      keys.splice(60, 0, 'a'.repeat(longest))
+      assertOrdered(keys, `one of ${longest}`)
+    })
+  }
+
+  it('130 integer-like keys and others among them (inserted in every order the engine keeps)', () => {
+    const keys = []
+    for (let i = 0; i < 130; i++) keys.push(String((i * 7919) % 100000), 'n' + i)
+    assertOrdered([...new Set(keys)], 'integer-like keys')
   })
 })
