@@ -3,6 +3,7 @@
 // and end. Expected strings are built from the bytes by String.fromCharCode, not by the codec.
 // Used where TextDecoder is a host function and that text is read by mediumAscii: the browser
 // tests (Chromium) and the engines' smoke test (Firefox; Bun and Deno read it by TextDecoder).
+import { ok, is, throws } from '../browser/assert.js'
 
 /**
  * @param {Uint8Array} bytes
@@ -41,4 +42,28 @@ export function mediumTextRows (from, to) {
     }
   }
   return rows
+}
+
+/**
+ * Decode every row twice (the array a length's string is built in is reused), strict and relaxed:
+ * ASCII and e-acute rows give their text, an invalid byte the rule and offset of the error.
+ *
+ * @param {(bytes: Uint8Array, options?: { relaxed?: boolean }) => unknown} decode
+ * @param {new (...args: any[]) => Error & { rule: string, offset: number }} DecodeError
+ * @param {number} from
+ * @param {number} to
+ */
+export function checkMediumText (decode, DecodeError, from, to) {
+  for (const row of mediumTextRows(from, to)) {
+    for (let again = 0; again < 2; again++) {
+      if (row.strict !== null) {
+        ok(decode(row.input) === row.strict, row.label)
+      } else {
+        const e = /** @type {any} */ (throws(() => decode(row.input), DecodeError, row.label))
+        is(e.rule, 'invalid-utf8', `${row.label}: rule`)
+        is(e.offset, row.offset, `${row.label}: offset`)
+      }
+      ok(decode(row.input, { relaxed: true }) === row.relaxed, `${row.label}, relaxed`)
+    }
+  }
 }
