@@ -193,13 +193,12 @@ function orderManyKeys (keys, escapedBytes, values) {
   }
   const read = fillCodes(keys, 0)
   if ((read & 0xffff) >= 0x80) {
-    if (escapedBytes) return values === null ? sortByEncodedBytes(keys) : sortAlong(keys, values, sortByEncodedBytes)
-    return values === null ? sortUtf8Keys(keys) : sortAlong(keys, values, sortUtf8Keys)
+    return sortAlong(keys, values, escapedBytes ? sortByEncodedBytes : sortUtf8Keys)
   }
   // already in order (as in any value decoded from DAG-CBOR): no copy
   if (inAsciiOrder(keys)) return keys
   const lengths = read >>> 16
-  if (lengths >= LENGTH_LIMIT) return values === null ? keys.sort(compareAsciiKeys) : sortAlong(keys, values, sortByComparison)
+  if (lengths >= LENGTH_LIMIT) return sortAlong(keys, values, sortByComparison)
   // keys that all start alike: their codes pack the characters after what they share
   const prefix = sharedPrefix(keys)
   if (prefix > 0) fillCodes(keys, prefix)
@@ -307,16 +306,17 @@ function sortByComparison (keys) {
 }
 
 /**
- * Sort keys with `sort` and put values (values[i] is keys[i]'s) in the same order, through a Map
- * from each key to its value (an object's keys are distinct): for the sorts that keep no
- * permutation.
+ * Sort keys with `sort` and, when given, put values (values[i] is keys[i]'s) in the same order,
+ * through a Map from each key to its value (an object's keys are distinct): for the sorts that
+ * keep no permutation.
  *
  * @param {string[]} keys
- * @param {unknown[]} values
+ * @param {unknown[]|null} values
  * @param {(keys: string[]) => string[]} sort
  * @returns {string[]}
  */
 function sortAlong (keys, values, sort) {
+  if (values === null) return sort(keys)
   const byKey = new Map()
   for (let i = 0; i < keys.length; i++) byKey.set(keys[i], values[i])
   const sorted = sort(keys)
@@ -400,10 +400,10 @@ export function canonicalOrder (keys, escapedBytes, values = null) {
       return keys
     }
   } else if (escapedBytes) {
-    return values === null ? sortByEncodedBytes(keys) : sortAlong(keys, values, sortByEncodedBytes)
+    return sortAlong(keys, values, sortByEncodedBytes)
   }
   if (cacheable) orderSeen[slot] = keys.slice()
-  const sorted = ascii ? (values === null ? keys.sort(compareAsciiKeys) : sortAlong(keys, values, sortByComparison)) : values === null ? sortUtf8Keys(keys) : sortAlong(keys, values, sortUtf8Keys)
+  const sorted = sortAlong(keys, values, ascii ? sortByComparison : sortUtf8Keys)
   if (cacheable) orderSorted[slot] = sorted
   return sorted
 }
