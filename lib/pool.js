@@ -42,7 +42,7 @@ export function finishPooled () {
     used = 0
   }
   const result = finish(new Uint8Array(slab, used, length))
-  // the next result starts 8-aligned, as in Node's Buffer pool
+  // the next result starts 8-aligned, as Node aligns the allocations of its shared pool
   used = (used + length + 7) & ~7
   return result
 }
