@@ -265,7 +265,9 @@ function targets (size, walls, defaultThreads) {
     console.log(`  default settings used ${defaultThreads} thread${defaultThreads === 1 ? '' : 's'}; the faster here: --workers ${faster} (${one.toFixed(2)} s vs ${two.toFixed(2)} s) (issue 34: more workers only where faster) ${verdict(met)}`)
   }
   console.log(`  --workers 1: ${(size / 1e6 / one).toFixed(0)} MB/s (target: at least 120 MB/s) ${verdict(size / 1e6 / one >= 120)}`)
-  console.log(`  --workers 2 / --workers 1: ${(one / two).toFixed(2)}x (target: at least 1.6x) ${verdict(one / two >= 1.6)}`)
+  // issue 24 asked for 1.6x here and ended blocked on two cores; issue 34's rule above (the default
+  // takes the faster) replaced it, so this ratio is printed without a verdict
+  console.log(`  --workers 2 / --workers 1: ${(one / two).toFixed(2)}x`)
   // issue 32's library targets
   const libraryVerify = mid('library verifyCar (one thread)')
   const libraryIterate = mid('library CarBlockIterator')
