@@ -378,6 +378,30 @@ describe('key order: more than 100 keys not all ASCII, sorted as if ASCII and th
     })
   }
 
+  it('large maps whose values are large maps, each put in order while the one around it is written', () => {
+    /** @param {number} j */
+    const innerKeys = (j) => Array.from({ length: 110 + j % 20 }, (_, i) => (j % 3 === 0 && i === 50 ? '\u00e9' : '') + 'i' + ((i * 31 + j) % 997).toString(36))
+    // all ASCII but the longest, so the outer map is written through its order up to its last key
+    const outerKeys = Array.from({ length: 120 }, (_, j) => j === 60 ? 'o'.repeat(9) + '\u00e9' : 'o' + ((j * 7919) % 4093).toString(32))
+    /** @type {Record<string, Record<string, number>>} */
+    const object = {}
+    outerKeys.forEach((key, j) => { object[key] = asObject(innerKeys(j)) })
+    const outer = outerKeys.map((key, j) => ({ bytes: utf8.encode(key), j })).sort((x, y) => dagOrder(x.bytes, y.bytes))
+    const expected = concatAll([head(5, outer.length), ...outer.flatMap(({ bytes, j }) => [head(3, bytes.length), bytes, expectedMap(innerKeys(j))])])
+    for (let round = 0; round < 2; round++) assert.equal(toHex(encode(object)), toHex(expected), `round ${round}`)
+    assert.equal(toHex(encode(new Map(Object.entries(object)))), toHex(expected), 'a Map')
+  })
+
+  it('a value not in the data model: its path names its own key, in a map written through its order', () => {
+    const keys = NOT_ASCII_KEY_SETS[2].keys.filter((key) => !/[^\0-\x7f]/.test(key))
+    for (const bad of [keys[0], keys[70], keys[keys.length - 1]]) {
+      /** @type {Record<string, number|undefined>} */
+      const object = asObject(keys)
+      object[bad] = undefined
+      assert.throws(() => encode(object), (/** @type {any} */ e) => e instanceof DagCborEncodeError && e.rule === 'undefined' && e.path === '/' + bad, bad)
+    }
+  })
+
   it('a key with a lone surrogate: the utf8 rule, at that key, in any position', () => {
     for (const odd of ['\ud800', 'abc\udfff', 'q'.repeat(40) + '\ud83d']) {
       for (const keys of [[odd, ...NOT_ASCII_KEY_SETS[2].keys], [...NOT_ASCII_KEY_SETS[2].keys, odd]]) {
