@@ -329,8 +329,8 @@ function sortTiedRun (keys, order, from, to) {
 }
 
 /**
- * @param {string[]} keys - ASCII
- * @returns {string[]}
+ * @param {string[]} keys
+ * @returns {string[]} keys, in the order of compareAsciiKeys (canonical when all are ASCII)
  */
 function sortByComparison (keys) {
   return keys.sort(compareAsciiKeys)
