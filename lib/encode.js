@@ -6,7 +6,7 @@
 import * as out from './writer.js'
 import { cidBytes } from './cid-encode.js'
 import { loneSurrogateDetail } from './utf8.js'
-import { canonicalOrder, MANY_KEYS } from './key-order.js'
+import { canonicalOrder, orderAsIfAscii, orderRest, MANY_KEYS } from './key-order.js'
 import { JAVASCRIPTCORE, SPIDERMONKEY } from './engine.js'
 import { DagCborEncodeError, count, named } from './errors.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
@@ -154,10 +154,24 @@ function writeMapEntries (container, keys, map) {
     values = Object.values(container)
     if (values.length !== n) values = null
   }
-  if (n > 1) keys = canonicalOrder(keys, escapedBytes, values)
+  // many keys are put in order as if all were ASCII; the first that is not shows as it is
+  // written, and the keys from it on are then put in order (so no read of every key to check)
+  const asIfAscii = n > MANY_KEYS && !escapedBytes
+  if (asIfAscii) orderAsIfAscii(keys, values)
+  else if (n > 1) keys = canonicalOrder(keys, escapedBytes, values)
   out.writeHead(MAP, n)
   let i = 0
   try {
+    if (asIfAscii) {
+      for (; i < n; i++) {
+        const key = keys[i]
+        if (!out.writeAsciiString(key)) {
+          orderRest(keys, values, i)
+          break
+        }
+        writeValue(values !== null ? values[i] : map === null ? /** @type {any} */ (container)[key] : map.get(key))
+      }
+    }
     if (values !== null) {
       for (; i < n; i++) {
         writeString(keys[i])

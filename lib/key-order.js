@@ -91,7 +91,7 @@ function sortUtf8Keys (keys) {
   return keys
 }
 
-/** Maps with more keys than this take orderManyKeys (a radix sort when the keys are ASCII) */
+/** Maps with more keys than this take orderAsIfAscii (a radix sort) */
 export const MANY_KEYS = 100
 /** a sort code holds a key's length in 11 bits: keys this long or longer are sorted by sort() */
 const LENGTH_LIMIT = 1 << 11
@@ -110,10 +110,10 @@ let orderB = codesA
 
 /**
  * Fill codesA[0, n) with each key's 32-bit sort code (from the high bits down: its length and the
- * three characters after `prefix`, 0s past its end) and orderA[0, n) with 0..n-1. With `prefix`
- * 0 every code unit of every key is read here, so this is also the ASCII check: the low 16 bits
- * of the result are the OR of the code units from `prefix` on (at most 0x7f when all are ASCII),
- * the bits from 16 up the OR of all the key lengths, capped at LENGTH_LIMIT.
+ * three characters after `prefix`, 0s past its end) and orderA[0, n) with 0..n-1; return the OR
+ * of the key lengths, capped at LENGTH_LIMIT. A character is packed in 7 bits: those of an ASCII
+ * key are exact, and masking a non-ASCII key's keeps its length bits exact (all that
+ * orderAsIfAscii promises for such a key). The keys' other characters are not read here.
  *
  * @param {string[]} keys
  * @param {number} prefix - characters every key shares
@@ -123,22 +123,19 @@ function fillCodes (keys, prefix) {
   const n = keys.length
   const codes = codesA
   const order = orderA
-  let units = 0
   let lengths = 0
   for (let i = 0; i < n; i++) {
     const key = keys[i]
     const length = key.length
     lengths |= length
     // past its end a key reads 0s: only keys of the same length are compared by these
-    const a = prefix < length ? key.charCodeAt(prefix) : 0
-    const b = prefix + 1 < length ? key.charCodeAt(prefix + 1) : 0
-    const c = prefix + 2 < length ? key.charCodeAt(prefix + 2) : 0
-    units |= a | b | c
-    for (let j = prefix + 3; j < length; j++) units |= key.charCodeAt(j)
+    const a = prefix < length ? key.charCodeAt(prefix) & 0x7f : 0
+    const b = prefix + 1 < length ? key.charCodeAt(prefix + 1) & 0x7f : 0
+    const c = prefix + 2 < length ? key.charCodeAt(prefix + 2) & 0x7f : 0
     codes[i] = ((length << 21) | (a << 14) | (b << 7) | c) >>> 0
     order[i] = i
   }
-  return units | (Math.min(lengths, LENGTH_LIMIT) << 16)
+  return Math.min(lengths, LENGTH_LIMIT)
 }
 
 /**
@@ -160,8 +157,8 @@ function sharedPrefix (keys) {
 }
 
 /**
- * @param {string[]} keys - ASCII
- * @returns {boolean}
+ * @param {string[]} keys
+ * @returns {boolean} whether they are in the order of compareAsciiKeys
  */
 function inAsciiOrder (keys) {
   let i = 1
@@ -170,20 +167,26 @@ function inAsciiOrder (keys) {
 }
 
 /**
- * canonicalOrder of more than MANY_KEYS keys. One read of every key both checks it for ASCII and
- * packs its sort code (fillCodes). ASCII keys (whose UTF-8 length is their length, and byte order
- * code unit order) are then sorted by a stable LSD radix sort of the codes carrying each key's
- * index: two passes of 13 bits when every key is shorter than 32, else three of 11, the counts of
- * every pass taken in one read of the codes. Only keys that tie on the code are compared as
- * strings. A radix sort in JS beats both sort() with a comparator and a typed array's native sort
- * in every engine (bench/README.md has the measurements).
+ * Put more than MANY_KEYS keys in order as if every key were ASCII: by length in UTF-16 units,
+ * then by code units. When they are all ASCII (whose UTF-8 length is their length, and byte order
+ * code unit order) that is the canonical order. When some are not, every key before the first
+ * key that is not ASCII is in its canonical place: those keys are ASCII, in canonical order among
+ * themselves, and none is longer than that first one, while every key not ASCII from there on is
+ * at least as long in UTF-16 units and so longer in UTF-8 bytes than any of them. orderRest then
+ * puts the rest in order. So nothing here reads every character of every key: the encoder finds
+ * the first key that is not ASCII as it writes the keys, which it reads anyway.
  *
- * @param {string[]} keys - may be sorted in place
- * @param {boolean} escapedBytes
+ * The keys' codes (fillCodes) are sorted by a stable LSD radix sort carrying each key's index:
+ * two passes of 13 bits when every key is shorter than 32, else three of 11, the counts of every
+ * pass taken in one read of the codes. Only keys that tie on the code are compared as strings.
+ * A radix sort in JS beats both sort() with a comparator and a typed array's native sort in
+ * every engine (bench/README.md has the measurements).
+ *
+ * @param {string[]} keys - sorted in place
  * @param {unknown[]|null} values - as canonicalOrder's
- * @returns {string[]}
+ * @returns {string[]} keys
  */
-function orderManyKeys (keys, escapedBytes, values) {
+export function orderAsIfAscii (keys, values) {
   const n = keys.length
   if (codesA.length < n) {
     codesA = new Uint32Array(n)
@@ -191,13 +194,9 @@ function orderManyKeys (keys, escapedBytes, values) {
     orderA = new Uint32Array(n)
     orderB = new Uint32Array(n)
   }
-  const read = fillCodes(keys, 0)
-  if ((read & 0xffff) >= 0x80) {
-    return sortAlong(keys, values, escapedBytes ? sortByEncodedBytes : sortUtf8Keys)
-  }
   // already in order (as in any value decoded from DAG-CBOR): no copy
   if (inAsciiOrder(keys)) return keys
-  const lengths = read >>> 16
+  const lengths = fillCodes(keys, 0)
   if (lengths >= LENGTH_LIMIT) return sortAlong(keys, values, sortByComparison)
   // keys that all start alike: their codes pack the characters after what they share
   const prefix = sharedPrefix(keys)
@@ -268,6 +267,38 @@ function orderManyKeys (keys, escapedBytes, values) {
   return keys
 }
 
+/**
+ * Put keys[from, n) (and values[from, n) with them) in canonical order, for keys in the order of
+ * orderAsIfAscii whose first key that is not ASCII is keys[from].
+ *
+ * @param {string[]} keys
+ * @param {unknown[]|null} values
+ * @param {number} from
+ */
+export function orderRest (keys, values, from) {
+  const rest = keys.slice(from)
+  const restValues = values === null ? null : values.slice(from)
+  const sorted = sortAlong(rest, restValues, sortUtf8Keys)
+  for (let i = 0; i < sorted.length; i++) keys[from + i] = sorted[i]
+  if (values !== null && restValues !== null) {
+    for (let i = 0; i < restValues.length; i++) values[from + i] = restValues[i]
+  }
+}
+
+/**
+ * @param {string[]} keys
+ * @returns {number} the index of the first key that is not all ASCII, or keys.length
+ */
+function firstNotAscii (keys) {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]
+    for (let j = 0; j < key.length; j++) {
+      if (key.charCodeAt(j) >= 0x80) return i
+    }
+  }
+  return keys.length
+}
+
 /** Tied runs up to this long are put in order by insertion; longer ones by sort(). */
 const SHORT_RUN = 8
 
@@ -298,8 +329,8 @@ function sortTiedRun (keys, order, from, to) {
 }
 
 /**
- * @param {string[]} keys - ASCII
- * @returns {string[]}
+ * @param {string[]} keys
+ * @returns {string[]} keys, in the order of compareAsciiKeys (canonical when all are ASCII)
  */
 function sortByComparison (keys) {
   return keys.sort(compareAsciiKeys)
@@ -369,7 +400,13 @@ const orderSorted = new Array(ORDER_SLOTS).fill(null)
  */
 export function canonicalOrder (keys, escapedBytes, values = null) {
   const n = keys.length
-  if (n > MANY_KEYS) return orderManyKeys(keys, escapedBytes, values)
+  if (n > MANY_KEYS) {
+    if (escapedBytes && firstNotAscii(keys) < n) return sortAlong(keys, values, sortByEncodedBytes)
+    orderAsIfAscii(keys, values)
+    const from = firstNotAscii(keys)
+    if (from < n) orderRest(keys, values, from)
+    return keys
+  }
   const last = keys[n - 1]
   const slot = (Math.imul(n, 0x9e3779b1) ^ (keys[0].length << 10) ^ (last.length << 5) ^
     (last.length > 0 ? last.charCodeAt(0) : 0)) & (ORDER_SLOTS - 1)

@@ -168,6 +168,40 @@ export function writeString (s, escaped) {
 }
 
 /**
+ * A text string that is all ASCII. Returns false, writing nothing, when it is not.
+ *
+ * @param {string} s
+ * @returns {boolean}
+ */
+export function writeAsciiString (s) {
+  const n = s.length
+  reserve(9 + n)
+  let at = pos
+  if (n < 24) {
+    buf[at++] = 0x60 | n
+  } else if (n < 0x100) {
+    buf[at++] = 0x78
+    buf[at++] = n
+  } else if (n < 0x10000) {
+    buf[at++] = 0x79
+    buf[at++] = n >> 8
+    buf[at++] = n & 0xff
+  } else {
+    // a string's length is below 2^32 in every engine
+    buf[at++] = 0x7a
+    view.setUint32(at, n)
+    at += 4
+  }
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i)
+    if (c >= 0x80) return false
+    buf[at++] = c
+  }
+  pos = at
+  return true
+}
+
+/**
  * A byte string: its head, then (when `prefix` is 1) the byte `before` as the first byte of
  * its content, then `bytes`. For a CID the prefix is the 0x00 multibase-identity byte. A
  * small one is written under a single reservation; a large one is referenced, not copied,

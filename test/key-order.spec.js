@@ -3,13 +3,13 @@
 // reference sort of the keys' UTF-8 bytes (TextEncoder), never by the code under test. Each map's
 // value at a key is the key's index in the input, so a key written with another key's value shows.
 // The rows sweep the encoder's paths: insertion sort (up to 16 non-ASCII keys), sort() (more),
-// the radix sort of more than 100 ASCII keys (two passes or three) and its ties, the ASCII check
-// read with its codes, the per-shape order cache, and the byte order of escapedBytes keys.
+// the radix sort of more than 100 keys (two passes or three) and its ties, the keys from the first
+// one not ASCII put in order after it, the per-shape order cache, and the byte order of escapedBytes keys.
 import assert from 'node:assert/strict'
 import { encode, decode, DagCborEncodeError } from '../index.js'
 import { canonicalOrder } from '../lib/key-order.js'
 import { head, text, concatAll, toHex } from './fuzz/cbor.js'
-import { LARGE_MAP_ROWS, expectedMapBytes } from './helpers/large-maps.js'
+import { LARGE_MAP_ROWS, NOT_ASCII_KEY_SETS, expectedMapBytes } from './helpers/large-maps.js'
 
 const utf8 = new TextEncoder()
 
@@ -72,9 +72,12 @@ function assertOrdered (keys, label) {
  * @param {boolean} [escapedBytes]
  */
 function assertValuesFollow (keys, label, escapedBytes = false) {
+  const keyBytes = escapedBytes ? escapedKeyBytes : (/** @type {string} */ k) => utf8.encode(k)
+  const reference = keys.map((key) => ({ key, bytes: keyBytes(key) })).sort((x, y) => dagOrder(x.bytes, y.bytes)).map((e) => e.key)
   for (const order of [keys, [...keys].reverse()]) {
     const values = order.map((key) => ({ key }))
     const sorted = canonicalOrder(order.slice(), escapedBytes, values)
+    assert.deepEqual(sorted, reference, `${label}: the keys' order`)
     assert.equal(values.length, order.length, label)
     sorted.forEach((key, i) => assert.equal(values[i].key, key, `${label}: the value at ${i}`))
   }
@@ -367,7 +370,48 @@ describe('key order: objects of more than 100 keys, each value beside its key', 
   })
 })
 
-describe('key order: more than 100 keys, where one read of every key both checks for ASCII and packs the sort codes', () => {
+describe('key order: more than 100 keys not all ASCII, sorted as if ASCII and then from the first key that is not', () => {
+  for (const { name, keys } of NOT_ASCII_KEY_SETS) {
+    it(name, () => {
+      assert.equal(new Set(keys).size, keys.length)
+      assertOrdered(keys, name)
+    })
+  }
+
+  it('large maps whose values are large maps, each put in order while the one around it is written', () => {
+    /** @param {number} j */
+    const innerKeys = (j) => Array.from({ length: 110 + j % 20 }, (_, i) => (j % 3 === 0 && i === 50 ? '\u00e9' : '') + 'i' + ((i * 31 + j) % 997).toString(36))
+    // all ASCII but the longest, so the outer map is written through its order up to its last key
+    const outerKeys = Array.from({ length: 120 }, (_, j) => j === 60 ? 'o'.repeat(9) + '\u00e9' : 'o' + ((j * 7919) % 4093).toString(32))
+    /** @type {Record<string, Record<string, number>>} */
+    const object = {}
+    outerKeys.forEach((key, j) => { object[key] = asObject(innerKeys(j)) })
+    const outer = outerKeys.map((key, j) => ({ bytes: utf8.encode(key), j })).sort((x, y) => dagOrder(x.bytes, y.bytes))
+    const expected = concatAll([head(5, outer.length), ...outer.flatMap(({ bytes, j }) => [head(3, bytes.length), bytes, expectedMap(innerKeys(j))])])
+    for (let round = 0; round < 2; round++) assert.equal(toHex(encode(object)), toHex(expected), `round ${round}`)
+    assert.equal(toHex(encode(new Map(Object.entries(object)))), toHex(expected), 'a Map')
+  })
+
+  it('a value not in the data model: its path names its own key, in a map written through its order', () => {
+    const keys = NOT_ASCII_KEY_SETS[2].keys.filter((key) => !/[^\0-\x7f]/.test(key))
+    for (const bad of [keys[0], keys[70], keys[keys.length - 1]]) {
+      /** @type {Record<string, number|undefined>} */
+      const object = asObject(keys)
+      object[bad] = undefined
+      assert.throws(() => encode(object), (/** @type {any} */ e) => e instanceof DagCborEncodeError && e.rule === 'undefined' && e.path === '/' + bad, bad)
+    }
+  })
+
+  it('a key with a lone surrogate: the utf8 rule, at that key, in any position', () => {
+    for (const odd of ['\ud800', 'abc\udfff', 'q'.repeat(40) + '\ud83d']) {
+      for (const keys of [[odd, ...NOT_ASCII_KEY_SETS[2].keys], [...NOT_ASCII_KEY_SETS[2].keys, odd]]) {
+        assert.throws(() => encode(asObject(keys)), (/** @type {any} */ e) => e instanceof DagCborEncodeError && e.rule === 'utf8' && e.path === '/' + odd, JSON.stringify(odd))
+      }
+    }
+  })
+})
+
+describe('key order: more than 100 keys, sorted by a radix sort of codes packing their length and three characters', () => {
   /**
    * `count` distinct ASCII keys of 2 to 15 characters, which do not all share a first character.
    * @param {number} count

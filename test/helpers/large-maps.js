@@ -38,6 +38,35 @@ const name = (i) => 'k' + ((i * 7919) % 4093).toString(32)
  * `make` builds the object (fresh each call); `entries` are what it must encode to.
  */
 
+/** 150 ASCII keys of 2 to 4 characters and a few of 5 to 40 (two radix passes or three) */
+const ASCII_KEYS = [
+  ...Array.from({ length: 150 }, (_, i) => name(i)),
+  ...[5, 9, 17, 31, 32, 33, 40].flatMap((n) => ['q'.repeat(n), 'a' + 'q'.repeat(n - 1)])
+]
+
+/**
+ * Large maps whose keys are not all ASCII. The encoder sorts a large map's keys as if they were
+ * ASCII (by UTF-16 length, then code units) and finds the first key that is not as it writes the
+ * keys, then puts the keys from there on in order: these put that first key at the start, in the
+ * middle and at the end of that order, its first character that is not ASCII past the three
+ * characters the radix sort packs, surrogate pairs, keys that order differently in UTF-16 and
+ * UTF-8, and keys past the radix sort's length limit (2047).
+ * @type {Array<{ name: string, keys: string[] }>}
+ */
+export const NOT_ASCII_KEY_SETS = [
+  // 'abc\u00e9' is the first key of 4 units, and of the map (every other key is 'kk' + 2 to 4)
+  { name: 'not ASCII after its first three characters, first in the ASCII order', keys: ['abc\u00e9', ...ASCII_KEYS.map((k) => 'kk' + k)] },
+  { name: 'one of 1 unit before every ASCII key (ASCII keys of 1 unit after it)', keys: [...ASCII_KEYS, '\u0080', 'a', 'z', '~', '\u{1f600}', '\ue000aa'] },
+  { name: 'not ASCII after its first three characters, in the middle of the ASCII order', keys: [...ASCII_KEYS, 'k05\u07ff', 'k05\u0800x'] },
+  { name: 'not ASCII at the end of the longest key (41 units, three radix passes)', keys: [...ASCII_KEYS, 'q'.repeat(40) + '\u00e9'] },
+  {
+    name: 'surrogate pairs, and keys that order differently in UTF-16 and UTF-8',
+    keys: [...ASCII_KEYS, 'k0\u{1f600}', 'k\u{10000}', 'abcd\u{10000}', 'abcd\ue000e', 'abcd\uffffe', 'abcd\u{10ffff}']
+  },
+  { name: 'many not ASCII, of every UTF-8 length', keys: ASCII_KEYS.map((k, i) => i % 9 === 4 ? k.slice(0, 3) + ['\u00e9', '\u0800', '\u{1f600}'][i % 3] + k.slice(3) : k) },
+  { name: 'keys of 2100 units or so, one not ASCII at its end', keys: [...ASCII_KEYS, 'a'.repeat(2100), 'a'.repeat(2099) + '\u00e9', 'b'.repeat(2101), 'a'.repeat(2098) + '\u00e9'] }
+]
+
 /** @type {LargeMapRow[]} */
 export const LARGE_MAP_ROWS = [
   {
@@ -117,6 +146,16 @@ export const LARGE_MAP_ROWS = [
     },
     entries: Array.from({ length: 140 }, (_, i) => /** @type {[string, number]} */ ([i % 7 === 0 ? name(i) + '\u00e9\u{1f600}' : name(i), i]))
   },
+  ...NOT_ASCII_KEY_SETS.map(({ name, keys }) => ({
+    name: `keys not all ASCII: ${name}`,
+    make () {
+      /** @type {Record<string, number|string>} */
+      const o = {}
+      keys.forEach((key, i) => { o[key] = i % 4 === 0 ? `value ${i}` : i })
+      return o
+    },
+    entries: keys.map((key, i) => /** @type {[string, number|string]} */ ([key, i % 4 === 0 ? `value ${i}` : i]))
+  })),
   {
     name: 'an instance of a class: its own enumerable properties',
     make () {
