@@ -107,9 +107,8 @@ export function writeUtf8 (s, buf, pos, escaped) {
 export function readUtf8 (src, start, end, escaped) {
   const n = end - start
   if (n <= SHORT_TEXT) {
-    let i = start
-    while (i < end && src[i] < 0x80) i++
-    return i === end ? shortAscii(src, start, n) : readUtf8JS(src, start, end, escaped)
+    const s = shortAscii(src, start, n)
+    return s !== null ? s : readUtf8JS(src, start, end, escaped)
   }
   if (n <= MEDIUM_TEXT) {
     const s = mediumAscii(src, start, n)
@@ -129,42 +128,116 @@ export function readUtf8 (src, start, end, escaped) {
 const fromCharCode = String.fromCharCode
 
 /**
- * A short ASCII string: one fromCharCode call with exactly its characters as arguments,
- * which V8 turns into one flat string with no array to fill first (as apply() needs) and no
- * intermediate strings (as concatenation makes); bench/README.md has the measurements.
+ * Short ASCII text as a string, or null when a byte is not ASCII: one fromCharCode call with
+ * exactly its characters as arguments, which V8 turns into one flat string with no array to fill
+ * first (as apply() needs) and no intermediate strings (as concatenation makes); bench/README.md
+ * has the measurements. The ASCII check ORs the bytes the call takes, so each byte is read once,
+ * where a loop checking them first read each twice and ended at a length the CPU cannot predict.
  *
  * @param {Uint8Array} src
  * @param {number} s - start
  * @param {number} n - length, 0 to SHORT_TEXT (the default case is SHORT_TEXT, 24)
- * @returns {string}
+ * @returns {string|null}
  */
 export function shortAscii (src, s, n) {
   switch (n) {
     case 0: return ''
-    case 1: return fromCharCode(src[s])
-    case 2: return fromCharCode(src[s], src[s + 1])
-    case 3: return fromCharCode(src[s], src[s + 1], src[s + 2])
-    case 4: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3])
-    case 5: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4])
-    case 6: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5])
-    case 7: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6])
-    case 8: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7])
-    case 9: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8])
-    case 10: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9])
-    case 11: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10])
-    case 12: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11])
-    case 13: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12])
-    case 14: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13])
-    case 15: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14])
-    case 16: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14], src[s + 15])
-    case 17: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14], src[s + 15], src[s + 16])
-    case 18: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14], src[s + 15], src[s + 16], src[s + 17])
-    case 19: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14], src[s + 15], src[s + 16], src[s + 17], src[s + 18])
-    case 20: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14], src[s + 15], src[s + 16], src[s + 17], src[s + 18], src[s + 19])
-    case 21: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14], src[s + 15], src[s + 16], src[s + 17], src[s + 18], src[s + 19], src[s + 20])
-    case 22: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14], src[s + 15], src[s + 16], src[s + 17], src[s + 18], src[s + 19], src[s + 20], src[s + 21])
-    case 23: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14], src[s + 15], src[s + 16], src[s + 17], src[s + 18], src[s + 19], src[s + 20], src[s + 21], src[s + 22])
-    default: return fromCharCode(src[s], src[s + 1], src[s + 2], src[s + 3], src[s + 4], src[s + 5], src[s + 6], src[s + 7], src[s + 8], src[s + 9], src[s + 10], src[s + 11], src[s + 12], src[s + 13], src[s + 14], src[s + 15], src[s + 16], src[s + 17], src[s + 18], src[s + 19], src[s + 20], src[s + 21], src[s + 22], src[s + 23])
+    case 1: {
+      const c0 = src[s]
+      return c0 < 0x80 ? fromCharCode(c0) : null
+    }
+    case 2: {
+      const c0 = src[s], c1 = src[s + 1]
+      return (c0 | c1) < 0x80 ? fromCharCode(c0, c1) : null
+    }
+    case 3: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2]
+      return (c0 | c1 | c2) < 0x80 ? fromCharCode(c0, c1, c2) : null
+    }
+    case 4: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2], c3 = src[s + 3]
+      return (c0 | c1 | c2 | c3) < 0x80 ? fromCharCode(c0, c1, c2, c3) : null
+    }
+    case 5: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2], c3 = src[s + 3], c4 = src[s + 4]
+      return (c0 | c1 | c2 | c3 | c4) < 0x80 ? fromCharCode(c0, c1, c2, c3, c4) : null
+    }
+    case 6: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2], c3 = src[s + 3], c4 = src[s + 4], c5 = src[s + 5]
+      return (c0 | c1 | c2 | c3 | c4 | c5) < 0x80 ? fromCharCode(c0, c1, c2, c3, c4, c5) : null
+    }
+    case 7: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2], c3 = src[s + 3], c4 = src[s + 4], c5 = src[s + 5], c6 = src[s + 6]
+      return (c0 | c1 | c2 | c3 | c4 | c5 | c6) < 0x80 ? fromCharCode(c0, c1, c2, c3, c4, c5, c6) : null
+    }
+    case 8: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2], c3 = src[s + 3], c4 = src[s + 4], c5 = src[s + 5], c6 = src[s + 6], c7 = src[s + 7]
+      return (c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7) < 0x80 ? fromCharCode(c0, c1, c2, c3, c4, c5, c6, c7) : null
+    }
+    case 9: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2], c3 = src[s + 3], c4 = src[s + 4], c5 = src[s + 5], c6 = src[s + 6], c7 = src[s + 7], c8 = src[s + 8]
+      return (c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7 | c8) < 0x80 ? fromCharCode(c0, c1, c2, c3, c4, c5, c6, c7, c8) : null
+    }
+    case 10: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2], c3 = src[s + 3], c4 = src[s + 4], c5 = src[s + 5], c6 = src[s + 6], c7 = src[s + 7], c8 = src[s + 8], c9 = src[s + 9]
+      return (c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7 | c8 | c9) < 0x80 ? fromCharCode(c0, c1, c2, c3, c4, c5, c6, c7, c8, c9) : null
+    }
+    case 11: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2], c3 = src[s + 3], c4 = src[s + 4], c5 = src[s + 5], c6 = src[s + 6], c7 = src[s + 7], c8 = src[s + 8], c9 = src[s + 9], c10 = src[s + 10]
+      return (c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7 | c8 | c9 | c10) < 0x80 ? fromCharCode(c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10) : null
+    }
+    case 12: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2], c3 = src[s + 3], c4 = src[s + 4], c5 = src[s + 5], c6 = src[s + 6], c7 = src[s + 7], c8 = src[s + 8], c9 = src[s + 9], c10 = src[s + 10], c11 = src[s + 11]
+      return (c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7 | c8 | c9 | c10 | c11) < 0x80 ? fromCharCode(c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11) : null
+    }
+    case 13: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2], c3 = src[s + 3], c4 = src[s + 4], c5 = src[s + 5], c6 = src[s + 6], c7 = src[s + 7], c8 = src[s + 8], c9 = src[s + 9], c10 = src[s + 10], c11 = src[s + 11], c12 = src[s + 12]
+      return (c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7 | c8 | c9 | c10 | c11 | c12) < 0x80 ? fromCharCode(c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12) : null
+    }
+    case 14: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2], c3 = src[s + 3], c4 = src[s + 4], c5 = src[s + 5], c6 = src[s + 6], c7 = src[s + 7], c8 = src[s + 8], c9 = src[s + 9], c10 = src[s + 10], c11 = src[s + 11], c12 = src[s + 12], c13 = src[s + 13]
+      return (c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7 | c8 | c9 | c10 | c11 | c12 | c13) < 0x80 ? fromCharCode(c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13) : null
+    }
+    case 15: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2], c3 = src[s + 3], c4 = src[s + 4], c5 = src[s + 5], c6 = src[s + 6], c7 = src[s + 7], c8 = src[s + 8], c9 = src[s + 9], c10 = src[s + 10], c11 = src[s + 11], c12 = src[s + 12], c13 = src[s + 13], c14 = src[s + 14]
+      return (c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7 | c8 | c9 | c10 | c11 | c12 | c13 | c14) < 0x80 ? fromCharCode(c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14) : null
+    }
+    case 16: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2], c3 = src[s + 3], c4 = src[s + 4], c5 = src[s + 5], c6 = src[s + 6], c7 = src[s + 7], c8 = src[s + 8], c9 = src[s + 9], c10 = src[s + 10], c11 = src[s + 11], c12 = src[s + 12], c13 = src[s + 13], c14 = src[s + 14], c15 = src[s + 15]
+      return (c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7 | c8 | c9 | c10 | c11 | c12 | c13 | c14 | c15) < 0x80 ? fromCharCode(c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15) : null
+    }
+    case 17: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2], c3 = src[s + 3], c4 = src[s + 4], c5 = src[s + 5], c6 = src[s + 6], c7 = src[s + 7], c8 = src[s + 8], c9 = src[s + 9], c10 = src[s + 10], c11 = src[s + 11], c12 = src[s + 12], c13 = src[s + 13], c14 = src[s + 14], c15 = src[s + 15], c16 = src[s + 16]
+      return (c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7 | c8 | c9 | c10 | c11 | c12 | c13 | c14 | c15 | c16) < 0x80 ? fromCharCode(c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16) : null
+    }
+    case 18: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2], c3 = src[s + 3], c4 = src[s + 4], c5 = src[s + 5], c6 = src[s + 6], c7 = src[s + 7], c8 = src[s + 8], c9 = src[s + 9], c10 = src[s + 10], c11 = src[s + 11], c12 = src[s + 12], c13 = src[s + 13], c14 = src[s + 14], c15 = src[s + 15], c16 = src[s + 16], c17 = src[s + 17]
+      return (c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7 | c8 | c9 | c10 | c11 | c12 | c13 | c14 | c15 | c16 | c17) < 0x80 ? fromCharCode(c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17) : null
+    }
+    case 19: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2], c3 = src[s + 3], c4 = src[s + 4], c5 = src[s + 5], c6 = src[s + 6], c7 = src[s + 7], c8 = src[s + 8], c9 = src[s + 9], c10 = src[s + 10], c11 = src[s + 11], c12 = src[s + 12], c13 = src[s + 13], c14 = src[s + 14], c15 = src[s + 15], c16 = src[s + 16], c17 = src[s + 17], c18 = src[s + 18]
+      return (c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7 | c8 | c9 | c10 | c11 | c12 | c13 | c14 | c15 | c16 | c17 | c18) < 0x80 ? fromCharCode(c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18) : null
+    }
+    case 20: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2], c3 = src[s + 3], c4 = src[s + 4], c5 = src[s + 5], c6 = src[s + 6], c7 = src[s + 7], c8 = src[s + 8], c9 = src[s + 9], c10 = src[s + 10], c11 = src[s + 11], c12 = src[s + 12], c13 = src[s + 13], c14 = src[s + 14], c15 = src[s + 15], c16 = src[s + 16], c17 = src[s + 17], c18 = src[s + 18], c19 = src[s + 19]
+      return (c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7 | c8 | c9 | c10 | c11 | c12 | c13 | c14 | c15 | c16 | c17 | c18 | c19) < 0x80 ? fromCharCode(c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19) : null
+    }
+    case 21: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2], c3 = src[s + 3], c4 = src[s + 4], c5 = src[s + 5], c6 = src[s + 6], c7 = src[s + 7], c8 = src[s + 8], c9 = src[s + 9], c10 = src[s + 10], c11 = src[s + 11], c12 = src[s + 12], c13 = src[s + 13], c14 = src[s + 14], c15 = src[s + 15], c16 = src[s + 16], c17 = src[s + 17], c18 = src[s + 18], c19 = src[s + 19], c20 = src[s + 20]
+      return (c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7 | c8 | c9 | c10 | c11 | c12 | c13 | c14 | c15 | c16 | c17 | c18 | c19 | c20) < 0x80 ? fromCharCode(c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20) : null
+    }
+    case 22: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2], c3 = src[s + 3], c4 = src[s + 4], c5 = src[s + 5], c6 = src[s + 6], c7 = src[s + 7], c8 = src[s + 8], c9 = src[s + 9], c10 = src[s + 10], c11 = src[s + 11], c12 = src[s + 12], c13 = src[s + 13], c14 = src[s + 14], c15 = src[s + 15], c16 = src[s + 16], c17 = src[s + 17], c18 = src[s + 18], c19 = src[s + 19], c20 = src[s + 20], c21 = src[s + 21]
+      return (c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7 | c8 | c9 | c10 | c11 | c12 | c13 | c14 | c15 | c16 | c17 | c18 | c19 | c20 | c21) < 0x80 ? fromCharCode(c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21) : null
+    }
+    case 23: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2], c3 = src[s + 3], c4 = src[s + 4], c5 = src[s + 5], c6 = src[s + 6], c7 = src[s + 7], c8 = src[s + 8], c9 = src[s + 9], c10 = src[s + 10], c11 = src[s + 11], c12 = src[s + 12], c13 = src[s + 13], c14 = src[s + 14], c15 = src[s + 15], c16 = src[s + 16], c17 = src[s + 17], c18 = src[s + 18], c19 = src[s + 19], c20 = src[s + 20], c21 = src[s + 21], c22 = src[s + 22]
+      return (c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7 | c8 | c9 | c10 | c11 | c12 | c13 | c14 | c15 | c16 | c17 | c18 | c19 | c20 | c21 | c22) < 0x80 ? fromCharCode(c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22) : null
+    }
+    default: {
+      const c0 = src[s], c1 = src[s + 1], c2 = src[s + 2], c3 = src[s + 3], c4 = src[s + 4], c5 = src[s + 5], c6 = src[s + 6], c7 = src[s + 7], c8 = src[s + 8], c9 = src[s + 9], c10 = src[s + 10], c11 = src[s + 11], c12 = src[s + 12], c13 = src[s + 13], c14 = src[s + 14], c15 = src[s + 15], c16 = src[s + 16], c17 = src[s + 17], c18 = src[s + 18], c19 = src[s + 19], c20 = src[s + 20], c21 = src[s + 21], c22 = src[s + 22], c23 = src[s + 23]
+      return (c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7 | c8 | c9 | c10 | c11 | c12 | c13 | c14 | c15 | c16 | c17 | c18 | c19 | c20 | c21 | c22 | c23) < 0x80 ? fromCharCode(c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23) : null
+    }
   }
 }
 

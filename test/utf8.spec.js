@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { encode, decode, DagCborEncodeError, DagCborDecodeError } from '../index.js'
 import { head, concat, fromHex, toHex, text } from './fuzz/cbor.js'
-import { mediumAscii, SHORT_TEXT } from '../lib/utf8.js'
+import { shortAscii, mediumAscii, SHORT_TEXT } from '../lib/utf8.js'
 
 const utf8 = new TextEncoder()
 /** padding that moves a string past the JS writer's 40 units and the JS reader's 24 bytes */
@@ -182,6 +182,22 @@ describe('utf8: decoding text, strict and relaxed', () => {
         assert.equal(decode(text(s)), s, `${n} characters from ${first}`)
         assert.equal(decode(text(s), { relaxed: true }), s, `${n} characters from ${first}, relaxed`)
         assert.equal(toHex(encode(s)), toHex(text(s)))
+      }
+    }
+  })
+
+  it('shortAscii (text of up to SHORT_TEXT bytes, one case per length): every length, every character in its place, null for a byte over 0x7f at any place', () => {
+    const bytes = Uint8Array.from({ length: SHORT_TEXT + 3 }, (_, i) => 0x20 + i)
+    for (let n = 0; n <= SHORT_TEXT; n++) {
+      for (const at of [0, 3]) {
+        assert.ok(shortAscii(bytes, at, n) === String.fromCharCode(...bytes.subarray(at, at + n)), `${n} characters at ${at}`)
+      }
+      for (let where = 0; where < n; where++) {
+        for (const high of [0x80, 0xc3, 0xff]) {
+          const withHigh = bytes.slice(0, n)
+          withHigh[where] = high
+          assert.equal(shortAscii(withHigh, 0, n), null, `${n} bytes, ${high.toString(16)} at ${where}`)
+        }
       }
     }
   })

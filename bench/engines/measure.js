@@ -10,6 +10,7 @@ import { bytesDiff, valueDiff, viewsOf } from '../check.js'
 import * as ours from '../../index.js'
 import * as ref from '@ipld/dag-cbor'
 import { isNativeAccelerationEnabled } from 'cbor-x'
+import { floorCells } from '../map-floor.js'
 
 /** the decode row with { viewBytes: true }, which cbor-x (views of the input) is compared with */
 export const VIEW_ROW = 'ours { viewBytes }'
@@ -117,6 +118,8 @@ export async function measureCorpus (name, { rounds, roundMs, warmMs, quick }) {
       }
     }
   }
+  // where every block is one large flat map (map-10k-keys): what building that object alone costs
+  if (!c.real && cells.decode.length) cells.decode.push(...floorCells(c.blocks, c.values))
   /** @type {CorpusResult} */
   const result = { corpus: c.name, items: c.blocks.length, avgBytes: c.avgBytes, cborxNative: isNativeAccelerationEnabled, notes, encodeViews }
   for (const dir of /** @type {const} */ (['encode', 'decode'])) {

@@ -16,6 +16,7 @@ import { ENGINES, pickEngines, ensureInstalled, runFile, versionOf, serve, launc
 import { CORPUS_NAMES } from '../corpora.js'
 import { median } from '../harness.js'
 import { VIEW_ROW, POOL_ROW } from './measure.js'
+import { FRESH_ROW, INTERNED_ROW } from '../map-floor.js'
 
 const args = process.argv.slice(2)
 /** @param {string} name @param {string} fallback */
@@ -27,8 +28,10 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 const RESULT_MARK = '@@engine-result '
 const PEERS = ['cbor-x', '@atcute/cbor']
 const COLUMNS = ['ours', VIEW_ROW, POOL_ROW, 'cbor-x', '@atcute/cbor', 'JSON']
+/** decode floors (bench/map-floor.js), shown only where a corpus of the run has them */
+const FLOORS = [FRESH_ROW, INTERNED_ROW]
 /** the row of ours for one direction only */
-const ONLY_IN = /** @type {Record<string, string>} */ ({ [VIEW_ROW]: 'decode', [POOL_ROW]: 'encode' })
+const ONLY_IN = /** @type {Record<string, string>} */ ({ [VIEW_ROW]: 'decode', [POOL_ROW]: 'encode', [FRESH_ROW]: 'decode', [INTERNED_ROW]: 'decode' })
 /** corpora bound by copying bytes (bench/run.js's COPY_BOUND): left out of the under-2x list */
 const COPY_BOUND = ['bytes-1MiB']
 
@@ -183,13 +186,14 @@ function printEngine (run) {
   const native = run.results.some((r) => r.cborxNative) ? 'native addon (cbor-extract) loaded' : 'JavaScript only'
   console.log(`\n### ${run.engine}: ${run.version}\n`)
   console.log(`Clock: ${run.clock}. cbor-x: ${native}. Ratios to @ipld/dag-cbor (ops/s), median over ${cfg.rounds} rounds, (min-max) of the per-round ratios.\n`)
-  console.log(`| corpus | dir | ${COLUMNS.join(' | ')} |`)
-  console.log(`| --- | --- | ${COLUMNS.map(() => '---:').join(' | ')} |`)
+  const columns = [...COLUMNS, ...FLOORS.filter((f) => run.results.some((r) => r.decode?.rows.includes(f)))]
+  console.log(`| corpus | dir | ${columns.join(' | ')} |`)
+  console.log(`| --- | --- | ${columns.map(() => '---:').join(' | ')} |`)
   for (const r of run.results) {
     for (const dir of /** @type {const} */ (['encode', 'decode'])) {
       const d = r[dir]
-      if (!d) { console.log(`| ${r.corpus} | ${dir} | ${COLUMNS.map(() => 'n/a').join(' | ')} |`); continue }
-      console.log(`| ${r.corpus} | ${dir} | ${COLUMNS.map((c) => ONLY_IN[c] !== undefined && ONLY_IN[c] !== dir ? '' : cell(stats(d, c))).join(' | ')} |`)
+      if (!d) { console.log(`| ${r.corpus} | ${dir} | ${columns.map(() => 'n/a').join(' | ')} |`); continue }
+      console.log(`| ${r.corpus} | ${dir} | ${columns.map((c) => ONLY_IN[c] !== undefined && ONLY_IN[c] !== dir ? '' : FLOORS.includes(c) && !d.rows.includes(c) ? '' : cell(stats(d, c))).join(' | ')} |`)
     }
   }
   const notes = run.results.flatMap((r) => r.notes.map((n) => `${r.corpus}: ${n}`))
