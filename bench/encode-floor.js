@@ -1,8 +1,9 @@
 // The encode floor: what writing a value's canonical bytes costs when nothing is checked.
 // It walks the value with the same type tests as our encoder, enumerates every map with
-// Object.keys and puts the keys in canonical order with our encoder's own canonicalOrder (an
-// encoder cannot know the order without looking; that function caches the order of repeated
-// shapes), writes heads with no room checks into one preallocated buffer, strings through
+// Object.keys and puts the keys in canonical order with our encoder's own key-order.js (an
+// encoder cannot know the order without looking; canonicalOrder caches the order of repeated
+// shapes; a large map's keys are ordered as if ASCII and put right from the first key that is
+// not, found as it is written), writes heads with no room checks into one preallocated buffer, strings through
 // lib/utf8.js (our encoder's own text path), byte strings and CIDs by the same copies our
 // writer makes (a loop under 12 bytes, set() above, large ones referenced until the end), and
 // returns a result made as `encode` makes it (owned, exact size). What it skips: every check our encoder
@@ -11,7 +12,7 @@
 // under 3x, no encoder writing the same bytes with these primitives (an owned result,
 // Object.keys, our key sort, TextEncoder) reaches 3x on that corpus.
 import { writeUtf8 } from '../lib/utf8.js'
-import { canonicalOrder } from '../lib/key-order.js'
+import { canonicalOrder, orderAsIfAscii, orderRest, MANY_KEYS } from '../lib/key-order.js'
 
 /** byte strings at least this long are referenced until the result is made (as lib/writer.js) */
 const LARGE_BYTES = 16 * 1024
@@ -146,10 +147,22 @@ function write (v) {
       }
       if (Object.getPrototypeOf(v) === Object.prototype) {
         let keys = Object.keys(v)
-        if (keys.length > 1) keys = canonicalOrder(keys, false)
+        // many keys: ordered as if ASCII, the first key that is not found as it is written, as
+        // our encoder does (lib/encode.js), so the floor reads no key more often than it does
+        const asIfAscii = keys.length > MANY_KEYS
+        if (asIfAscii) orderAsIfAscii(keys, null)
+        else if (keys.length > 1) keys = canonicalOrder(keys, false)
         head(0xa0, keys.length)
+        let ascii = asIfAscii
         for (let i = 0; i < keys.length; i++) {
+          const at = pos
           text(keys[i])
+          if (ascii && pos - at !== headSize(keys[i].length) + keys[i].length) {
+            ascii = false
+            pos = at
+            orderRest(keys, null, i)
+            text(keys[i])
+          }
           write(v[keys[i]])
         }
         return
