@@ -10,6 +10,7 @@ import { toByteView } from './byte-view.js'
 import { CID_TAG } from './cid-encode.js'
 import { DagCborDecodeError, count, lengthPastEnd, withDecodeSegment as withSegment } from './errors.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
+import { JAVASCRIPTCORE } from './engine.js'
 
 /**
  * @typedef {object} DecodeOptions
@@ -295,10 +296,51 @@ function readKey (start, stop) {
  */
 function readLargeMapKey (start, stop) {
   if (stop - start <= SHORT_TEXT) {
-    const s = shortAscii(src, start, stop - start)
+    const s = JAVASCRIPTCORE ? windowKey(start, stop) : shortAscii(src, start, stop - start)
     if (s !== null) return s
   }
   return readText(start, stop)
+}
+
+/** JavaScriptCore only: a windows-1252 decoder (each byte one character, ASCII bytes as themselves) */
+const latin1 = JAVASCRIPTCORE ? new TextDecoder('latin1') : null
+/** the text of src[windowStart, windowEnd), for cutting large maps' keys from; '' between decodes */
+let windowText = ''
+let windowStart = 0
+let windowEnd = 0
+/** bytes the window may still decode: each large-map key earns KEY_CREDIT, each window costs its length */
+let windowCredit = 0
+const WINDOW = 4096
+const KEY_CREDIT = 32
+
+/**
+ * readLargeMapKey's short ASCII case in JavaScriptCore: the key cut from a text of the input
+ * around it by `substring`, where shortAscii makes it by a multi-argument fromCharCode, which
+ * JavaScriptCore runs as a host call, and the string it makes is then copied again into the
+ * engine's table of property names; the substring costs neither (bench/README.md has the
+ * measurements, with keys never seen before too). The text is made by one TextDecoder call per
+ * WINDOW bytes. So that a large map of large values (few keys to a window) never pays for
+ * decoding them, a window is made only while the keys read so far have earned its bytes,
+ * KEY_CREDIT each: at most that many bytes decoded per key; past that, keys are made by
+ * shortAscii. Returns null when a byte is not ASCII, as shortAscii does.
+ *
+ * @param {number} start
+ * @param {number} stop
+ * @returns {string|null}
+ */
+function windowKey (start, stop) {
+  // keys are read in input order, so a key ending inside the window starts inside it
+  if (stop > windowEnd && windowCredit >= 0) {
+    windowStart = start
+    windowEnd = end - start > WINDOW ? start + WINDOW : end
+    windowText = /** @type {TextDecoder} */ (latin1).decode(src.subarray(start, windowEnd))
+    windowCredit -= windowEnd - start
+  }
+  windowCredit += KEY_CREDIT
+  if (stop > windowEnd) return shortAscii(src, start, stop - start)
+  let bits = 0
+  for (let i = start; i < stop; i++) bits |= src[i]
+  return bits < 0x80 ? windowText.substring(start - windowStart, stop - windowStart) : null
 }
 
 /**
@@ -539,6 +581,8 @@ function run (input, options, whole) {
   src = input
   pos = 0
   end = input.length
+  windowEnd = 0
+  windowCredit = 0
   depth = 0
   relaxed = relaxedOption
   viewBytes = viewBytesOption
@@ -557,6 +601,7 @@ function run (input, options, whole) {
     throw e
   } finally {
     src = EMPTY // never keep the caller's input alive
+    windowText = ''
   }
 }
 
