@@ -288,7 +288,8 @@ function readKey (start, stop) {
 
 /**
  * A key of a large map (which would only churn the key cache): readText's, with its short ASCII
- * case first, which saves two calls per key.
+ * case first, which saves two calls per key. In JavaScriptCore that case cuts the key from a
+ * window of the input decoded as text (openWindow).
  *
  * @param {number} start
  * @param {number} stop
@@ -296,7 +297,19 @@ function readKey (start, stop) {
  */
 function readLargeMapKey (start, stop) {
   if (stop - start <= SHORT_TEXT) {
-    const s = JAVASCRIPTCORE ? windowKey(start, stop) : shortAscii(src, start, stop - start)
+    if (JAVASCRIPTCORE) {
+      windowCredit += KEY_CREDIT
+      const afterShortValue = start - lastKeyStop <= SHORT_GAP
+      lastKeyStop = stop
+      // keys are read in input order, so a key ending inside the window starts inside it
+      if (stop <= windowEnd || (afterShortValue && windowCredit >= 0 && openWindow(start))) {
+        let bits = 0
+        for (let i = start; i < stop; i++) bits |= src[i]
+        if (bits < 0x80) return windowText.substring(start - windowStart, stop - windowStart)
+        return readText(start, stop)
+      }
+    }
+    const s = shortAscii(src, start, stop - start)
     if (s !== null) return s
   }
   return readText(start, stop)
@@ -308,39 +321,40 @@ const latin1 = JAVASCRIPTCORE ? new TextDecoder('latin1') : null
 let windowText = ''
 let windowStart = 0
 let windowEnd = 0
-/** bytes the window may still decode: each large-map key earns KEY_CREDIT, each window costs its length */
+const MIN_WINDOW = 256
+const MAX_WINDOW = 8192
+/** the next window's length: doubled from MIN_WINDOW while keys fill each window to its end */
+let windowLength = MIN_WINDOW
+/** bytes the windows may still decode: each large-map key earns KEY_CREDIT, each window costs its length */
 let windowCredit = 0
-const WINDOW = 4096
-const KEY_CREDIT = 32
+const KEY_CREDIT = 24
+/** where the last large-map key ended */
+let lastKeyStop = 0
+/** a value at most this long (with the next key's head) counts as short */
+const SHORT_GAP = 24
 
 /**
- * readLargeMapKey's short ASCII case in JavaScriptCore: the key cut from a text of the input
- * around it by `substring`, where shortAscii makes it by a multi-argument fromCharCode, which
- * JavaScriptCore runs as a host call, and the string it makes is then copied again into the
- * engine's table of property names; the substring costs neither (bench/README.md has the
- * measurements, with keys never seen before too). The text is made by one TextDecoder call per
- * WINDOW bytes. So that a large map of large values (few keys to a window) never pays for
- * decoding them, a window is made only while the keys read so far have earned its bytes,
- * KEY_CREDIT each: at most that many bytes decoded per key; past that, keys are made by
- * shortAscii. Returns null when a byte is not ASCII, as shortAscii does.
+ * In JavaScriptCore, large maps' short ASCII keys are cut by `substring` from a text of the input
+ * around them, where shortAscii makes each by a multi-argument fromCharCode, which JavaScriptCore
+ * runs as a host call, and the string it makes is then copied again into the engine's table of
+ * property names; a substring costs neither (bench/README.md has the measurements, with keys
+ * never seen before too). The text is made by one TextDecoder call per window, and its cost is
+ * per byte, so it pays only where keys are dense: a window starts only at a key after a short
+ * value (one after a long value is likely to cover more long values); keys that ran past the
+ * last window's end ask for one twice as long, keys that a long value put well past it start
+ * short again; and one is made only while the keys read so far have earned its bytes, KEY_CREDIT
+ * each. Other keys are made by shortAscii. Returns whether the new window holds the key.
  *
- * @param {number} start
- * @param {number} stop
- * @returns {string|null}
+ * @param {number} start - where the key starts (it is at most SHORT_TEXT bytes long)
+ * @returns {boolean}
  */
-function windowKey (start, stop) {
-  // keys are read in input order, so a key ending inside the window starts inside it
-  if (stop > windowEnd && windowCredit >= 0) {
-    windowStart = start
-    windowEnd = end - start > WINDOW ? start + WINDOW : end
-    windowText = /** @type {TextDecoder} */ (latin1).decode(src.subarray(start, windowEnd))
-    windowCredit -= windowEnd - start
-  }
-  windowCredit += KEY_CREDIT
-  if (stop > windowEnd) return shortAscii(src, start, stop - start)
-  let bits = 0
-  for (let i = start; i < stop; i++) bits |= src[i]
-  return bits < 0x80 ? windowText.substring(start - windowStart, stop - windowStart) : null
+function openWindow (start) {
+  windowLength = start - windowEnd <= SHORT_GAP ? Math.min(2 * windowLength, MAX_WINDOW) : MIN_WINDOW
+  windowStart = start
+  windowEnd = end - start > windowLength ? start + windowLength : end
+  windowText = /** @type {TextDecoder} */ (latin1).decode(src.subarray(start, windowEnd))
+  windowCredit -= windowEnd - start
+  return true
 }
 
 /**
@@ -582,7 +596,9 @@ function run (input, options, whole) {
   pos = 0
   end = input.length
   windowEnd = 0
+  windowLength = MIN_WINDOW / 2
   windowCredit = 0
+  lastKeyStop = 0
   depth = 0
   relaxed = relaxedOption
   viewBytes = viewBytesOption

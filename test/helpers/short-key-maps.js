@@ -2,7 +2,7 @@
 // with where each key lies, and copies of them with one key spoiled (an invalid byte, a duplicate,
 // a key out of order). In JavaScriptCore such keys are cut from a text of the input decoded a
 // window at a time, and made by shortAscii once the windows have used up their credit
-// (lib/decode.js windowKey); with short and long values mixed, keys fall on both sides of each
+// (lib/decode.js openWindow); with short and long values mixed, keys fall on both sides of each
 // window's edges and on both paths. Uses only what every engine has (test/engines/smoke.test.js
 // runs it in Bun, Deno and the browsers, test/decode-rules.spec.js in Node).
 import { mulberry32 } from './prng.js'
@@ -21,10 +21,10 @@ const CHARS = 'abcdefghijklmnopqrstuvwxyz0123456789-_'
  */
 
 /**
- * @param {number} count - keys, more than the decoder's LARGE_MAP
+ * @param {number} count - keys, more than the decoder's LARGE_MAP and less than 65,536
  * @param {number} seed
  * @param {number} longEvery - every this many keys, a value of `longLength` bytes (0: none)
- * @param {number} longLength
+ * @param {number} longLength - less than 65,536
  * @returns {ShortKeyMap}
  */
 export function shortKeyMap (count, seed, longEvery, longLength) {
@@ -42,7 +42,7 @@ export function shortKeyMap (count, seed, longEvery, longLength) {
   const entries = [...set].map((key) => ({ key, bytes: utf8.encode(key) }))
   entries.sort((a, b) => compareBytes(a.bytes, b.bytes))
   /** @type {number[]} */
-  const out = [0xb9, count >> 8, count & 0xff]
+  const out = count < 256 ? [0xb8, count] : [0xb9, count >> 8, count & 0xff]
   const keyAt = []
   const textAt = []
   const values = []
@@ -55,7 +55,7 @@ export function shortKeyMap (count, seed, longEvery, longLength) {
     if (longEvery > 0 && i % longEvery === longEvery - 1) {
       const value = new Uint8Array(longLength).map((_, j) => (i + j) & 0xff)
       values.push(value)
-      out.push(0x59, longLength >> 8, longLength & 0xff, ...value)
+      out.push(...(longLength < 24 ? [0x40 + longLength] : longLength < 256 ? [0x58, longLength] : [0x59, longLength >> 8, longLength & 0xff]), ...value)
     } else {
       values.push(i)
       out.push(...(i < 24 ? [i] : i < 256 ? [0x18, i] : [0x19, i >> 8, i & 0xff]))
