@@ -288,8 +288,7 @@ function readKey (start, stop) {
 
 /**
  * A key of a large map (which would only churn the key cache): readText's, with its short ASCII
- * case first, which saves two calls per key. In JavaScriptCore that case cuts the key from a
- * window of the input decoded as text (openWindow).
+ * case first, which saves two calls per key.
  *
  * @param {number} start
  * @param {number} stop
@@ -297,64 +296,10 @@ function readKey (start, stop) {
  */
 function readLargeMapKey (start, stop) {
   if (stop - start <= SHORT_TEXT) {
-    if (JAVASCRIPTCORE) {
-      windowCredit += KEY_CREDIT
-      const afterShortValue = start - lastKeyStop <= SHORT_GAP
-      lastKeyStop = stop
-      // keys are read in input order, so a key ending inside the window starts inside it
-      if (stop <= windowEnd || (afterShortValue && windowCredit >= 0 && openWindow(start))) {
-        let bits = 0
-        for (let i = start; i < stop; i++) bits |= src[i]
-        if (bits < 0x80) return windowText.substring(start - windowStart, stop - windowStart)
-        return readText(start, stop)
-      }
-    }
     const s = shortAscii(src, start, stop - start)
     if (s !== null) return s
   }
   return readText(start, stop)
-}
-
-/** JavaScriptCore only: a windows-1252 decoder (each byte one character, ASCII bytes as themselves) */
-const latin1 = JAVASCRIPTCORE ? new TextDecoder('latin1') : null
-/** the text of src[windowStart, windowEnd), for cutting large maps' keys from; '' between decodes */
-let windowText = ''
-let windowStart = 0
-let windowEnd = 0
-const MIN_WINDOW = 256
-const MAX_WINDOW = 8192
-/** the next window's length: doubled from MIN_WINDOW while keys fill each window to its end */
-let windowLength = MIN_WINDOW
-/** bytes the windows may still decode: each large-map key earns KEY_CREDIT, each window costs its length */
-let windowCredit = 0
-const KEY_CREDIT = 24
-/** where the last large-map key ended */
-let lastKeyStop = 0
-/** a value at most this long (with the next key's head) counts as short */
-const SHORT_GAP = 24
-
-/**
- * In JavaScriptCore, large maps' short ASCII keys are cut by `substring` from a text of the input
- * around them, where shortAscii makes each by a multi-argument fromCharCode, which JavaScriptCore
- * runs as a host call, and the string it makes is then copied again into the engine's table of
- * property names; a substring costs neither (bench/README.md has the measurements, with keys
- * never seen before too). The text is made by one TextDecoder call per window, and its cost is
- * per byte, so it pays only where keys are dense: a window starts only at a key after a short
- * value (one after a long value is likely to cover more long values); keys that ran past the
- * last window's end ask for one twice as long, keys that a long value put well past it start
- * short again; and one is made only while the keys read so far have earned its bytes, KEY_CREDIT
- * each. Other keys are made by shortAscii. Returns whether the new window holds the key.
- *
- * @param {number} start - where the key starts (it is at most SHORT_TEXT bytes long)
- * @returns {boolean}
- */
-function openWindow (start) {
-  windowLength = start - windowEnd <= SHORT_GAP ? Math.min(2 * windowLength, MAX_WINDOW) : MIN_WINDOW
-  windowStart = start
-  windowEnd = end - start > windowLength ? start + windowLength : end
-  windowText = /** @type {TextDecoder} */ (latin1).decode(src.subarray(start, windowEnd))
-  windowCredit -= windowEnd - start
-  return true
 }
 
 /**
@@ -456,6 +401,7 @@ function compareLargeMapKeys (a, aLength, b, bLength) {
  * @returns {Record<string, unknown>}
  */
 function readMap (n, at) {
+  if (JAVASCRIPTCORE && n > LARGE_MAP && !relaxed && batched < 0) return readLargeMapInBatches(n, at)
   enter(at)
   /** @type {Record<string, unknown>} */
   // Past about 128 keys V8 turns any object into a hash table (dictionary mode); for maps that
@@ -505,6 +451,130 @@ function readMap (n, at) {
   }
   depth--
   return map
+}
+
+/** JavaScriptCore only: the bytes of up to KEY_BATCH keys of one large map, each at most
+ * SHORT_TEXT bytes of ASCII, one after the other; where each ends, and its value */
+const KEY_BATCH = 256
+const batchBytes = new Uint8Array(JAVASCRIPTCORE ? KEY_BATCH * SHORT_TEXT : 0)
+const batchEnds = new Int32Array(JAVASCRIPTCORE ? KEY_BATCH : 0)
+/** @type {unknown[]} */
+const batchValues = JAVASCRIPTCORE ? new Array(KEY_BATCH).fill(undefined) : []
+/** the keys taken from the batch so far (-1: no map is being read in batches) */
+let batched = -1
+const batchDecoder = new TextDecoder()
+
+/**
+ * readMap for a map of more than LARGE_MAP keys in JavaScriptCore, in strict mode. There a
+ * multi-argument fromCharCode (shortAscii) is a host call, and the string it makes is then
+ * copied again into the engine's table of property names; instead, the short ASCII keys are
+ * copied into batchBytes as they are read and checked, and every KEY_BATCH keys are made by one
+ * TextDecoder call and cut from its text by `substring`, which costs neither, and stored with
+ * their values in the same order (bench/README.md has the measurements). Other keys are read as
+ * readMap reads them, after the keys before them are stored. Same checks and errors as readMap;
+ * only the outermost such map is read this way (a large map among its values uses readMap), and
+ * relaxed mode, whose duplicate check looks in the map, uses readMap.
+ *
+ * @param {number} n
+ * @param {number} at
+ * @returns {Record<string, unknown>}
+ */
+function readLargeMapInBatches (n, at) {
+  enter(at)
+  /** @type {Record<string, unknown>} */
+  const map = {}
+  let previous = -1
+  let previousLength = 0
+  /** @type {string|null} a key read as readMap reads it */
+  let key = null
+  // a key in the batch: where it is in the input (its string is made only for an error)
+  let keyStart = -1
+  let keyLength = 0
+  let fill = 0
+  batched = 0
+  try {
+    for (let i = 0; i < n; i++) {
+      key = null
+      keyStart = -1
+      const keyAt = pos
+      const head = pos < end ? src[pos] : 0
+      let start = pos + 1
+      if (head >= 0x60 && head < 0x78 && start + (head & 31) <= end) pos = start + (head & 31)
+      else start = expectString(3, 'map-key-type', 'map key is not a string')
+      const length = pos - start
+      let bits = 0x80
+      if (length <= SHORT_TEXT) {
+        bits = 0
+        for (let j = 0; j < length; j++) bits |= (batchBytes[fill + j] = src[start + j])
+      }
+      if (bits < 0x80) {
+        keyStart = start
+        keyLength = length
+      } else {
+        storeBatch(map, fill)
+        fill = 0
+        key = readText(start, pos)
+      }
+      if (previous >= 0) {
+        const order = compareLargeMapKeys(previous, previousLength, start, length)
+        if (order >= 0) {
+          if (key === null) key = /** @type {string} */ (shortAscii(src, start, length))
+          if (order === 0) throw duplicateKey(key, keyAt)
+          throw fail('map-key-order', `map key ${JSON.stringify(key)} is out of order (keys sort by length, then bytewise)`, keyAt)
+        }
+      }
+      previous = start
+      previousLength = length
+      const value = readItem()
+      if (key === null) {
+        fill += length
+        batchEnds[batched] = fill
+        batchValues[batched] = value
+        if (++batched === KEY_BATCH) {
+          storeBatch(map, fill)
+          fill = 0
+        }
+      } else if (key === '__proto__') {
+        Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true })
+      } else {
+        map[key] = value
+      }
+    }
+    storeBatch(map, fill)
+  } catch (e) {
+    for (let j = 0; j < batched; j++) batchValues[j] = undefined
+    batched = -1
+    if (key === null && keyStart >= 0) key = shortAscii(src, keyStart, keyLength)
+    throw key === null ? e : withSegment(e, key)
+  }
+  batched = -1
+  depth--
+  return map
+}
+
+/**
+ * Store the batch's keys, made from its `fill` bytes, with their values; empties the batch.
+ *
+ * @param {Record<string, unknown>} map
+ * @param {number} fill
+ */
+function storeBatch (map, fill) {
+  if (batched === 0) return
+  const text = batchDecoder.decode(batchBytes.subarray(0, fill))
+  let from = 0
+  for (let j = 0; j < batched; j++) {
+    const to = batchEnds[j]
+    const key = text.substring(from, to)
+    const value = batchValues[j]
+    batchValues[j] = undefined // never keep a decoded value alive
+    if (key === '__proto__') {
+      Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true })
+    } else {
+      map[key] = value
+    }
+    from = to
+  }
+  batched = 0
 }
 
 /**
@@ -595,10 +665,6 @@ function run (input, options, whole) {
   src = input
   pos = 0
   end = input.length
-  windowEnd = 0
-  windowLength = MIN_WINDOW / 2
-  windowCredit = 0
-  lastKeyStop = 0
   depth = 0
   relaxed = relaxedOption
   viewBytes = viewBytesOption
@@ -617,7 +683,7 @@ function run (input, options, whole) {
     throw e
   } finally {
     src = EMPTY // never keep the caller's input alive
-    windowText = ''
+    batched = -1
   }
 }
 
