@@ -108,7 +108,7 @@ describe('text around the JS readers\' limits (mediumAscii in Chromium and Firef
   })
 })
 
-describe('maps of thousands of short keys (in JavaScriptCore cut from windows of the input decoded as text)', () => {
+describe('maps of thousands of short keys (in JavaScriptCore made in batches by TextDecoder and cut by substring)', () => {
   for (const [label, map] of [
     ['3,000 keys, small values', shortKeyMap(3000, 7, 0, 0)],
     ['3,000 keys, every 50th value 3,000 bytes', shortKeyMap(3000, 8, 50, 3000)]

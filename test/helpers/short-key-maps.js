@@ -1,10 +1,9 @@
 // Maps of thousands of short keys (1 to 24 bytes) for the decoder's large-map path, built by hand
 // with where each key lies, and copies of them with one key spoiled (an invalid byte, a duplicate,
-// a key out of order). In JavaScriptCore such keys are cut from a text of the input decoded a
-// window at a time, and made by shortAscii once the windows have used up their credit
-// (lib/decode.js openWindow); with short and long values mixed, keys fall on both sides of each
-// window's edges and on both paths. Uses only what every engine has (test/engines/smoke.test.js
-// runs it in Bun, Deno and the browsers, test/decode-rules.spec.js in Node).
+// a key out of order). In JavaScriptCore such keys are made 256 at a time and cut from one text
+// (lib/decode.js readLargeMapInBatches), and a key with a two-byte character stores the batch
+// before it early, so batches end at every place. Uses only what every engine has
+// (test/engines/smoke.test.js runs it in Bun, Deno and the browsers, test/decode-rules.spec.js in Node).
 import { mulberry32 } from './prng.js'
 
 const utf8 = new TextEncoder()
