@@ -8,6 +8,7 @@ import vm from 'node:vm'
 import { decode, decodeFirst, encode, toByteView, DagCborDecodeError, DagCborEncodeError } from '../index.js'
 import { fromHex, toHex } from './fuzz/cbor.js'
 import { RULES } from '../lib/errors.js'
+import { shortKeyMap, spoiledCopies } from './helpers/short-key-maps.js'
 
 /**
  * @typedef {{ rule: string, offset: number, detail: string, path?: string }} Rejection
@@ -366,6 +367,24 @@ describe('decode: maps of more than 128 keys (read without the key cache), key b
       const { bytes, secondAt } = largeMap(key, key)
       assertRejects(() => decode(bytes), { rule: 'duplicate-key', offset: secondAt, detail: `duplicate map key ${JSON.stringify(key)}` }, 'strict')
       assertRejects(() => decode(bytes, { relaxed: true }), { rule: 'duplicate-key', offset: secondAt, detail: `duplicate map key ${JSON.stringify(key)}` }, 'relaxed')
+    })
+  }
+
+  // the smoke test runs the same maps in the other engines, JavaScriptCore's own key path among them
+  for (const [label, map] of /** @type {const} */ ([
+    ['3,000 short keys, small values', shortKeyMap(3000, 7, 0, 0)],
+    ['3,000 short keys, every 50th value 3,000 bytes', shortKeyMap(3000, 8, 50, 3000)]
+  ])) {
+    it(`${label}: read back exactly; an invalid byte, a duplicate or a key out of order in every 97th key, each at its offset`, () => {
+      const value = /** @type {Record<string, unknown>} */ (decode(map.bytes))
+      assert.deepEqual(Object.keys(value), map.keys)
+      map.keys.forEach((key, i) => assert.deepEqual(value[key], map.values[i], key))
+      assert.equal(toHex(encode(value)), toHex(map.bytes))
+      const rows = spoiledCopies(map, 97)
+      assert.ok(rows.length > 60, `${rows.length} rows`)
+      for (const row of rows) {
+        assert.throws(() => decode(row.bytes), (/** @type {any} */ e) => e instanceof DagCborDecodeError && e.rule === row.rule && e.offset === row.offset, row.label)
+      }
     })
   }
 

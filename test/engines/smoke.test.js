@@ -17,12 +17,13 @@ import * as dagCbor from '../../index.js'
 import { loadFixtures, loadNegativeFixtures, loadCar } from '../helpers/fixtures.js'
 import { dataModelDiff } from '../helpers/ipld-equal.js'
 import { ownsExactly, ownershipProblem } from '../helpers/ownership.js'
-import { ok, is, bytesEqual, fromHex, throws } from '../browser/assert.js'
+import { ok, is, bytesEqual, deepEqual, fromHex, throws } from '../browser/assert.js'
 import { LARGE_MAP_ROWS, expectedMapBytes } from '../helpers/large-maps.js'
 import { SPIDERMONKEY, JAVASCRIPTCORE, DENO } from '../../lib/engine.js'
 import { MIN_POOLED, MAX_POOLED, SLAB_SIZE } from '../../lib/pool.js'
 import { MEDIUM_TEXT, SHORT_TEXT } from '../../lib/utf8.js'
 import { checkMediumText } from '../helpers/medium-text.js'
+import { shortKeyMap, spoiledCopies } from '../helpers/short-key-maps.js'
 
 const { encode, decode, DagCborDecodeError } = dagCbor
 const DAG_CBOR = 0x71
@@ -105,6 +106,30 @@ describe('text around the JS readers\' limits (mediumAscii in Chromium and Firef
   it('text of every length from SHORT_TEXT to 136 bytes: ASCII in its place, non-ASCII and invalid bytes anywhere', () => {
     checkMediumText(decode, DagCborDecodeError, SHORT_TEXT, 136)
   })
+})
+
+describe('maps of thousands of short keys (in JavaScriptCore made in batches by TextDecoder and cut by substring)', () => {
+  for (const [label, map] of [
+    ['3,000 keys, small values', shortKeyMap(3000, 7, 0, 0)],
+    ['3,000 keys, every 50th value 3,000 bytes', shortKeyMap(3000, 8, 50, 3000)]
+  ]) {
+    it(`${label}: every key and value, re-encoded identically`, () => {
+      const value = /** @type {Record<string, unknown>} */ (decode(map.bytes))
+      deepEqual(Object.keys(value), map.keys, 'keys')
+      map.keys.forEach((key, i) => deepEqual(value[key], map.values[i], `value of ${JSON.stringify(key)}`))
+      bytesEqual(encode(value), map.bytes, 're-encoded map')
+    })
+
+    it(`${label}: an invalid byte, a duplicate or a key out of order in every 97th key, each at its offset`, () => {
+      const rows = spoiledCopies(map, 97)
+      ok(rows.length > 60, `${rows.length} rows`)
+      for (const row of rows) {
+        const err = /** @type {any} */ (throws(() => decode(row.bytes), DagCborDecodeError, `${row.label}: decode must reject it`))
+        is(err.rule, row.rule, `${row.label}: rule`)
+        is(err.offset, row.offset, `${row.label}: offset`)
+      }
+    })
+  }
 })
 
 describe('conformance: codec-fixtures-negative are rejected', () => {
