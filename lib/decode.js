@@ -207,6 +207,23 @@ function readItem () {
   }
 }
 
+/**
+ * Read a map key's head; returns where its text starts and moves pos past it. Nearly every key
+ * has a one-byte head (text of 0-23 bytes), read here without expectString's call; every other
+ * head, and every error, is expectString's.
+ *
+ * @returns {number}
+ */
+function readKeyHead () {
+  const head = pos < end ? src[pos] : 0
+  const start = pos + 1
+  if (head >= 0x60 && head < 0x78 && start + (head & 31) <= end) {
+    pos = start + (head & 31)
+    return start
+  }
+  return expectString(3, 'map-key-type', 'map key is not a string')
+}
+
 /** offset of the head read by the last expectString */
 let headAt = 0
 
@@ -415,13 +432,8 @@ function readMap (n, at) {
   try {
     for (let i = 0; i < n; i++) {
       key = null
-      // nearly every key has a one-byte head (text of 0-23 bytes): read here, it saves a call
-      // per key; every other head, and every error, is expectString's
       const keyAt = pos
-      const head = pos < end ? src[pos] : 0
-      let start = pos + 1
-      if (head >= 0x60 && head < 0x78 && start + (head & 31) <= end) pos = start + (head & 31)
-      else start = expectString(3, 'map-key-type', 'map key is not a string')
+      const start = readKeyHead()
       const length = pos - start
       key = n <= LARGE_MAP ? readKey(start, pos) : readLargeMapKey(start, pos)
       if (previous >= 0) {
@@ -497,10 +509,7 @@ function readLargeMapInBatches (n, at) {
       key = null
       keyStart = -1
       const keyAt = pos
-      const head = pos < end ? src[pos] : 0
-      let start = pos + 1
-      if (head >= 0x60 && head < 0x78 && start + (head & 31) <= end) pos = start + (head & 31)
-      else start = expectString(3, 'map-key-type', 'map key is not a string')
+      const start = readKeyHead()
       const length = pos - start
       let bits = 0x80
       if (length <= SHORT_TEXT) {
