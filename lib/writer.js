@@ -136,22 +136,8 @@ function headSize (n) {
  */
 export function writeString (s, escaped) {
   const n = s.length
-  if (n < 24) {
-    // short ASCII: the length is known before scanning, so write as we check
-    reserve(1 + n)
-    let at = pos + 1
-    let i = 0
-    for (; i < n; i++) {
-      const c = s.charCodeAt(i)
-      if (c >= 0x80) break
-      buf[at++] = c
-    }
-    if (i === n) {
-      buf[pos] = 0x60 | n
-      pos = at
-      return true
-    }
-  }
+  // short ASCII: the length is known before scanning, so write as we check
+  if (n < 24 && writeAsciiString(s)) return true
   // one pass: write the UTF-8 after a head sized for the ASCII case, and move it only when
   // the byte length needs a longer head (non-ASCII text crossing 24, 256 or 65536 bytes)
   const guess = headSize(n)
@@ -177,6 +163,9 @@ export function writeAsciiString (s) {
   const n = s.length
   reserve(9 + n)
   let at = pos
+  // the head written here, not by writeHead: this is the path of every short string and every
+  // key of a large map, where writeHead's second reserve and its cases for arguments of 2^32 and
+  // up measured slower (bench/README.md, "writeString's short ASCII path")
   if (n < 24) {
     buf[at++] = 0x60 | n
   } else if (n < 0x100) {
