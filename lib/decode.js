@@ -441,7 +441,7 @@ function readMap (n, at) {
         if (order >= 0) {
           if (order === 0) throw duplicateKey(key, keyAt)
           if (!relaxed) {
-            throw fail('map-key-order', `map key ${JSON.stringify(key)} is out of order (keys sort by length, then bytewise)`, keyAt)
+            throw keyOutOfOrder(key, keyAt)
           }
           unordered = true
         }
@@ -452,8 +452,7 @@ function readMap (n, at) {
       previousLength = length
       const value = readItem()
       if (key === '__proto__') {
-        // a plain own property: assignment would set the prototype instead
-        Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true })
+        defineProtoKey(map, value)
       } else {
         map[key] = value
       }
@@ -529,7 +528,7 @@ function readLargeMapInBatches (n, at) {
         if (order >= 0) {
           if (key === null) key = /** @type {string} */ (shortAscii(src, start, length))
           if (order === 0) throw duplicateKey(key, keyAt)
-          throw fail('map-key-order', `map key ${JSON.stringify(key)} is out of order (keys sort by length, then bytewise)`, keyAt)
+          throw keyOutOfOrder(key, keyAt)
         }
       }
       previous = start
@@ -544,7 +543,7 @@ function readLargeMapInBatches (n, at) {
           fill = 0
         }
       } else if (key === '__proto__') {
-        Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true })
+        defineProtoKey(map, value)
       } else {
         map[key] = value
       }
@@ -577,13 +576,32 @@ function storeBatch (map, fill) {
     const value = batchValues[j]
     batchValues[j] = undefined // never keep a decoded value alive
     if (key === '__proto__') {
-      Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true })
+      defineProtoKey(map, value)
     } else {
       map[key] = value
     }
     from = to
   }
   batched = 0
+}
+
+/**
+ * A map's `__proto__` key, as a plain own property: assignment would set the prototype instead.
+ *
+ * @param {Record<string, unknown>} map
+ * @param {unknown} value
+ */
+function defineProtoKey (map, value) {
+  Object.defineProperty(map, '__proto__', { value, enumerable: true, writable: true, configurable: true })
+}
+
+/**
+ * @param {string} key
+ * @param {number} at
+ * @returns {DagCborDecodeError}
+ */
+function keyOutOfOrder (key, at) {
+  return fail('map-key-order', `map key ${JSON.stringify(key)} is out of order (keys sort by length, then bytewise)`, at)
 }
 
 /**

@@ -401,9 +401,10 @@ const orderSorted = new Array(ORDER_SLOTS).fill(null)
 export function canonicalOrder (keys, escapedBytes, values = null) {
   const n = keys.length
   if (n > MANY_KEYS) {
+    // with escapedBytes only keys that are all ASCII get here, so none is left to put in order
     if (escapedBytes && firstNotAscii(keys) < n) return sortAlong(keys, values, sortByEncodedBytes)
     orderAsIfAscii(keys, values)
-    const from = firstNotAscii(keys)
+    const from = escapedBytes ? n : firstNotAscii(keys)
     if (from < n) orderRest(keys, values, from)
     return keys
   }
