@@ -17,6 +17,8 @@ import { buildRepo, keyPair, post } from '../test/atproto/helpers/repo-builder.j
 import { buildCli } from '../scripts/build-cli.js'
 
 const BIN = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))
+/** a difference in ms with its sign, as `+3 ms` or `-2 ms` @param {number} ms */
+const signedMs = (ms) => `${ms >= 0 ? '+' : '-'}${Math.abs(ms).toFixed(0)} ms`
 /** the start-up target: at most this many ms over `node -e 0` */
 export const TARGET_MS = 40
 
@@ -72,11 +74,11 @@ export async function startup ({ runs = 15, log = console.log } = {}) {
     log(`start-up: ${runs} round${runs === 1 ? '' : 's'}, each command a fresh process, in rotating order; medians of wall time (Node ${process.version}, load average ${os.loadavg()[0].toFixed(2)}, ${os.availableParallelism()} cores)`)
     const results = rows.map(([label], i) => ({ label, median: median(times[i]), overNode: median(times[i]) - node }))
     for (const { label, median: m, overNode } of results) {
-      log(`  ${label.padEnd(44)} ${m.toFixed(0).padStart(5)} ms${label === 'node -e 0' ? '' : `  (${overNode >= 0 ? '+' : ''}${overNode.toFixed(0)} ms over node -e 0)`}`)
+      log(`  ${label.padEnd(44)} ${m.toFixed(0).padStart(5)} ms${label === 'node -e 0' ? '' : `  (${signedMs(overNode)} over node -e 0)`}`)
     }
     const checks = results.slice(1, 3)
     const worst = Math.max(...checks.map((c) => c.overNode))
-    log(`  checking a small CAR: at most +${worst.toFixed(0)} ms over node -e 0 (target: at most +${TARGET_MS} ms) ${worst <= TARGET_MS ? 'met' : 'NOT MET'}`)
+    log(`  checking a small CAR: at most ${signedMs(worst)} over node -e 0 (target: at most +${TARGET_MS} ms) ${worst <= TARGET_MS ? 'met' : 'NOT MET'}`)
     return results
   } finally {
     fs.rmSync(file, { force: true })
