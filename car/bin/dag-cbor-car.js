@@ -18,6 +18,6 @@ try {
 } catch (err) {
   const { code, path: missing } = /** @type {{ code?: string, path?: string }} */ (err)
   if (code !== 'ENOENT' || missing !== bundle) throw err
-  process.stderr.write('dag-cbor-car: lib/node/cli.bundle.cjs is missing: in a clone of the repository, run npm install (or npm run build:cli in car/)\n')
+  process.stderr.write('dag-cbor-car: lib/node/cli.bundle.cjs is missing: in a clone of the repository, run npm start (or npm run build:cli in car/) once\n')
   process.exit(2)
 }

@@ -10,9 +10,10 @@
 // First of all, the embedded sample the bin checks when given no input (scripts/sample-car.js writes
 // lib/node/sample.car and sample.json), which the runs that make the caches need.
 //
-// Run at `npm install` / `npm ci` (prepare), at `npm pack` (prepare), before the tests
-// (test/build-cli.hook.js) and before bench:car, so that neither a clone nor the tests run a
-// bundle older than the source.
+// Run at `npm pack` (prepack), by `npm start`, before the tests (test/build-cli.hook.js) and before
+// bench:car, so that neither a clone nor the tests run a bundle older than the source. Not an
+// install script: an installed tarball already holds what it made, and npm warns about every
+// package that carries one.
 //   node scripts/build-cli.js [--quiet]      (npm run build:cli; the root's npm start runs it quietly first)
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -49,6 +50,6 @@ export async function buildCli () {
 // run directly: write the bundles
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const text = await buildCli()
-  // on stderr: npm runs this as prepare inside `npm pack --json`, whose stdout is JSON
+  // on stderr: npm runs this as prepack inside `npm pack --json`, whose stdout is JSON
   if (!process.argv.includes('--quiet')) process.stderr.write(`${path.relative(process.cwd(), BUNDLE)}: ${(text.length / 1e3).toFixed(0)} kB\n`)
 }

@@ -40,10 +40,13 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
 
   /** @type {ReturnType<typeof pack>} */
   let tool
+  /** @type {string} */
+  let codecTarball
 
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-car-package-'))
     const codec = pack([])
+    codecTarball = codec.filename
     tool = pack(['-w', 'dag-cbor-car'])
     const lock = JSON.parse(fs.readFileSync(path.join(repo, 'package-lock.json'), 'utf8')).packages
     const dependencies = { 'dag-cbor-car': `file:${tool.filename}`, 'dag-cbor-fast': `file:${codec.filename}` }
@@ -52,6 +55,9 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
     fs.writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify(lockfile))
     const install = run(npm, ['ci', '--offline', '--no-audit', '--no-fund'])
     assert.equal(install.status, 0, `npm ci --offline of the tarballs failed:\n${install.stdout}\n${install.stderr}`)
+    // an install prints nothing but npm's own summary: no warning (npm 11 warns about every package
+    // that carries an install script, prepare included)
+    assert.doesNotMatch(install.stdout + install.stderr, /\bwarn\b/i, `npm ci of the tarballs warned:\n${install.stdout}\n${install.stderr}`)
   })
 
   after(() => {
@@ -64,6 +70,31 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
       assert.ok(files.includes(needed), `${needed} missing from the tarball`)
     }
     assert.deepEqual(files.filter((f) => /^(test|bench)\//.test(f)), [])
+  })
+
+  it('npm install of both tarballs, as a user types it, prints no warning', () => {
+    const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-car-install-'))
+    try {
+      fs.writeFileSync(path.join(fresh, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
+      const r = spawnSync(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(dir, codecTarball), path.join(dir, tool.filename)],
+        { cwd: fresh, encoding: 'utf8', timeout: 120_000 })
+      assert.equal(r.status, 0, r.stdout + r.stderr)
+      assert.doesNotMatch(r.stdout + r.stderr, /\bwarn\b/i, r.stdout + r.stderr)
+    } finally {
+      fs.rmSync(fresh, { recursive: true, force: true })
+    }
+  })
+
+  it('its package.json has no install scripts and depends only on what its code imports', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'node_modules/dag-cbor-car/package.json'), 'utf8'))
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) assert.equal(manifest.scripts?.[script], undefined, `scripts.${script}`)
+    const installed = path.join(dir, 'node_modules/dag-cbor-car')
+    const code = fs.readdirSync(installed, { recursive: true, encoding: 'utf8' })
+      .filter((f) => /\.(c?js)$/.test(f) && !f.includes('node_modules') && !f.includes('.bundle.'))
+      .map((f) => fs.readFileSync(path.join(installed, f), 'utf8')).join('\n')
+    for (const dependency of Object.keys(manifest.dependencies)) {
+      assert.ok(code.includes(`'${dependency}`), `${dependency} is a dependency that no file of the package imports`)
+    }
   })
 
   it('the packed README: every relative link resolves inside the tarball; nothing in it works only in a clone', () => {

@@ -48,6 +48,7 @@ function installOffline (at, packed, dependencies) {
   fs.writeFileSync(path.join(at, 'package-lock.json'), JSON.stringify(consumerLockfile([{ packed, manifest: JSON.parse(fs.readFileSync(path.join(repo, 'package-lock.json'), 'utf8')).packages[''] }], dependencies)))
   const install = run(npm, ['ci', '--offline', '--no-audit', '--no-fund'], at)
   assert.equal(install.status, 0, `npm ci --offline in ${at} failed:\n${install.stdout}\n${install.stderr}`)
+  assert.doesNotMatch(install.stdout + install.stderr, /\bwarn\b/i, `npm ci of the tarball warned:\n${install.stdout}\n${install.stderr}`)
 }
 
 /**
