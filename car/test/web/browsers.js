@@ -7,6 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
+import { ensureInstalled } from '../../../engines/engines.js'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
@@ -40,13 +41,12 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
  * @property {() => Promise<void>} close
  */
 
-/** @param {'chromium' | 'firefox'} name @returns {string | null} why it cannot run here, or null */
+/** @param {'chromium' | 'firefox'} name @returns {string | null} why it cannot run here, or null (installing engines/ first for Firefox) */
 export function missing (name) {
   const bin = name === 'chromium' ? CHROMIUM : FIREFOX
   if (!fs.existsSync(bin)) return `${bin} not found (apt-get install -y ${name === 'chromium' ? 'chromium' : 'firefox-esr'})`
-  if (name === 'firefox' && !fs.existsSync(path.join(root, 'engines/node_modules/puppeteer-core/package.json'))) {
-    return 'puppeteer-core is not installed in engines/ (npm ci --prefix engines)'
-  }
+  // puppeteer-core, which drives Firefox, comes from engines/: installed from its lockfile on first use
+  if (name === 'firefox') ensureInstalled()
   return null
 }
 
