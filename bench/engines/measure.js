@@ -17,6 +17,8 @@ export const VIEW_ROW = 'ours { viewBytes }'
 /** the encode row with { pool: true }, which peers whose results are views (of a shared buffer or
  * of an over-sized chunk) are compared with */
 export const POOL_ROW = 'ours { pool }'
+/** the encode row of a copy-bound corpus (bytes-1MiB) that copies its payload by slice() */
+export const SLICE_ROW = 'Uint8Array.slice (ref)'
 const POOL = { pool: true }
 const RELAXED = { relaxed: true }
 const VIEWS = { viewBytes: true }
@@ -118,6 +120,8 @@ export async function measureCorpus (name, { rounds, roundMs, warmMs, quick }) {
       }
     }
   }
+  // a copy-bound corpus: its payload copied by slice(), the bound ours is held to (bench/run.js)
+  if (c.bytesCorpus && cells.encode.length) cells.encode.push({ name: SLICE_ROW, fn: (/** @type {any} */ v) => v.data.slice(), items: c.values })
   // where every block is one large flat map (map-10k-keys): what building that object alone costs
   if (!c.real && cells.decode.length) cells.decode.push(...floorCells(c.blocks, c.values))
   /** @type {CorpusResult} */

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url'
 import { ENGINES, pickEngines, ensureInstalled, runFile, versionOf, serve, launchBrowser, root, BROWSER_BUNDLE } from '../../engines/engines.js'
 import { CORPUS_NAMES } from '../corpora.js'
 import { median } from '../harness.js'
-import { VIEW_ROW, POOL_ROW } from './measure.js'
+import { VIEW_ROW, POOL_ROW, SLICE_ROW } from './measure.js'
 import { FRESH_ROW, INTERNED_ROW } from '../map-floor.js'
 
 const args = process.argv.slice(2)
@@ -34,6 +34,10 @@ const FLOORS = [FRESH_ROW, INTERNED_ROW]
 const ONLY_IN = /** @type {Record<string, string>} */ ({ [VIEW_ROW]: 'decode', [POOL_ROW]: 'encode', [FRESH_ROW]: 'decode', [INTERNED_ROW]: 'decode' })
 /** corpora bound by copying bytes (bench/run.js's COPY_BOUND): left out of the under-2x list */
 const COPY_BOUND = ['bytes-1MiB']
+/** bench/run.js's targets for a copy-bound encode: ours at least this ratio to @ipld/dag-cbor, and
+ * its time at most SLICE_BOUND times that of slice() of the payload */
+const COPY_BOUND_ENCODE = 1
+const SLICE_BOUND = 1.3
 
 /**
  * @typedef {import('./measure.js').CorpusResult} CorpusResult
@@ -197,8 +201,26 @@ function printEngine (run) {
     }
   }
   const notes = run.results.flatMap((r) => r.notes.map((n) => `${r.corpus}: ${n}`))
-  const all = [viewsLine(run), ...notes, ...run.failures.map((f) => `not measured: ${f}`)]
+  const all = [viewsLine(run), ...copyBoundLines(run), ...notes, ...run.failures.map((f) => `not measured: ${f}`)]
   if (all.length) console.log('\n' + all.map((n) => `- ${n}`).join('\n'))
+}
+
+/**
+ * bench/run.js's two targets for each copy-bound corpus's encode, decided in this engine's run.
+ *
+ * @param {EngineRun} run
+ * @returns {string[]}
+ */
+function copyBoundLines (run) {
+  return run.results.filter((r) => r.encode?.rows.includes(SLICE_ROW)).map((r) => {
+    const d = /** @type {import('./measure.js').Direction} */ (r.encode)
+    const vsRef = stats(d, 'ours')
+    // ours' time over slice's: slice's rate over ours'
+    const vsSlice = stats(d, SLICE_ROW, 'ours')
+    const met = (/** @type {boolean} */ ok) => ok ? 'met' : 'NOT met'
+    return `${r.corpus} encode: ours ${cell(vsRef)} @ipld/dag-cbor, target >= ${fmt(COPY_BOUND_ENCODE)}: ${vsRef ? met(vsRef.median >= COPY_BOUND_ENCODE) : 'unknown'}; ` +
+      `ours takes ${cell(vsSlice)} the time of ${SLICE_ROW}, target <= ${SLICE_BOUND}: ${vsSlice ? met(vsSlice.median <= SLICE_BOUND) : 'unknown'}`
+  })
 }
 
 /**
