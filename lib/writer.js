@@ -10,6 +10,7 @@
 import { writeUtf8 } from './utf8.js'
 import { CID_TAG } from './cid-encode.js'
 import { COPY_BY_SET, copyBySet } from './copy-bytes.js'
+import { resultMemory } from '#result-memory'
 
 const SCRATCH_SIZE = 64 * 1024
 /** A buffer grown for a large value is kept as the scratch buffer up to this size, so that
@@ -279,14 +280,16 @@ function copyTo (target) {
 }
 
 /**
- * The bytes written, as one new exact-size Uint8Array (or copied into `target`).
+ * The bytes written, as one new exact-size Uint8Array (or copied into `target`). A result made of
+ * chunks (a large byte string is one) takes memory that is not zero-filled where the runtime has
+ * such (lib/result-memory-node.js): every byte of it is written here.
  *
  * @param {Uint8Array} [target]
  * @returns {Uint8Array}
  */
 export function finish (target) {
   if (target !== undefined) return copyTo(target)
-  if (chunks.length !== 0) return copyTo(new Uint8Array(written()))
+  if (chunks.length !== 0) return copyTo(resultMemory(written()))
   return COPY_BY_SET ? copyBySet(buf, start, pos) : buf.slice(start, pos)
 }
 

@@ -220,6 +220,22 @@ describe('writer: results', () => {
     assert.equal(out.findIndex((b, i) => i > 10 && b !== 4), -1)
   })
 
+  it('a result made of chunks (in Node, of memory that is not zero-filled) is a plain Uint8Array that owns exactly its bytes, every one written', async () => {
+    const { resultMemory } = await import('#result-memory')
+    const node = await import('../lib/result-memory-node.js')
+    assert.equal(resultMemory, node.resultMemory, "'#result-memory' resolves to lib/result-memory-node.js in Node")
+    const garbage = new Uint8Array(4096).fill(0xee) // leave bytes behind in freed memory
+    for (const size of [16 * 1024, 70_000, 1 << 20, (3 << 20) + 5]) {
+      garbage.fill(0xee)
+      const payload = new Uint8Array(size).map((_, i) => i * 7)
+      const out = encode([payload, 'tail'])
+      assert.equal(Object.getPrototypeOf(out), Uint8Array.prototype, `${size}: a plain Uint8Array, not a Buffer`)
+      assert.equal(out.byteOffset, 0)
+      assert.equal(out.buffer.byteLength, out.byteLength, `${size}: the result owns exactly its bytes`)
+      assert.ok(Buffer.from(out).equals(concatAll([head(4, 2), head(2, size), payload, text('tail')])), `${size}: every byte written`)
+    }
+  })
+
   it('encodeInto: a target of exactly the size, one byte short, and larger', () => {
     for (const value of [[new Uint8Array(20000), 'x'], 'é'.repeat(5000), { a: new Uint8Array(70000) }, [1.5, 2.5]]) {
       const expected = encode(value)
