@@ -281,20 +281,6 @@ export function orderRest (keys, from) {
   for (let i = 0; i < sorted.length; i++) keys[from + i] = sorted[i]
 }
 
-/**
- * @param {string[]} keys
- * @returns {number} the index of the first key that is not all ASCII, or keys.length
- */
-function firstNotAscii (keys) {
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]
-    for (let j = 0; j < key.length; j++) {
-      if (key.charCodeAt(j) >= 0x80) return i
-    }
-  }
-  return keys.length
-}
-
 /** Tied runs up to this long are put in order by insertion; longer ones by sort(). */
 const SHORT_RUN = 8
 
@@ -366,8 +352,10 @@ const orderSeen = new Array(ORDER_SLOTS).fill(null)
 const orderSorted = new Array(ORDER_SLOTS).fill(null)
 
 /**
- * The keys in DAG-CBOR order: by UTF-8 length, then bytewise. (Also imported by
- * bench/encode-floor.js, which must find key order the way we do; not part of the package's API.)
+ * The keys in DAG-CBOR order: by UTF-8 length, then bytewise. The encoder calls it for maps of up
+ * to MANY_KEYS keys, and for every map with escapedBytes; larger maps take orderAsIfAscii. (Also
+ * imported by bench/encode-floor.js, which must find key order the way we do; not part of the
+ * package's API.)
  *
  * @param {string[]} keys - at least 2; may be sorted in place
  * @param {boolean} escapedBytes - lone U+DC80..U+DCFF stand for raw bytes (see EncodeOptions)
@@ -375,14 +363,6 @@ const orderSorted = new Array(ORDER_SLOTS).fill(null)
  */
 export function canonicalOrder (keys, escapedBytes) {
   const n = keys.length
-  if (n > MANY_KEYS) {
-    // with escapedBytes only keys that are all ASCII get here, so none is left to put in order
-    if (escapedBytes && firstNotAscii(keys) < n) return sortByEncodedBytes(keys)
-    orderAsIfAscii(keys, null)
-    const from = escapedBytes ? n : firstNotAscii(keys)
-    if (from < n) orderRest(keys, from)
-    return keys
-  }
   const last = keys[n - 1]
   const slot = (Math.imul(n, 0x9e3779b1) ^ (keys[0].length << 10) ^ (last.length << 5) ^
     (last.length > 0 ? last.charCodeAt(0) : 0)) & (ORDER_SLOTS - 1)
@@ -416,7 +396,7 @@ export function canonicalOrder (keys, escapedBytes) {
     return sortByEncodedBytes(keys)
   }
   if (cacheable) orderSeen[slot] = keys.slice()
-  const sorted = ascii ? sortByComparison(keys) : sortUtf8Keys(keys)
+  const sorted = !ascii ? sortUtf8Keys(keys) : n > MANY_KEYS ? orderAsIfAscii(keys, null) : sortByComparison(keys)
   if (cacheable) orderSorted[slot] = sorted
   return sorted
 }
