@@ -160,7 +160,7 @@ function write (v) {
           if (ascii && pos - at !== headSize(keys[i].length) + keys[i].length) {
             ascii = false
             pos = at
-            orderRest(keys, null, i)
+            orderRest(keys, i)
             text(keys[i])
           }
           write(v[keys[i]])

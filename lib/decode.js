@@ -10,7 +10,7 @@ import { toByteView } from './byte-view.js'
 import { CID_TAG } from './cid-encode.js'
 import { DagCborDecodeError, count, lengthPastEnd, withDecodeSegment as withSegment } from './errors.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
-import { JAVASCRIPTCORE } from './engine.js'
+import { readLargeMapInBatches } from '#map-batches'
 
 /**
  * @typedef {object} DecodeOptions
@@ -168,7 +168,7 @@ function bigArg () {
 /**
  * @returns {unknown}
  */
-function readItem () {
+export function readItem () {
   if (pos >= end) throw truncated(pos)
   const at = pos
   const initial = src[pos++]
@@ -214,7 +214,7 @@ function readItem () {
  *
  * @returns {number}
  */
-function readKeyHead () {
+export function readKeyHead () {
   const head = pos < end ? src[pos] : 0
   const start = pos + 1
   if (head >= 0x60 && head < 0x78 && start + (head & 31) <= end) {
@@ -222,6 +222,16 @@ function readKeyHead () {
     return start
   }
   return expectString(3, 'map-key-type', 'map key is not a string')
+}
+
+/** @returns {Uint8Array} the input being decoded (for lib/map-batches.js) */
+export function input () {
+  return src
+}
+
+/** @returns {number} the offset reached (for lib/map-batches.js: the end of the key just read) */
+export function position () {
+  return pos
 }
 
 /** offset of the head read by the last expectString */
@@ -252,7 +262,7 @@ function expectString (major, rule, detail) {
  * @param {number} stop
  * @returns {string}
  */
-function readText (start, stop) {
+export function readText (start, stop) {
   const s = readUtf8(src, start, stop, relaxed)
   if (s === null) {
     throw fail('invalid-utf8', 'text is not valid UTF-8', invalidAt)
@@ -397,7 +407,7 @@ function compareKeys (a, aLength, b, bLength) {
  * @param {number} bLength
  * @returns {number}
  */
-function compareLargeMapKeys (a, aLength, b, bLength) {
+export function compareLargeMapKeys (a, aLength, b, bLength) {
   if (aLength !== bLength) return aLength - bLength
   let i = 0
   for (; i + 4 <= aLength; i += 4) {
@@ -418,8 +428,16 @@ function compareLargeMapKeys (a, aLength, b, bLength) {
  * @returns {Record<string, unknown>}
  */
 function readMap (n, at) {
-  if (JAVASCRIPTCORE && n > LARGE_MAP && !relaxed && batched < 0) return readLargeMapInBatches(n, at)
   enter(at)
+  // Bun's batched keys (lib/map-batches.js; null elsewhere), in strict mode only: relaxed mode's
+  // duplicate check looks in the map
+  if (readLargeMapInBatches !== null && n > LARGE_MAP && !relaxed) {
+    const batchedMap = readLargeMapInBatches(n)
+    if (batchedMap !== null) {
+      depth--
+      return batchedMap
+    }
+  }
   /** @type {Record<string, unknown>} */
   // Past about 128 keys V8 turns any object into a hash table (dictionary mode); for maps that
   // large `{}` measured faster than PlainObject (see bench/README.md, map-10k-keys)
@@ -464,134 +482,13 @@ function readMap (n, at) {
   return map
 }
 
-/** JavaScriptCore only: the bytes of up to KEY_BATCH keys of one large map, each at most
- * SHORT_TEXT bytes of ASCII, one after the other; where each ends, and its value */
-const KEY_BATCH = 256
-const batchBytes = new Uint8Array(JAVASCRIPTCORE ? KEY_BATCH * SHORT_TEXT : 0)
-const batchEnds = new Int32Array(JAVASCRIPTCORE ? KEY_BATCH : 0)
-/** @type {unknown[]} */
-const batchValues = JAVASCRIPTCORE ? new Array(KEY_BATCH).fill(undefined) : []
-/** the keys taken from the batch so far (-1: no map is being read in batches) */
-let batched = -1
-const batchDecoder = new TextDecoder()
-
-/**
- * readMap for a map of more than LARGE_MAP keys in JavaScriptCore, in strict mode. There a
- * multi-argument fromCharCode (shortAscii) is a host call, and the string it makes is then
- * copied again into the engine's table of property names; instead, the short ASCII keys are
- * copied into batchBytes as they are read and checked, and every KEY_BATCH keys are made by one
- * TextDecoder call and cut from its text by `substring`, which costs neither, and stored with
- * their values in the same order (bench/README.md has the measurements). Other keys are read as
- * readMap reads them, after the keys before them are stored. Same checks and errors as readMap;
- * only the outermost such map is read this way (a large map among its values uses readMap), and
- * relaxed mode, whose duplicate check looks in the map, uses readMap.
- *
- * @param {number} n
- * @param {number} at
- * @returns {Record<string, unknown>}
- */
-function readLargeMapInBatches (n, at) {
-  enter(at)
-  /** @type {Record<string, unknown>} */
-  const map = {}
-  let previous = -1
-  let previousLength = 0
-  /** @type {string|null} a key read as readMap reads it */
-  let key = null
-  // a key in the batch: where it is in the input (its string is made only for an error)
-  let keyStart = -1
-  let keyLength = 0
-  let fill = 0
-  batched = 0
-  try {
-    for (let i = 0; i < n; i++) {
-      key = null
-      keyStart = -1
-      const keyAt = pos
-      const start = readKeyHead()
-      const length = pos - start
-      let bits = 0x80
-      if (length <= SHORT_TEXT) {
-        bits = 0
-        for (let j = 0; j < length; j++) bits |= (batchBytes[fill + j] = src[start + j])
-      }
-      if (bits < 0x80) {
-        keyStart = start
-        keyLength = length
-      } else {
-        storeBatch(map, fill)
-        fill = 0
-        key = readText(start, pos)
-      }
-      if (previous >= 0) {
-        const order = compareLargeMapKeys(previous, previousLength, start, length)
-        if (order >= 0) {
-          if (key === null) key = /** @type {string} */ (shortAscii(src, start, length))
-          if (order === 0) throw duplicateKey(key, keyAt)
-          throw keyOutOfOrder(key, keyAt)
-        }
-      }
-      previous = start
-      previousLength = length
-      const value = readItem()
-      if (key === null) {
-        fill += length
-        batchEnds[batched] = fill
-        batchValues[batched] = value
-        if (++batched === KEY_BATCH) {
-          storeBatch(map, fill)
-          fill = 0
-        }
-      } else if (key === '__proto__') {
-        defineProtoKey(map, value)
-      } else {
-        map[key] = value
-      }
-    }
-    storeBatch(map, fill)
-  } catch (e) {
-    for (let j = 0; j < batched; j++) batchValues[j] = undefined
-    batched = -1
-    if (key === null && keyStart >= 0) key = shortAscii(src, keyStart, keyLength)
-    throw key === null ? e : withSegment(e, key)
-  }
-  batched = -1
-  depth--
-  return map
-}
-
-/**
- * Store the batch's keys, made from its `fill` bytes, with their values; empties the batch.
- *
- * @param {Record<string, unknown>} map
- * @param {number} fill
- */
-function storeBatch (map, fill) {
-  if (batched === 0) return
-  const text = batchDecoder.decode(batchBytes.subarray(0, fill))
-  let from = 0
-  for (let j = 0; j < batched; j++) {
-    const to = batchEnds[j]
-    const key = text.substring(from, to)
-    const value = batchValues[j]
-    batchValues[j] = undefined // never keep a decoded value alive
-    if (key === '__proto__') {
-      defineProtoKey(map, value)
-    } else {
-      map[key] = value
-    }
-    from = to
-  }
-  batched = 0
-}
-
 /**
  * A map's `__proto__` key, as a plain own property: assignment would set the prototype instead.
  *
  * @param {Record<string, unknown>} map
  * @param {unknown} value
  */
-function defineProtoKey (map, value) {
+export function defineProtoKey (map, value) {
   Object.defineProperty(map, '__proto__', { value, enumerable: true, writable: true, configurable: true })
 }
 
@@ -600,7 +497,7 @@ function defineProtoKey (map, value) {
  * @param {number} at
  * @returns {DagCborDecodeError}
  */
-function keyOutOfOrder (key, at) {
+export function keyOutOfOrder (key, at) {
   return fail('map-key-order', `map key ${JSON.stringify(key)} is out of order (keys sort by length, then bytewise)`, at)
 }
 
@@ -609,7 +506,7 @@ function keyOutOfOrder (key, at) {
  * @param {number} at
  * @returns {DagCborDecodeError}
  */
-function duplicateKey (key, at) {
+export function duplicateKey (key, at) {
   return fail('duplicate-key', `duplicate map key ${JSON.stringify(key)}`, at)
 }
 
@@ -710,7 +607,6 @@ function run (input, options, whole) {
     throw e
   } finally {
     src = EMPTY // never keep the caller's input alive
-    batched = -1
   }
 }
 

@@ -146,19 +146,22 @@ function writeArray (array) {
 function writeMapEntries (container, keys, map) {
   enter(container)
   const n = keys.length
-  /** @type {unknown[]|null} */
-  let values = null
-  if (VALUES_AT_ONCE && map === null && n > MANY_KEYS) {
-    // Object.values lists the values of Object.keys's keys, in that order, unless a getter hid or
-    // deleted a key it had not reached yet: then fewer, and the values are read by key instead
-    values = Object.values(container)
-    if (values.length !== n) values = null
-  }
   // many keys are put in order as if all were ASCII; the first that is not shows as it is
   // written, and the keys from it on are then put in order (so no read of every key to check)
   const asIfAscii = n > MANY_KEYS && !escapedBytes
-  if (asIfAscii) orderAsIfAscii(keys, values)
-  else if (n > 1) keys = canonicalOrder(keys, escapedBytes, values)
+  /** @type {unknown[]|null} */
+  let values = null
+  if (asIfAscii) {
+    if (VALUES_AT_ONCE && map === null) {
+      // Object.values lists the values of Object.keys's keys, in that order, unless a getter hid
+      // or deleted a key it had not reached yet: then fewer, and the values are read by key instead
+      values = Object.values(container)
+      if (values.length !== n) values = null
+    }
+    orderAsIfAscii(keys, values)
+  } else if (n > 1) {
+    keys = canonicalOrder(keys, escapedBytes)
+  }
   out.writeHead(MAP, n)
   let i = 0
   try {
@@ -166,22 +169,16 @@ function writeMapEntries (container, keys, map) {
       for (; i < n; i++) {
         const key = keys[i]
         if (!out.writeAsciiString(key)) {
-          orderRest(keys, values, i)
+          // the keys from here on are put in order again, without their values: those are read by key
+          orderRest(keys, i)
           break
         }
         writeValue(values !== null ? values[i] : map === null ? /** @type {any} */ (container)[key] : map.get(key))
       }
     }
-    if (values !== null) {
-      for (; i < n; i++) {
-        writeString(keys[i])
-        writeValue(values[i])
-      }
-    } else {
-      for (; i < n; i++) {
-        writeString(keys[i])
-        writeValue(map === null ? /** @type {any} */ (container)[keys[i]] : map.get(keys[i]))
-      }
+    for (; i < n; i++) {
+      writeString(keys[i])
+      writeValue(map === null ? /** @type {any} */ (container)[keys[i]] : map.get(keys[i]))
     }
   } catch (e) {
     throw withSegment(e, keys[i])

@@ -93,7 +93,7 @@ function sortUtf8Keys (keys) {
 
 /** Maps with more keys than this take orderAsIfAscii (a radix sort) */
 export const MANY_KEYS = 100
-/** a sort code holds a key's length in 11 bits: keys this long or longer are sorted by sort() */
+/** a sort code holds a key's length in 11 bits: keys this long or longer all get the highest code */
 const LENGTH_LIMIT = 1 << 11
 /** radix digits of 11 bits: three passes cover a 32-bit sort code; of 13 bits, two cover the 26
  * bits of the codes of keys shorter than 32 (5 bits of length) */
@@ -132,7 +132,9 @@ function fillCodes (keys, prefix) {
     const a = prefix < length ? key.charCodeAt(prefix) & 0x7f : 0
     const b = prefix + 1 < length ? key.charCodeAt(prefix + 1) & 0x7f : 0
     const c = prefix + 2 < length ? key.charCodeAt(prefix + 2) & 0x7f : 0
-    codes[i] = ((length << 21) | (a << 14) | (b << 7) | c) >>> 0
+    // a key too long for the length bits gets the highest code: it ties with every such key (and
+    // sorts after every shorter one), and the tie is put in order by comparing the keys
+    codes[i] = length < LENGTH_LIMIT ? ((length << 21) | (a << 14) | (b << 7) | c) >>> 0 : 0xffffffff
     order[i] = i
   }
   return Math.min(lengths, LENGTH_LIMIT)
@@ -183,7 +185,8 @@ function inAsciiOrder (keys) {
  * every engine (bench/README.md has the measurements).
  *
  * @param {string[]} keys - sorted in place
- * @param {unknown[]|null} values - as canonicalOrder's
+ * @param {unknown[]|null} values - null, or each key's value at the key's index (an object's
+ *   Object.values): reordered in place to stay beside its key
  * @returns {string[]} keys
  */
 export function orderAsIfAscii (keys, values) {
@@ -197,7 +200,6 @@ export function orderAsIfAscii (keys, values) {
   // already in order (as in any value decoded from DAG-CBOR): no copy
   if (inAsciiOrder(keys)) return keys
   const lengths = fillCodes(keys, 0)
-  if (lengths >= LENGTH_LIMIT) return sortAlong(keys, values, sortByComparison)
   // keys that all start alike: their codes pack the characters after what they share
   const prefix = sharedPrefix(keys)
   if (prefix > 0) fillCodes(keys, prefix)
@@ -268,35 +270,15 @@ export function orderAsIfAscii (keys, values) {
 }
 
 /**
- * Put keys[from, n) (and values[from, n) with them) in canonical order, for keys in the order of
- * orderAsIfAscii whose first key that is not ASCII is keys[from].
+ * Put keys[from, n) in canonical order, for keys in the order of orderAsIfAscii whose first key
+ * that is not ASCII is keys[from].
  *
  * @param {string[]} keys
- * @param {unknown[]|null} values
  * @param {number} from
  */
-export function orderRest (keys, values, from) {
-  const rest = keys.slice(from)
-  const restValues = values === null ? null : values.slice(from)
-  const sorted = sortAlong(rest, restValues, sortUtf8Keys)
+export function orderRest (keys, from) {
+  const sorted = sortUtf8Keys(keys.slice(from))
   for (let i = 0; i < sorted.length; i++) keys[from + i] = sorted[i]
-  if (values !== null && restValues !== null) {
-    for (let i = 0; i < restValues.length; i++) values[from + i] = restValues[i]
-  }
-}
-
-/**
- * @param {string[]} keys
- * @returns {number} the index of the first key that is not all ASCII, or keys.length
- */
-function firstNotAscii (keys) {
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]
-    for (let j = 0; j < key.length; j++) {
-      if (key.charCodeAt(j) >= 0x80) return i
-    }
-  }
-  return keys.length
 }
 
 /** Tied runs up to this long are put in order by insertion; longer ones by sort(). */
@@ -337,25 +319,6 @@ function sortByComparison (keys) {
 }
 
 /**
- * Sort keys with `sort` and, when given, put values (values[i] is keys[i]'s) in the same order,
- * through a Map from each key to its value (an object's keys are distinct): for the sorts that
- * keep no permutation.
- *
- * @param {string[]} keys
- * @param {unknown[]|null} values
- * @param {(keys: string[]) => string[]} sort
- * @returns {string[]}
- */
-function sortAlong (keys, values, sort) {
-  if (values === null) return sort(keys)
-  const byKey = new Map()
-  for (let i = 0; i < keys.length; i++) byKey.set(keys[i], values[i])
-  const sorted = sort(keys)
-  for (let i = 0; i < sorted.length; i++) values[i] = byKey.get(sorted[i])
-  return sorted
-}
-
-/**
  * With `escapedBytes`, a lone U+DCxx stands for one raw byte, so only the bytes can say
  * the order: encode each key (relaxed round trips of invalid text only).
  *
@@ -389,30 +352,22 @@ const orderSeen = new Array(ORDER_SLOTS).fill(null)
 const orderSorted = new Array(ORDER_SLOTS).fill(null)
 
 /**
- * The keys in DAG-CBOR order: by UTF-8 length, then bytewise. (Also imported by
- * bench/encode-floor.js, which must find key order the way we do; not part of the package's API.)
+ * The keys in DAG-CBOR order: by UTF-8 length, then bytewise. The encoder calls it for maps of up
+ * to MANY_KEYS keys, and for every map with escapedBytes; larger maps take orderAsIfAscii. (Also
+ * imported by bench/encode-floor.js, which must find key order the way we do; not part of the
+ * package's API.)
  *
  * @param {string[]} keys - at least 2; may be sorted in place
  * @param {boolean} escapedBytes - lone U+DC80..U+DCFF stand for raw bytes (see EncodeOptions)
- * @param {unknown[]|null} [values] - null, or each key's value at the key's index: reordered in
- *   place to match the keys returned
  * @returns {string[]}
  */
-export function canonicalOrder (keys, escapedBytes, values = null) {
+export function canonicalOrder (keys, escapedBytes) {
   const n = keys.length
-  if (n > MANY_KEYS) {
-    // with escapedBytes only keys that are all ASCII get here, so none is left to put in order
-    if (escapedBytes && firstNotAscii(keys) < n) return sortAlong(keys, values, sortByEncodedBytes)
-    orderAsIfAscii(keys, values)
-    const from = escapedBytes ? n : firstNotAscii(keys)
-    if (from < n) orderRest(keys, values, from)
-    return keys
-  }
   const last = keys[n - 1]
   const slot = (Math.imul(n, 0x9e3779b1) ^ (keys[0].length << 10) ^ (last.length << 5) ^
     (last.length > 0 ? last.charCodeAt(0) : 0)) & (ORDER_SLOTS - 1)
   const seen = orderSeen[slot]
-  if (seen !== null && seen.length === n && !escapedBytes && values === null) {
+  if (seen !== null && seen.length === n && !escapedBytes) {
     let i = 0
     while (i < n && seen[i] === keys[i]) i++
     if (i === n) return /** @type {string[]} */ (orderSorted[slot])
@@ -427,7 +382,7 @@ export function canonicalOrder (keys, escapedBytes, values = null) {
       }
     }
   }
-  const cacheable = n <= 32 && values === null
+  const cacheable = n <= 32
   if (ascii) {
     // the UTF-8 length is the string length and byte order is code unit order
     let i = 1
@@ -438,10 +393,10 @@ export function canonicalOrder (keys, escapedBytes, values = null) {
       return keys
     }
   } else if (escapedBytes) {
-    return sortAlong(keys, values, sortByEncodedBytes)
+    return sortByEncodedBytes(keys)
   }
   if (cacheable) orderSeen[slot] = keys.slice()
-  const sorted = sortAlong(keys, values, ascii ? sortByComparison : sortUtf8Keys)
+  const sorted = !ascii ? sortUtf8Keys(keys) : n > MANY_KEYS ? orderAsIfAscii(keys, null) : sortByComparison(keys)
   if (cacheable) orderSorted[slot] = sorted
   return sorted
 }

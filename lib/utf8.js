@@ -6,7 +6,6 @@
 
 import { JAVASCRIPTCORE } from './engine.js'
 
-const textDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 const looseDecoder = new TextDecoder('utf-8', { ignoreBOM: true })
 const textEncoder = new TextEncoder()
 /** String.prototype.isWellFormed is missing in older browsers (Safari < 16.4) */
@@ -108,21 +107,31 @@ export function readUtf8 (src, start, end, escaped) {
   const n = end - start
   if (n <= SHORT_TEXT) {
     const s = shortAscii(src, start, n)
-    return s !== null ? s : readUtf8JS(src, start, end, escaped)
-  }
-  if (n <= MEDIUM_TEXT) {
+    if (s !== null) return s
+  } else if (n <= MEDIUM_TEXT) {
     const s = mediumAscii(src, start, n)
     if (s !== null) return s
   }
   // the replacing decoder, then a U+FFFD scan (it can only have replaced something if its
-  // output holds one); the fatal decoder alone measured no better here (bench/README.md)
+  // output holds one); only then is the text checked byte by byte
   const s = looseDecoder.decode(src.subarray(start, end))
   if (s.indexOf('\ufffd') < 0) return s
-  try {
-    return textDecoder.decode(src.subarray(start, end))
-  } catch {
-    return readUtf8JS(src, start, end, escaped) // null, noting where
+  let at = invalidUtf8At(src, start, end)
+  if (at < 0) return s // a U+FFFD of its own
+  if (!escaped) {
+    invalidAt = at
+    return null
   }
+  // each byte where an invalid sequence starts becomes U+DC00+byte; the valid runs between
+  // such bytes are decoded as they are
+  let text = ''
+  let from = start
+  while (at >= 0) {
+    text += looseDecoder.decode(src.subarray(from, at)) + fromCharCode(0xdc00 + src[at])
+    from = at + 1
+    at = invalidUtf8At(src, from, end)
+  }
+  return text + looseDecoder.decode(src.subarray(from, end))
 }
 
 const fromCharCode = String.fromCharCode
@@ -265,94 +274,13 @@ export function mediumAscii (src, s, n) {
   return fromCharCode.apply(null, units)
 }
 
-/** @type {number[]} */
-const units = []
 /** offset of the invalid byte where readUtf8 last returned null */
 export let invalidAt = 0
 
 /**
- * @param {Uint8Array} src
- * @param {number} start
- * @param {number} end
- * @param {boolean} escaped
- * @returns {string|null}
- */
-function readUtf8JS (src, start, end, escaped) {
-  let i = start
-  units.length = 0
-  let out = ''
-  while (i < end) {
-    const b = src[i]
-    if (b < 0x80) {
-      units.push(b)
-      i++
-      continue
-    }
-    let cp = codePointAt(src, i, end)
-    if (cp < 0) {
-      if (!escaped) {
-        invalidAt = i
-        return null
-      }
-      units.push(0xdc00 + b)
-      i++
-    } else if (cp >= 0x10000) {
-      i += 4
-      cp -= 0x10000
-      units.push(0xd800 + (cp >> 10), 0xdc00 + (cp & 0x3ff))
-    } else {
-      i += cp >= 0x800 ? 3 : 2
-      units.push(cp)
-    }
-    if (units.length >= 4096) {
-      out += String.fromCharCode.apply(null, units)
-      units.length = 0
-    }
-  }
-  return out + String.fromCharCode.apply(null, units)
-}
-
-/**
- * The code point of the multi-byte UTF-8 sequence starting at src[i] (whose byte is
- * >= 0x80), or -1 when it is not a valid, shortest-form, non-surrogate sequence.
- * The sequence length follows from the code point (2, 3 or 4 bytes).
- *
- * @param {Uint8Array} src
- * @param {number} i
- * @param {number} end
- * @returns {number}
- */
-function codePointAt (src, i, end) {
-  const b = src[i]
-  const b1 = i + 1 < end ? src[i + 1] : 0
-  if (b >= 0xc2 && b <= 0xdf) {
-    return (b1 & 0xc0) === 0x80 ? ((b & 0x1f) << 6) | (b1 & 0x3f) : -1
-  }
-  if (b >= 0xe0 && b <= 0xef) {
-    const b2 = i + 2 < end ? src[i + 2] : 0
-    const lo = b === 0xe0 ? 0xa0 : 0x80 // 0xe0 0x80..0x9f would be overlong
-    const hi = b === 0xed ? 0x9f : 0xbf // 0xed 0xa0..0xbf would be a surrogate
-    if (b1 >= lo && b1 <= hi && (b2 & 0xc0) === 0x80) {
-      return ((b & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f)
-    }
-    return -1
-  }
-  if (b >= 0xf0 && b <= 0xf4) {
-    const b2 = i + 2 < end ? src[i + 2] : 0
-    const b3 = i + 3 < end ? src[i + 3] : 0
-    const lo = b === 0xf0 ? 0x90 : 0x80 // overlong below
-    const hi = b === 0xf4 ? 0x8f : 0xbf // beyond U+10FFFF above
-    if (b1 >= lo && b1 <= hi && (b2 & 0xc0) === 0x80 && (b3 & 0xc0) === 0x80) {
-      return ((b & 0x07) << 18) | ((b1 & 0x3f) << 12) | ((b2 & 0x3f) << 6) | (b3 & 0x3f)
-    }
-  }
-  return -1
-}
-
-/**
  * Where src[start, end) stops being valid UTF-8: the offset of the first byte of the first
  * invalid sequence (the offset readUtf8 reports in `invalidAt`), or -1 when it is all valid.
- * Builds no string (validate.js checks text with it).
+ * Builds no string (validate.js checks text with it; readUtf8 finds invalid bytes with it).
  *
  * @param {Uint8Array} src
  * @param {number} start
@@ -360,7 +288,7 @@ function codePointAt (src, i, end) {
  * @returns {number}
  */
 export function invalidUtf8At (src, start, end) {
-  // codePointAt's tests, without making the code point; runs of ASCII 8 bytes to a test
+  // a sequence's tests without making its code point; runs of ASCII 8 bytes to a test
   let i = start
   const end8 = end - 7
   while (i < end) {

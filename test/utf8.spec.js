@@ -1,7 +1,7 @@
 // UTF-8 both ways, row by row (lib/utf8.js through encode and decode). Strings are written by a JS
-// loop up to 40 UTF-16 units and by TextEncoder beyond; text is read by a JS loop up to 24 bytes and
-// by TextDecoder beyond: every row runs short and padded past both limits. Expected bytes come from
-// TextEncoder or are written out by hand.
+// loop up to 40 UTF-16 units and by TextEncoder beyond; ASCII text is read by shortAscii up to 24
+// bytes, other text by TextDecoder (invalid bytes found by invalidUtf8At): every row runs short and
+// padded past both limits. Expected bytes come from TextEncoder or are written out by hand.
 import assert from 'node:assert/strict'
 import { encode, decode, DagCborEncodeError, DagCborDecodeError } from '../index.js'
 import { head, concat, fromHex, toHex, text } from './fuzz/cbor.js'

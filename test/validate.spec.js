@@ -197,7 +197,7 @@ describe('validate: input and options', () => {
   })
 })
 
-describe('validate: UTF-8 where decode checks it with TextDecoder (long text) and in JS (short text)', () => {
+describe('validate: UTF-8 in text of 2-4 bytes and of 38-40 (decode: shortAscii, TextDecoder, invalidUtf8At)', () => {
   // every lead byte 0x80-0xff before interesting second and third bytes, cut short or not, in text
   // of 2-4 bytes and of 38-40 (ASCII before and after), and in a map key: the same rule and offset as decode
   const seconds = [0x00, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0]

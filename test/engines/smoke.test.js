@@ -24,6 +24,7 @@ import { MIN_POOLED, MAX_POOLED, SLAB_SIZE } from '../../lib/pool.js'
 import { MEDIUM_TEXT, SHORT_TEXT } from '../../lib/utf8.js'
 import { checkMediumText } from '../helpers/medium-text.js'
 import { shortKeyMap, spoiledCopies } from '../helpers/short-key-maps.js'
+import { readLargeMapInBatches } from '#map-batches'
 
 const { encode, decode, DagCborDecodeError } = dagCbor
 const DAG_CBOR = 0x71
@@ -108,7 +109,12 @@ describe('text around the JS readers\' limits (mediumAscii in Chromium and Firef
   })
 })
 
-describe('maps of thousands of short keys (in JavaScriptCore made in batches by TextDecoder and cut by substring)', () => {
+describe('maps of thousands of short keys (in Bun made in batches by TextDecoder and cut by substring)', () => {
+  const bun = typeof (/** @type {any} */ (globalThis)).Bun === 'object'
+  it(`'#map-batches' is ${bun ? "Bun's batched reader (lib/map-batches.js)" : 'no reader (lib/map-batches-off.js)'}`, () => {
+    is(readLargeMapInBatches === null, !bun, 'readLargeMapInBatches is null')
+  })
+
   for (const [label, map] of [
     ['3,000 keys, small values', shortKeyMap(3000, 7, 0, 0)],
     ['3,000 keys, every 50th value 3,000 bytes', shortKeyMap(3000, 8, 50, 3000)]

@@ -1,7 +1,7 @@
 // Maps of thousands of short keys (1 to 24 bytes) for the decoder's large-map path, built by hand
 // with where each key lies, and copies of them with one key spoiled (an invalid byte, a duplicate,
-// a key out of order). In JavaScriptCore such keys are made 256 at a time and cut from one text
-// (lib/decode.js readLargeMapInBatches), and a key with a two-byte character stores the batch
+// a key out of order). In Bun such keys are made 256 at a time and cut from one text
+// (lib/map-batches.js readLargeMapInBatches), and a key with a two-byte character stores the batch
 // before it early, so batches end at every place. Uses only what every engine has
 // (test/engines/smoke.test.js runs it in Bun, Deno and the browsers, test/decode-rules.spec.js in Node).
 import { mulberry32 } from './prng.js'
