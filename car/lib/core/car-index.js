@@ -122,10 +122,11 @@ export function parseIndex (bytes) {
  * @param {number} indexOffset where they start in the file
  * @param {number} dataOffset where the data payload starts in the file (index offsets count from it)
  * @param {BlockRecords} records
+ * @param {boolean} full the header says the CAR is fully indexed: identity-CID blocks must be listed too
  * @param {(p: IndexProblem) => void} report
  * @returns {IndexCheck}
  */
-export function checkIndex (bytes, indexOffset, dataOffset, records, report) {
+export function checkIndex (bytes, indexOffset, dataOffset, records, full, report) {
   let parsed
   try {
     parsed = parseIndex(bytes)
@@ -173,6 +174,14 @@ export function checkIndex (bytes, indexOffset, dataOffset, records, report) {
         ? `CARv2 index lists a block at byte offset ${dataOffset + e.offset}, where no block starts`
         : `CARv2 index names a different block than the one at byte offset ${dataOffset + e.offset}`
     })
+  }
+  if (full) {
+    const listedOffsets = new Set(parsed.entries.map((e) => e.offset))
+    for (const offset of identity) {
+      if (listedOffsets.has(offset)) continue
+      problems++
+      report({ offset: dataOffset + offset, message: `CARv2 index does not list the identity-CID block at byte offset ${dataOffset + offset}, though the header says the CAR is fully indexed` })
+    }
   }
   return { format: parsed.format, entries: parsed.entries.length, problems }
 }

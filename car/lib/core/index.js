@@ -4,7 +4,7 @@
 // and adds worker threads to verifyCar.
 import { CID } from 'multiformats/cid'
 import { openSource } from './input.js'
-import { openCar, readVarint, CarReadError } from './read.js'
+import { openCar, readVarint, CarReadError, decodeSectionCid } from './read.js'
 import { verifyBlock, digest32Matches, loadHasher, hasherMissing, hashBackends, installHashers } from './hash.js'
 import { processBlock } from './classify.js'
 import { runPipeline } from './pipeline.js'
@@ -388,7 +388,7 @@ export async function readBlockAt (input, offset, { maxBlockSize = DEFAULT_MAX_B
   const section = await source.readRange(offset + varint.size, varint.value)
   let cid, bytes
   try {
-    [cid, bytes] = CID.decodeFirst(section)
+    [cid, bytes] = decodeSectionCid(section)
     // each its own copy: a read of bytes or a Blob may be a view of the caller's whole input (and a
     // Buffer's slice() is a view too: copied through a plain Uint8Array)
     const plain = new Uint8Array(section.buffer, section.byteOffset, section.byteLength)

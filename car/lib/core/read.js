@@ -194,8 +194,31 @@ export function readVarint (bytes) {
 }
 
 /**
+ * The CID a section starts with, and the block's bytes after it, accepted only when the CID is
+ * byte for byte what the section holds: multiformats' reader takes a version byte of 0
+ * (`00 70 12 20 ...`) for a CIDv0, dropping the prefix (or the codec, `00 71 ...`) from the CID
+ * it hands back, and reads varints written longer than needed, so its CID would not be the file's.
+ * A CIDv0 is a bare sha2-256 multihash (`12 20` and 32 bytes), with no version byte.
+ *
+ * @param {Uint8Array} section the section's bytes after its length varint
+ * @returns {[CID, Uint8Array]}
+ * @throws {Error} why the CID is not one (for sectionError's detail)
+ */
+export function decodeSectionCid (section) {
+  const [cid, rest] = CID.decodeFirst(section)
+  const length = section.length - rest.length
+  const own = cid.bytes
+  let same = own.length === length
+  for (let i = 0; same && i < length; i++) same = own[i] === section[i]
+  if (same) return [cid, rest]
+  if (section[0] === 0) throw new Error(`its version byte is 00, which no CID has: a CIDv0 is a bare sha2-256 multihash (12 20 ...) with no version byte; multiformats would read these ${length} bytes as the ${own.length}-byte ${cid}`)
+  throw new Error(`its ${length} bytes are not the CID's one valid form (a varint written longer than needed); multiformats would read them as the ${own.length}-byte ${cid}`)
+}
+
+/**
  * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block a block, and the byte offset of its section
- * @typedef {{ dataOffset: number, dataSize: number, indexOffset: number }} V2Header
+ * @typedef {{ dataOffset: number, dataSize: number, indexOffset: number, characteristics: Uint8Array }} V2Header
+ *   characteristics: the 16-byte bitfield at byte offset 11 (checks.js checks it)
  * @typedef {{ readRange: (start: number, length: number, into?: Uint8Array) => Promise<Uint8Array>, readRangeSync?: (start: number, length: number, into: Uint8Array) => Uint8Array, stream: (start?: number) => AsyncIterable<Uint8Array> }} SeekableFile
  * @typedef {{ bytes: Uint8Array, ends: Uint32Array, starts: Float64Array, first: number }} SectionBatch whole sections (length varint, CID, block bytes) end to end; where each ends in `bytes`; the file offset of each; how many sections came before
  * @typedef {{ version: number, roots: CID[], v2: V2Header | null, blocks: () => AsyncGenerator<Block>, sectionBatches: (batchBytes: number, batchSections: number, spare?: SharedArrayBuffer[]) => AsyncGenerator<SectionBatch>, position: () => number, dataEnd: () => number, stop: () => Promise<void>, readIndex: () => Promise<Uint8Array>, trailingBytes: () => Promise<number> }} Car
@@ -324,7 +347,7 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
       const { start, section } = next
       let cid, bytes
       try {
-        [cid, bytes] = CID.decodeFirst(section)
+        [cid, bytes] = decodeSectionCid(section)
       } catch (err) {
         throw sectionError(start, count, 'cid', describe(err), 0, maxBlockSize)
       }
@@ -696,7 +719,7 @@ function checkV2Header (fixed, size) {
     if (indexOffset < dataEnd) throw bad(`index offset ${indexOffset} points inside the data payload (bytes ${dataOffset} to ${dataEnd})`)
     if (size !== undefined && indexOffset >= size) throw bad(`index offset ${indexOffset} is past the end of the file (${size} bytes)`)
   }
-  return { dataOffset, dataSize, indexOffset }
+  return { dataOffset, dataSize, indexOffset, characteristics: fixed.slice(0, 16) }
 }
 
 /**

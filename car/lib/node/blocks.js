@@ -4,9 +4,9 @@
 // temporary file (on disk, not in memory), removed when the command ends or is interrupted.
 import os from 'node:os'
 import path from 'node:path'
-import { CID } from 'multiformats/cid'
+/** @typedef {import('multiformats/cid').CID} CID */
 import { openInput } from './source.js'
-import { openCar, readVarint, CarReadError } from '../core/read.js'
+import { openCar, readVarint, CarReadError, decodeSectionCid } from '../core/read.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from '../core/block-size.js'
 import { openAtomicFile } from './output.js'
 import { ToolError } from '../core/errors.js'
@@ -116,7 +116,7 @@ export async function readBlockAt (source, offset, length) {
   let block
   try {
     if (!varint || varint.size + varint.value !== length) throw new Error('bad length')
-    const [cid, bytes] = CID.decodeFirst(section.subarray(varint.size))
+    const [cid, bytes] = decodeSectionCid(section.subarray(varint.size))
     block = { cid, bytes }
   } catch {
     throw new CarReadError(`${source.name} changed during the run: no valid section at byte offset ${offset}`, { blocks: 0, offset })
