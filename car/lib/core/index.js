@@ -258,7 +258,8 @@ function statusOf (r) {
  * @property {number} [maxBlockSize] largest block accepted
  * @property {(blocks: number, bytes: number) => void} [onProgress] now and then, blocks and CAR bytes checked so far
  * @property {(info: BlockInfo) => void} [onBlock] every block, in order (reading then goes block by block: a little slower)
- * @property {AbortSignal} [signal] stops the run (it rejects with the signal's reason)
+ * @property {AbortSignal} [signal] stops the run: it rejects with the signal's reason at once, even while it
+ *   waits on its input, and the input is cancelled
  */
 
 /**
@@ -285,29 +286,56 @@ export async function runVerify (source, options, extra) {
   const { relaxed = false, partial = false, maxBlockSize, onProgress, onBlock, signal } = options
   const info = new BlockInfoView()
   let next = 0 // the index of the next block to report (a batch checked again after a load repeats blocks)
-  try {
-    return await runPipeline({
-      ...extra,
-      source,
-      relaxed,
-      partial,
-      maxBlockSize,
-      signal,
-      onProgress: onProgress ? (blocks, bytes) => onProgress(blocks, bytes) : undefined,
-      onBlock: onBlock
-        ? (cidBytes, bytes, offset, index, r) => {
-            if (index < next) return
-            next = index + 1
-            info.set(cidBytes, bytes, offset, index)
-            info.status = r === null ? (info.codec === DAG_CBOR ? 'canonical' : 'ok') : r.hash === 'mismatch' ? 'hash-mismatch' : r.hash === 'unverified' ? 'unverified' : statusOf(r)
-            info.rule = r?.rule
-            onBlock(info)
-          }
-        : undefined
-    })
-  } finally {
+  let closed = false
+  const close = async () => {
+    if (closed) return
+    closed = true
     await source.close()
   }
+  const run = runPipeline({
+    ...extra,
+    source,
+    relaxed,
+    partial,
+    maxBlockSize,
+    signal,
+    onProgress: onProgress ? (blocks, bytes) => onProgress(blocks, bytes) : undefined,
+    onBlock: onBlock
+      ? (cidBytes, bytes, offset, index, r) => {
+          if (index < next) return
+          next = index + 1
+          info.set(cidBytes, bytes, offset, index)
+          info.status = r === null ? (info.codec === DAG_CBOR ? 'canonical' : 'ok') : r.hash === 'mismatch' ? 'hash-mismatch' : r.hash === 'unverified' ? 'unverified' : statusOf(r)
+          info.rule = r?.rule
+          onBlock(info)
+        }
+      : undefined
+  }).finally(close)
+  return untilAborted(run, signal, () => { close().catch(() => {}) })
+}
+
+/**
+ * The run's outcome, or its signal's reason as soon as the signal is aborted. The pipeline looks at
+ * the signal between batches, so a run waiting on its input (a stream that stalls) would not see
+ * it until the input moved: the input is cancelled (`cancel`) and the promise rejects at once.
+ *
+ * @template T
+ * @param {Promise<T>} run
+ * @param {AbortSignal | undefined} signal
+ * @param {() => void} cancel
+ * @returns {Promise<T>}
+ */
+function untilAborted (run, signal, cancel) {
+  if (!signal) return run
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      cancel()
+      reject(signal.reason)
+    }
+    if (signal.aborted) onAbort()
+    else signal.addEventListener('abort', onAbort, { once: true })
+    run.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
 }
 
 /**
