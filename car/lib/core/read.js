@@ -205,7 +205,20 @@ export function readVarint (bytes) {
  * @throws {Error} why the CID is not one (for sectionError's detail)
  */
 export function decodeSectionCid (section) {
-  const [cid, rest] = CID.decodeFirst(section)
+  let specs
+  try {
+    specs = CID.inspectBytes(section)
+  } catch (err) {
+    const version = /Invalid CID version (\d+)/.exec(describe(err))
+    throw new Error(version ? `its version is ${version[1]}: a CID is version 1 (01 ...) or a bare sha2-256 multihash (12 20 ..., a CIDv0)` : `its varints cannot be read (${describe(err)})`)
+  }
+  if (specs.size > section.length) throw new Error(`its multihash claims a ${specs.digestSize}-byte digest, which runs past the end of the ${section.length}-byte section`)
+  let cid, rest
+  try {
+    [cid, rest] = CID.decodeFirst(section)
+  } catch (err) {
+    throw new Error(`multiformats cannot make a CID of it (${describe(err)})`)
+  }
   const length = section.length - rest.length
   const own = cid.bytes
   let same = own.length === length
