@@ -14,6 +14,7 @@ import { blockBatches, sectionBatches } from './iterate.js'
 import * as codec from './codec.js'
 import { missing, loadFor } from './on-demand.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from './block-size.js'
+import { ToolError } from './errors.js'
 import { uvarint, varintEnd } from './varint.js'
 
 export { CarWriter, blockToJson, hashBackends, installHashers, CarReadError }
@@ -449,7 +450,8 @@ export function canonicalizeCar (input, options = {}) {
   return {
     summary,
     out: (async function * () {
-      await summary
+      const s = await summary
+      if (s.output?.written === false) throw new ToolError(`nothing was written: the run did not pass (result ${s.result}; the summary lists its problems)`)
       yield * target.chunks()
     })()
   }
