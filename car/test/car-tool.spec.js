@@ -31,7 +31,8 @@ const STACK_LINE = /\n\s+at .+:\d+:\d+/
  * @returns {{ code: number|null, stdout: string, stderr: string }}
  */
 function tool (...args) {
-  const r = spawnSync(process.execPath, [TOOL, ...args], { encoding: 'utf8', timeout: 60000 })
+  // stdin is /dev/null: with no file named, the tool checks its sample (a pipe would be read)
+  const r = spawnSync(process.execPath, [TOOL, ...args], { encoding: 'utf8', timeout: 60000, stdio: ['ignore', 'pipe', 'pipe'] })
   if (r.error) throw r.error
   return { code: r.status, stdout: r.stdout, stderr: r.stderr }
 }

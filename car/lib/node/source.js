@@ -55,6 +55,25 @@ export async function openInput (spec, { expected = 'a CAR' } = {}) {
 }
 
 /**
+ * What standard input is, for a command given no file: 'piped' when it holds input to read (a pipe,
+ * a socket, or a file redirected with <), which the command then reads; otherwise what it is
+ * instead (a terminal; a character device such as /dev/null, as CI gives; or closed), and the
+ * command runs as if given nothing (verify: the embedded sample).
+ *
+ * @returns {'piped' | 'a terminal' | 'a device (such as /dev/null)' | 'closed'}
+ */
+export function stdinKind () {
+  let stat
+  try {
+    stat = fs.fstatSync(0)
+  } catch {
+    return 'closed'
+  }
+  if (stat.isFIFO() || stat.isSocket() || stat.isFile()) return 'piped'
+  return process.stdin.isTTY ? 'a terminal' : 'a device (such as /dev/null)'
+}
+
+/**
  * @param {string} expected
  * @returns {Promise<Source>}
  */
