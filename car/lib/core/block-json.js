@@ -21,6 +21,7 @@ import { sameBytes, toBase64, fromBase64 } from './bytes.js'
 import { codecName } from './summary.js'
 import { DAG_CBOR, DAG_JSON, DAG_PB, RAW } from './links.js'
 import { exactDagJson } from './block-view.js'
+import { whyNotCid } from './block-report.js'
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
@@ -158,8 +159,8 @@ export function parseBlockLine (line, n) {
     if (typeof entry.cid !== 'string') throw new LineError(`line ${n}: "cid" must be a CID string`)
     try {
       given = CID.parse(entry.cid)
-    } catch (err) {
-      throw new LineError(`line ${n}: "cid" is not a CID (${String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]})`)
+    } catch {
+      throw new LineError(`line ${n}: "cid" is not a CID (${whyNotCid(entry.cid)})`)
     }
   }
   let code = given?.code

@@ -301,9 +301,16 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
     header = await canonicalHeader(reader) ?? await (await import('@ipld/car/decoder')).readHeader(reader, 1)
   } catch (err) {
     if (err instanceof EndOfInput) throw badHeader(`cut short: ${err.message}`)
-    const message = String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]
+    const message = describe(err)
     const version = /Invalid CAR version: (\d+)/.exec(message)
-    throw badHeader(`the header at byte offset ${v2 ? v2.dataOffset : 0}: ${version ? `CAR version ${version[1]}; this tool reads versions 1 and 2` : message}`)
+    const at = `the header at byte offset ${v2 ? v2.dataOffset : 0}`
+    throw badHeader(version
+      ? `${at}: CAR version ${version[1]}; this tool reads versions 1 and 2`
+      : /^CBOR decode error|^Unexpected end of data/.test(message)
+        ? `${at} does not decode as DAG-CBOR; a CAR starts with a length varint and a DAG-CBOR map { roots, version }`
+        : /^Invalid CAR header format/.test(message)
+          ? `${at} is DAG-CBOR, but not the map { roots: [CID, ...], version: 1 } a CARv1 header is`
+          : `${at}: ${message}`)
   }
   const dataEnd = reader.end // v2: the payload's end; v1: the file's size, if known
   const container = v2 ? 'the CARv2 data payload' : where
