@@ -2,7 +2,7 @@
 // that are not what they claim (a Blob's size, chunks that are not bytes) are refused in the tool's
 // words. Waits are bounded (a run that hangs fails the test at BOUND_MS); no elapsed time is asserted.
 import assert from 'node:assert/strict'
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -70,7 +70,7 @@ describe('library: an aborted run ends at once and cancels its input', function 
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-car-abort-'))
     const fifo = path.join(dir, 'stalled.car')
     execFileSync('mkfifo', [fifo])
-    const writer = spawn('sh', ['-c', `exec 3>"${fifo}"; head -c 100 >&3; sleep 30`], { stdio: ['pipe', 'ignore', 'ignore'] })
+    const writer = spawn('sh', ['-c', `exec 3>"${fifo}"; head -c 100 >&3; exec sleep 30`], { stdio: ['pipe', 'ignore', 'ignore'] })
     writer.stdin.end(car)
     const opened = () => fs.readdirSync('/proc/self/fd').filter((fd) => { try { return fs.readlinkSync(`/proc/self/fd/${fd}`) === fifo } catch { return false } }).length
     try {
@@ -82,6 +82,35 @@ describe('library: an aborted run ends at once and cancels its input', function 
       }
     } finally {
       writer.kill()
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('a FIFO closed by an abort stays closed: its fd is not closed again when collected (no EBADF crash)', function () {
+    if (process.platform === 'win32') this.skip()
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-car-abort-'))
+    const fifo = path.join(dir, 'stalled.car')
+    execFileSync('mkfifo', [fifo])
+    const entry = new URL('../lib/node/index.js', import.meta.url).href
+    // in a process of its own, whose collector the script runs: a FileHandle left owning the FIFO's
+    // fd would close it again when collected, and that failure ends the process
+    const script = `
+      import { spawn } from 'node:child_process'
+      import { verifyCar } from ${JSON.stringify(entry)}
+      const writer = spawn('sh', ['-c', 'exec 3>"$0"; printf x >&3; exec sleep 30', ${JSON.stringify(fifo)}], { stdio: 'ignore' })
+      const controller = new AbortController()
+      const run = verifyCar(${JSON.stringify(fifo)}, { signal: controller.signal })
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      controller.abort(new Error('stopped'))
+      await run.catch(() => {})
+      for (let i = 0; i < 5; i++) { globalThis.gc(); await new Promise((resolve) => setTimeout(resolve, 50)) }
+      writer.kill()
+      console.log('collected')`
+    try {
+      const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30000 })
+      assert.equal(r.status, 0, r.stderr)
+      assert.equal(r.stdout.trim(), 'collected')
+    } finally {
       fs.rmSync(dir, { recursive: true, force: true })
     }
   })

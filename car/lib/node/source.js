@@ -34,7 +34,15 @@ export async function openInput (spec, { expected = 'a CAR' } = {}) {
       if (stat.size === 0) throw new Error(`the file is empty, not ${expected}`)
       return fileSource(spec, handle, stat)
     }
-    if (stat.isFIFO() || stat.isSocket()) return pipeSource(spec, handle.fd, () => handle?.close())
+    if (stat.isFIFO() || stat.isSocket()) {
+      // the net.Socket that reads it takes over its fd and closes it: a plain fd, opened before the
+      // FileHandle is closed (the FIFO keeps a reader), since a FileHandle closes its fd again when
+      // it is collected, and that second close fails (EBADF) as an uncaught error
+      const fd = fs.openSync(spec, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
+      await handle.close()
+      handle = undefined
+      return pipeSource(spec, fd, async () => fs.closeSync(fd))
+    }
     // a character device (/dev/stdin on a terminal, /dev/zero, ...): plain blocking reads
     await handle.close()
     handle = await fs.promises.open(spec, 'r')
