@@ -7,7 +7,6 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { verifyCar, CarReadError } from '../lib/node/index.js'
-import { InputError } from '../lib/core/input.js'
 import { smallCarV1 } from './helpers/small-cars.js'
 
 /** how long an aborted run may take to settle before the test calls it a hang */
@@ -128,22 +127,24 @@ describe('library: an aborted run ends at once and cancels its input', function 
   })
 })
 
-describe('library: inputs that are not what they claim', () => {
+describe('library: inputs that are not what they claim (CarReadErrors, as every failure of a read)', () => {
   let car
   before(async () => { car = await smallCarV1() })
 
-  it('a Blob whose size overstates its bytes: an InputError saying so, with the offset', async () => {
+  it('a Blob whose size overstates its bytes: a CarReadError saying so, with the offset', async () => {
     class OverstatedBlob extends Blob { get size () { return super.size + 100 } }
     const liar = new OverstatedBlob([car])
     const err = await settled(verifyCar(liar))
-    assert.ok(err instanceof InputError || err instanceof CarReadError, String(err))
+    assert.ok(err instanceof CarReadError, String(err))
+    assert.equal(typeof err.offset, 'number')
     assert.match(err.message, new RegExp(`says it holds ${car.length + 100} bytes, but reading \\d+ bytes at byte offset \\d+ gave \\d+`))
   })
 
-  it('chunks that are not bytes: an InputError naming what came', async () => {
+  it('chunks that are not bytes: a CarReadError naming what came, with the offset', async () => {
     for (const input of [['not bytes'], (async function * () { yield [1, 2, 3] })()]) {
       const err = await settled(verifyCar(input))
-      assert.ok(err instanceof InputError, String(err?.stack ?? err))
+      assert.ok(err instanceof CarReadError, String(err?.stack ?? err))
+      assert.equal(err.offset, 0)
       assert.match(err.message, /the input gave a chunk that is not bytes \((string|an array)\); a CAR input yields Uint8Array chunks/)
     }
   })

@@ -4,7 +4,7 @@
 // and adds worker threads to verifyCar.
 import { CID } from 'multiformats/cid'
 import { openSource } from './input.js'
-import { openCar, readVarint, CarReadError, decodeSectionCid } from './read.js'
+import { openCar, readVarint, CarReadError, decodeSectionCid, asReadError } from './read.js'
 import { verifyBlock, digest32Matches, loadHasher, hasherMissing, hashBackends, installHashers } from './hash.js'
 import { processBlock } from './classify.js'
 import { runPipeline } from './pipeline.js'
@@ -106,7 +106,7 @@ export class CarBlockIterator {
       car = await openCar(source.stream(), { size: source.size, maxBlockSize: options.maxBlockSize, file: source.seekable ? source : undefined, shared, reuse: shared || !options.viewBytes })
     } catch (err) {
       await source.close()
-      throw err
+      throw asReadError(err, 0, 0)
     }
     return /** @type {InstanceType<C>} */ (new this(car, options, source))
   }
@@ -155,6 +155,7 @@ export class CarBlockIterator {
     let batch = []
     let i = 0
     let done = false
+    let handedOut = 0 // blocks in the batches handed out (for an error's count)
     const finish = async () => {
       if (done) return
       done = true
@@ -176,12 +177,13 @@ export class CarBlockIterator {
             return { value: undefined, done: true }
           }
           batch = next.value
+          handedOut += batch.length
           i = 0
           if (batch.length > 0) return { value: batch[i++], done: false }
         }
       } catch (err) {
         await finish().catch(() => {})
-        throw err
+        throw asReadError(err, handedOut, car.position())
       }
     }
     return {

@@ -23,7 +23,13 @@ const CHUNK = 1 << 20
  */
 
 /** The input could not be opened or is unusable. Exit code 2. */
-export class InputError extends ToolError {}
+export class InputError extends ToolError {
+  /** @param {string} message */
+  constructor (message) {
+    super(message)
+    this.name = 'InputError'
+  }
+}
 
 /**
  * @param {CarInput} input

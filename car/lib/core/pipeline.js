@@ -4,7 +4,7 @@
 // own, write.js, is bytes in memory). With canonicalize, rewritten blocks' parents are rewritten
 // too (relink.js).
 import { CID } from 'multiformats/cid'
-import { openCar, CarReadError, sectionError } from './read.js'
+import { openCar, CarReadError, sectionError, asReadError } from './read.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from './block-size.js'
 import { processBatch } from './batch.js'
 import { createSummary, addBlock, mergeSummary, finishSummary, resultOf } from './summary.js'
@@ -246,8 +246,9 @@ export async function runPipeline (options) {
       }
     }
     await car.stop()
-  } catch (err) {
+  } catch (thrown) {
     await output?.abort()
+    const err = asReadError(thrown, summary.blocks, car ? car.position() : 0)
     if (err instanceof CarReadError) aboutInput(err, source.name)
     const e = /** @type {any} */ (err)
     if (e && typeof e === 'object') {

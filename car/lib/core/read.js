@@ -8,6 +8,7 @@
 import { CID } from 'multiformats/cid'
 import { decode } from 'dag-cbor-fast'
 import { ToolError } from './errors.js'
+import { InputError } from './input.js'
 import { missing, loadFor } from './on-demand.js'
 import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from './block-size.js'
 
@@ -33,6 +34,19 @@ export class CarReadError extends ToolError {
     this.blocks = blocks
     this.offset = offset
   }
+}
+
+/**
+ * An input's own failure while its CAR was read (a Blob that gives fewer bytes than its size says, a
+ * chunk that is not bytes) as the CarReadError the library's callers get, with where reading was.
+ *
+ * @param {unknown} err
+ * @param {number} blocks blocks read completely before it
+ * @param {number} offset where reading was
+ */
+export function asReadError (err, blocks, offset) {
+  if (!(err instanceof InputError)) return err
+  return new CarReadError(`${err.message} (after ${blocks} complete blocks, reading at byte offset ${offset})`, { blocks, offset })
 }
 
 /** Thrown by ByteReader when the input ends before the bytes asked for. */
