@@ -94,7 +94,7 @@ export async function buildBundle ({ entry, bundle, cache, external, what, cache
   try {
     // without NODE_OPTIONS: V8 refuses a cache made under other V8 flags, and a user's run has none
     const { NODE_OPTIONS, ...env } = process.env
-    const run = spawnSync(process.execPath, cacheRun, { cwd: car, env: { ...env, [cacheOutVariable]: partial }, encoding: 'utf8' })
+    const run = spawnSync(process.execPath, cacheRun, { cwd: car, env: { ...env, [cacheOutVariable]: partial }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) // no stdin: the bin checks its sample
     if (run.status !== 0) throw new Error(`the run that makes ${path.basename(cache)} exited ${run.status}: ${run.stderr}`)
     fs.renameSync(partial, cache)
   } finally {

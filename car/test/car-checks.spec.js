@@ -18,6 +18,7 @@ import * as dagJson from '@ipld/dag-json'
 import { roundTrip } from '../lib/node/run.js'
 import { openInput, bytesSource } from '../lib/node/source.js'
 import { carWriterBytes, carV1, varint } from './helpers/car-oracle.js'
+import { verifyCar } from '../lib/node/index.js'
 
 const TOOL = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))
 const V2_MH = fileURLToPath(new URL('fixtures/genesis-slice-v2.car', import.meta.url))
@@ -227,6 +228,22 @@ describe('dag-cbor-car: checks on the CAR as a whole', function () {
         assert.deepEqual(r.summary.index, { format, entries: 33, problems: 0 })
         assert.equal(r.summary.carProblems, 0)
         assert.equal(r.code, 1) // the one non-canonical block the slice keeps
+      })
+
+      it(`${format}: a bit flipped in any byte of the index (identity entries too) is a problem, never passed`, async () => {
+        const clean = new Uint8Array(fs.readFileSync(file))
+        const { indexOffset } = v2Header(Buffer.from(clean))
+        const passed = []
+        for (let at = indexOffset; at < clean.length; at++) {
+          for (const bit of [0x01, 0x80]) {
+            const b = clean.slice()
+            b[at] ^= bit
+            // --relaxed: the clean slice passes (its one non-canonical block is lossless)
+            const r = await verifyCar(b, { relaxed: true }).then((s) => s.result, () => 'incomplete')
+            if (r === 'ok') passed.push(`byte ${at} ^ 0x${bit.toString(16)}`)
+          }
+        }
+        assert.deepEqual(passed, [])
       })
 
       it(`${format}: an entry whose offset is changed is a mismatch, with byte offsets`, () => {

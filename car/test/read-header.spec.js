@@ -72,9 +72,10 @@ describe('read.js: the CAR header', () => {
       const got = await ours(bytes)
       if ('error' in expected) {
         assert.ok('error' in got, `accepted a header readHeader refuses (${expected.error})`)
+        // the same refusal, in the tool's words: the version it found, or what a CARv1 header is
         const shown = /Invalid CAR version: (\d+)/.exec(expected.error)
-        assert.ok(got.error?.startsWith('not a CAR file: bad header (the header at byte offset 0: '), got.error)
-        assert.ok(got.error?.includes(shown ? `CAR version ${shown[1]}` : expected.error), `${got.error} does not carry ${expected.error}`)
+        const said = shown ? `: CAR version ${shown[1]}` : /Invalid CAR header format/.test(expected.error) ? ' is DAG-CBOR, but not the map { roots: [CID, ...], version: 1 } a CARv1 header is' : `: ${expected.error}`
+        assert.equal(got.error, `not a CAR file: bad header (the header at byte offset 0${said}${shown ? '; this tool reads versions 1 and 2' : ''})`)
       } else {
         assert.deepEqual(got, expected)
       }

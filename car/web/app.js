@@ -162,7 +162,7 @@ function onWorkerMessage (message) {
       showReach(message)
       return
     case 'error':
-      showError(message.message)
+      showError(`${file?.name ?? 'the file'}: ${message.message}`)
       return
     case 'reply': {
       const waiting = pending.get(message.id)
@@ -213,6 +213,8 @@ function cidButton (cidText) {
 /** @param {any} s the summary */
 function showSummary (s) {
   $('summary').hidden = false
+  // a CAR that could not be read to its end has no canonicalized copy to write
+  $('canonicalize').hidden = Boolean(s.error)
   setBadge($('verdict'), s.result)
   const grid = $('summary-grid')
   grid.replaceChildren()
@@ -236,7 +238,8 @@ function showSummary (s) {
     el('div', d.invalid ? 'bad' : null, `${count(d.invalid ?? 0)} invalid`), countTable(d.rules ?? {}))
   card(grid, 'Duplicates', el('span', s.duplicates ? 'warn' : null, count(s.duplicates ?? 0)))
   card(grid, 'CARv2 index', s.index ? `${s.index.format}, ${count(s.index.entries)} entries, ${count(s.index.problems)} problems` : 'none')
-  card(grid, 'Links', el('span', 'muted', 'indexing links…')).id = 'links-card'
+  // a run that stopped early indexes no links (the worker sends none): say so, not "indexing"
+  card(grid, 'Links', el('span', 'muted', s.error ? 'not indexed: the CAR could not be read to its end' : 'indexing links…')).id = 'links-card'
   if (s.integralFloats?.blocks) card(grid, 'Integral floats', `${count(s.integralFloats.values)} in ${count(s.integralFloats.blocks)} blocks`)
   if (s.error) {
     const where = typeof s.error.offset === 'number' ? el('div', 'muted', `at byte ${count(s.error.offset)}, after ${count(s.error.blocks ?? 0)} blocks`) : null
@@ -250,7 +253,7 @@ function showSummary (s) {
     const where = at === null ? el('span', 'muted', 'the CAR') : offsetButton(at)
     problems.append(el('li', null, where, ' ', el('span', 'tag tag-bad', p.kind ?? 'problem'), ' ', p.rule ? el('code', null, p.rule) : null, ' ', el('span', null, p.message ?? '')))
   }
-  if ((s.problems ?? []).length === 0) problems.append(el('li', 'muted', 'none'))
+  if ((s.problems ?? []).length === 0) problems.append(el('li', 'muted none', 'none'))
   if (s.problemCount > (s.problems ?? []).length) problems.append(el('li', 'muted', `… ${count(s.problemCount - s.problems.length)} more (the summary keeps the first ${count(s.problems.length)})`))
   $('summary-json').textContent = JSON.stringify(s, null, 2)
 }
@@ -580,7 +583,7 @@ function showRepo (r, records) {
   const problems = $('repo-problems')
   problems.replaceChildren()
   for (const f of r.faults ?? []) problems.append(el('li', null, el('span', 'tag tag-bad', f.rule ?? 'fault'), ' ', f.message ?? JSON.stringify(f)))
-  if ((r.faults ?? []).length === 0) problems.append(el('li', 'muted', 'none'))
+  if ((r.faults ?? []).length === 0) problems.append(el('li', 'muted none', 'none'))
   $('repo-json').textContent = JSON.stringify(r, null, 2)
 }
 

@@ -219,9 +219,11 @@ self.onmessage = async (event) => {
     try {
       await verify(/** @type {File} */ (file))
     } catch (err) {
-      // a CAR that cannot be read to its end: the summary of what was read, with the error and its offset
+      // a CAR that cannot be read to its end: the summary of what was read, with the error and its
+      // offset; a file whose header could not be read (not a CAR) gets the error alone, not the
+      // summary of an empty run
       const summary = /** @type {any} */ (err)?.summary
-      if (summary) post({ type: 'summary', summary, seconds: summary.seconds, mbPerSec: summary.mbPerSec })
+      if (summary && summary.version > 0) post({ type: 'summary', summary, seconds: summary.seconds, mbPerSec: summary.mbPerSec })
       post({ type: 'error', message: messageOf(err) })
     }
     return

@@ -5,12 +5,12 @@
 // stderr (exit 0, or 1 with --strict): a non-canonical DAG-CBOR block's DAG-JSON is what relaxed
 // decode reads.
 import '../node/hash.js' // the Node shell's hashers, installed into the core before any block is read
-import * as dagJson from '@ipld/dag-json'
 import * as codec from 'dag-cbor-fast'
 import { openCarInput } from '../node/blocks.js'
 import { checkBlock, codecName, parseCid } from '../core/block-report.js'
 import { blockLine, otherValueCodec } from '../core/block-json.js'
-import { hasEscapedBytes, describeError } from '../core/classify.js'
+import { describeError } from '../core/classify.js'
+import { exactDagJson } from '../core/block-view.js'
 import { writeOut } from '../node/lines.js'
 import { prettyJson } from '../pretty-json.js'
 import { UsageError } from '../core/errors.js'
@@ -92,9 +92,9 @@ async function write ({ cid, bytes, offset }, values) {
   if (cid.code === DAG_CBOR && check.dagCbor === 'non-canonical') {
     // what relaxed decode reads: encoded again it gives the canonical form, under another CID
     value = codec.decode(bytes, { relaxed: true })
-    if (hasEscapedBytes(value)) return complain(at, `${check.problem?.message}: holds text that is not valid UTF-8, which DAG-JSON cannot carry; nothing written (get its bytes without --dag-json)`)
-    const text = new TextDecoder().decode(dagJson.encode(value))
-    await writeOut(process.stdout, (values.pretty ? prettyJson(text) : text) + '\n')
+    const exact = exactDagJson(value)
+    if (exact.error !== null) return complain(at, `${check.problem?.message}: ${exact.error}; nothing written (get its bytes without --dag-json)`)
+    await writeOut(process.stdout, (values.pretty ? prettyJson(exact.json) : exact.json) + '\n')
     complain(at, `not canonical DAG-CBOR (${check.problem?.message}); the DAG-JSON written is what relaxed decode reads${check.result.lossless ? '' : ', which is not exactly the block\'s value (undefined is shown as null)'}: encoded again it would give other bytes and another CID`)
     return values.strict ? 1 : 0
   }
@@ -116,9 +116,9 @@ async function write ({ cid, bytes, offset }, values) {
   } else {
     return complain(at, `a ${codecName(cid.code)} block: this tool has no DAG-JSON form for that codec (get its bytes without --dag-json)`)
   }
-  if (hasEscapedBytes(value)) return complain(at, 'holds text that is not valid UTF-8, which DAG-JSON cannot carry')
-  const text = new TextDecoder().decode(dagJson.encode(value))
-  await writeOut(process.stdout, (values.pretty ? prettyJson(text) : text) + '\n')
+  const exact = exactDagJson(value)
+  if (exact.error !== null) return complain(at, `${exact.error}; nothing written (get its bytes without --dag-json)`)
+  await writeOut(process.stdout, (values.pretty ? prettyJson(exact.json) : exact.json) + '\n')
   return written()
 }
 

@@ -4,7 +4,7 @@
 // blocks missing), 2 bad usage or unreadable input.
 import '../node/hash.js' // the Node shell's hashers, installed into the core before any block is read
 import fs from 'node:fs'
-import { UsageError, systemReason } from '../core/errors.js'
+import { UsageError, systemReason, aboutInput } from '../core/errors.js'
 import { parseCommand, COMMON_USAGE } from '../node/command-args.js'
 import { openInput } from '../node/source.js'
 import { readBlocks } from '../core/atproto/blocks.js'
@@ -89,6 +89,7 @@ export async function run (argv) {
   const source = await openInput(args.input)
   try {
     const store = await readBlocks(source, { maxBlockSize: args.maxBlockSize, onOpen: (car) => drawProgress(car, createProgress({ total: source.size, stdoutListing: true })) })
+      .catch((err) => { throw aboutInput(err, source.name) })
     const exporter = args.out ? createExporter(args.out) : null
     const out = (/** @type {string} */ line) => process.stdout.write(line + '\n')
     /** @type {string[]} */

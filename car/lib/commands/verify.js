@@ -8,11 +8,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { parseOptions } from '../node/args.js'
 import { maxBlockSizeOption } from '../node/command-args.js'
-import { ToolError, UsageError } from '../core/errors.js'
-import { openInput, bytesSource } from '../node/source.js'
+import { ToolError, UsageError, errorLine } from '../core/errors.js'
+import { openInput, bytesSource, stdinKind } from '../node/source.js'
 import { DEFAULT_MAX_BLOCK_SIZE, bytesText } from '../core/block-size.js'
 import { roundTrip, defaultWorkers, maxWorkers } from '../node/run.js'
-import { formatSummary, exitCode } from '../core/summary.js'
+import { formatSummary, exitCode, createSummary, finishSummary } from '../core/summary.js'
 import { createProgress } from '../node/progress.js'
 
 const USAGE = `usage: dag-cbor-car [verify] [in.car | -] [--out out.car [--canonicalize [--map map.txt]]] [--json]
@@ -21,9 +21,11 @@ const USAGE = `usage: dag-cbor-car [verify] [in.car | -] [--out out.car [--canon
        dag-cbor-car help          (the other commands: inspect, ls, get-block, get-dag, export, ...)
 
   in.car               CARv1 or CARv2 file, FIFO or device; - reads standard input;
-                       without it, an embedded sample CAR is checked
+                       without it, standard input when it is a pipe or a file (< in.car), else
+                       (a terminal, /dev/null, closed) an embedded sample CAR is checked
   --out FILE           write a CAR with the same blocks and roots (written to a temporary file,
-                       renamed over FILE only when the whole run succeeds)
+                       renamed over FILE only when the run passes: OK, or FIXED and read back
+                       clean; otherwise nothing is left at FILE or beside it)
   --canonicalize       with --out: write non-canonical blocks in canonical form; blocks linking to
                        them (and the roots) are rewritten too, up the DAG (needs a file, not a pipe)
   --map FILE           with --canonicalize: also write every old -> new CID to FILE
@@ -108,10 +110,33 @@ export async function run (argv) {
     process.stdout.write(USAGE + '\n')
     return 0
   }
+  const started = performance.now()
+  try {
+    return await check(args)
+  } catch (err) {
+    // --json: a run that stopped before it had a summary (an input it cannot open) still prints its line
+    if (args.json && !(/** @type {any} */ (err)?.summary)) {
+      const summary = createSummary()
+      summary.input = args.input === undefined || args.input === '-' ? 'standard input' : args.input
+      summary.error = { message: errorLine(err) }
+      process.stdout.write(JSON.stringify(finishSummary(summary, started)) + '\n')
+    }
+    throw err
+  }
+}
+
+/**
+ * @param {ReturnType<typeof parse>} args
+ * @returns {Promise<number>} the exit status
+ */
+async function check (args) {
   /** @type {import('../node/source.js').Source} */
   let source
   /** @type {import('../node/sample.js').SampleExpectation | null} */
   let expected = null
+  // no file named: what is piped in is the input; the sample only when nothing is
+  const stdin = args.input === undefined ? stdinKind() : 'piped'
+  if (stdin === 'piped') args.input ??= '-'
   if (args.input !== undefined) {
     if (args.out && args.input !== '-' && sameFile(args.input, args.out)) throw new UsageError('--out must not be the input file')
     source = await openInput(args.input)
@@ -121,7 +146,7 @@ export async function run (argv) {
     // block stops a batch, which is then checked again from its start
     await loadHasher(0xb220)
     const sample = sampleCar()
-    expected = sample.expected
+    expected = { ...sample.expected, why: `no file was named and standard input is ${stdin}, not a pipe or a file` }
     source = bytesSource('embedded sample CAR (lib/node/sample.car)', sample.bytes)
   }
   try {
@@ -136,7 +161,8 @@ export async function run (argv) {
     progress = createProgress({ total: source.size })
     let summary
     try {
-      summary = await roundTrip({ source, out: args.out, canonicalize: args.canonicalize, mapFile: args.map, partial: args.partial, relaxed: args.relaxed, workers, maxBlockSize: args.maxBlockSize, onProgress: progress.update })
+      const sample = expected
+      summary = await roundTrip({ source, out: args.out, canonicalize: args.canonicalize, mapFile: args.map, partial: args.partial, relaxed: args.relaxed, workers, maxBlockSize: args.maxBlockSize, onProgress: progress.update, passes: sample ? (s) => sampleCheck(s, sample).ok : undefined })
     } catch (err) {
       progress.done()
       const partial = /** @type {any} */ (err)?.summary
@@ -161,7 +187,7 @@ export async function run (argv) {
 function render (summary, json, expected) {
   if (expected) {
     const check = sampleCheck(summary, expected)
-    if (json) return JSON.stringify({ ...summary, sample: { expected: expected.problems, asExpected: check.ok } })
+    if (json) return JSON.stringify({ ...summary, sample: { expected: expected.problems, asExpected: check.ok, why: expected.why } })
     return formatSummary(summary, { result: check.lines })
   }
   return json ? JSON.stringify(summary) : formatSummary(summary)
@@ -181,11 +207,12 @@ function sampleCheck (s, expected) {
   const floats = s.integralFloats.examples.map((e) => e.cid).sort()
   const ok = s.problemCount === want.length && found.join() === want.join() &&
     s.hashMismatches === 0 && s.unverified === 0 && floats.join() === [...expected.integralFloats].sort().join()
+  const why = `  sample      ${expected.why}: this is the embedded sample; name a file, or pipe a CAR in, to check yours`
   const lines = ok
-    ? [`  result      OK for the sample: it plants ${want.length} non-canonical blocks and ${expected.integralFloats.length} block of Go-style float64 integers,`,
+    ? [why, `  result      OK for the sample: it plants ${want.length} non-canonical blocks and ${expected.integralFloats.length} block of Go-style float64 integers,`,
         '              and the tool found exactly those. In a real CAR, non-canonical blocks are a FAIL (exit status 1).',
         '              Next: npx dag-cbor-car your.car   (dag-cbor-car help lists the other commands)']
-    : [`  result      FAIL: the sample's planted problems were not found as expected: planted ${want.join('; ')}; found ${found.join('; ') || 'nothing'}`]
+    : [why, `  result      FAIL: the sample's planted problems were not found as expected: planted ${want.join('; ')}; found ${found.join('; ') || 'nothing'}`]
   return { ok, lines }
 }
 

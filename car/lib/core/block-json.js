@@ -5,8 +5,8 @@
 //   {"cid":"bafy...","codec":"raw","bytes":"<base64>"}            a block given by its bytes
 // A block is written as a value only when the value gives back exactly the same bytes: export
 // encodes the value to DAG-JSON, decodes that, encodes it with the block's codec and compares. Any
-// other block (non-canonical or invalid DAG-CBOR, a value DAG-JSON cannot carry exactly such as -0
-// or a float64 holding an integer, raw, or a codec this tool does not decode) is written as its
+// other block (non-canonical or invalid DAG-CBOR, a value DAG-JSON cannot say exactly such as -0,
+// a map whose key "/" holds text, or a float64 holding an integer; raw, or a codec this tool does not decode) is written as its
 // bytes, with a "note" saying why when its codec has values. So export | import gives back every
 // block byte for byte, or import fails.
 import * as dagJson from '@ipld/dag-json'
@@ -20,6 +20,8 @@ import { digestOf, verifyBlock, hashName } from './hash.js'
 import { sameBytes, toBase64, fromBase64 } from './bytes.js'
 import { codecName } from './summary.js'
 import { DAG_CBOR, DAG_JSON, DAG_PB, RAW } from './links.js'
+import { exactDagJson } from './block-view.js'
+import { whyNotCid } from './block-report.js'
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
@@ -68,8 +70,8 @@ export function blockLine (cid, bytes) {
       return asBytes(why, `${why}: its bytes are kept as they are`)
     }
     const text = valueText(value, (v) => codec.encode(v), bytes)
-    if (text === null) return asBytes(null, 'DAG-JSON cannot carry its value exactly (-0, or a float64 holding an integer): its bytes are kept as they are')
-    return { line: `${head},"value":${text}}`, problem: null, note: null }
+    if (text.note !== null) return asBytes(null, `${text.note}: its bytes are kept as they are`)
+    return { line: `${head},"value":${text.json}}`, problem: null, note: null }
   }
   const other = OTHER_VALUE_CODECS.get(cid.code)
   if (other) {
@@ -81,26 +83,30 @@ export function blockLine (cid, bytes) {
       return asBytes(null, `${why}: its bytes are kept as they are`)
     }
     const text = valueText(value, other.encode, bytes)
-    if (text === null) return asBytes(null, `not in canonical ${other.name} form: its bytes are kept as they are`)
-    return { line: `${head},"value":${text}}`, problem: null, note: null }
+    if (text.note !== null) return asBytes(null, `${text.note === NOT_BACK ? `not in canonical ${other.name} form` : text.note}: its bytes are kept as they are`)
+    return { line: `${head},"value":${text.json}}`, problem: null, note: null }
   }
   return asBytes(null, null)
 }
 
+/** why valueText found a value whose DAG-JSON reads back exactly, but encodes to other bytes */
+const NOT_BACK = 'its value encoded again does not give back its bytes (a float64 holding an integer reads back as an integer)'
+
 /**
- * The value's DAG-JSON text, when decoding that text and encoding it with the block's codec gives
- * back exactly `bytes`; null otherwise.
+ * The value's DAG-JSON text, when @ipld/dag-json reads that text back as the same value
+ * (exactDagJson) and encoding it with the block's codec gives back exactly `bytes`; else a note
+ * saying why not.
  *
  * @param {any} value @param {(value: any) => Uint8Array} encode @param {Uint8Array} bytes
+ * @returns {{ json: string, note: null } | { json: null, note: string }}
  */
 function valueText (value, encode, bytes) {
+  const exact = exactDagJson(value)
+  if (exact.error !== null) return { json: null, note: exact.error }
   try {
-    const json = dagJson.encode(value)
-    if (!sameBytes(encode(dagJson.decode(json)), bytes)) return null
-    return utf8.decode(json)
-  } catch {
-    return null
-  }
+    if (sameBytes(encode(dagJson.decode(new TextEncoder().encode(exact.json))), bytes)) return { json: exact.json, note: null }
+  } catch {}
+  return { json: null, note: NOT_BACK }
 }
 
 /** A line that is not what export writes: malformed input (exit status 2). */
@@ -153,8 +159,8 @@ export function parseBlockLine (line, n) {
     if (typeof entry.cid !== 'string') throw new LineError(`line ${n}: "cid" must be a CID string`)
     try {
       given = CID.parse(entry.cid)
-    } catch (err) {
-      throw new LineError(`line ${n}: "cid" is not a CID (${String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]})`)
+    } catch {
+      throw new LineError(`line ${n}: "cid" is not a CID (${whyNotCid(entry.cid)})`)
     }
   }
   let code = given?.code

@@ -61,9 +61,21 @@ export function codecCode (text, usage) {
 export function parseCid (text, what, usage) {
   try {
     return text.startsWith('k') ? CID.parse(text, base36) : CID.parse(text)
-  } catch (err) {
-    throw new UsageError(`${what} is not a CID: "${text.length > 80 ? text.slice(0, 80) + '...' : text}" (${String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]})`, usage)
+  } catch {
+    throw new UsageError(`${what} is not a CID: "${text.length > 80 ? text.slice(0, 80) + '...' : text}" (${whyNotCid(text)})`, usage)
   }
+}
+
+/**
+ * Why text that CID.parse refused is not a CID, in the tool's words (multiformats' say "multibase
+ * decoder must be provided" for a word that names no base).
+ *
+ * @param {string} text
+ */
+export function whyNotCid (text) {
+  const base = text.startsWith('Qm') ? 'base58btc CIDv0' : ({ b: 'base32', z: 'base58btc', k: 'base36' })[text[0]]
+  if (!base) return 'a CID is written in base32 (b...), base58btc (z..., or Qm... for a CIDv0) or base36 (k...)'
+  return `it starts as ${base} text, but does not decode to a whole, valid CID`
 }
 
 /**

@@ -4,7 +4,9 @@
 import * as dagJson from '@ipld/dag-json'
 import * as dagPb from '@ipld/dag-pb'
 import * as codec from 'dag-cbor-fast'
-import { describeError } from './classify.js'
+import { CID } from 'multiformats/cid'
+import { describeError, hasEscapedBytes } from './classify.js'
+import { sameBytes } from './bytes.js'
 import { linksOf, DAG_CBOR, DAG_JSON, DAG_PB, RAW } from './links.js'
 
 const JSON_CODE = 0x0200
@@ -67,12 +69,69 @@ export function blockToJson (cid, bytes, { relaxed = true } = {}) {
   } catch (err) {
     return { json: '', relaxed: false, links: [], error: `cannot decode this block: ${describeError(err)}` }
   }
+  const links = (linksOf(code, bytes) ?? []).map(String)
+  const exact = exactDagJson(value)
+  if (exact.error !== null) return { json: '', relaxed: wasRelaxed, links, error: exact.error }
+  return { json: exact.json, relaxed: wasRelaxed, links }
+}
+
+/**
+ * A value as DAG-JSON text, only when @ipld/dag-json reads that text back as the same value (the
+ * same DAG-CBOR encoding); else why not. DAG-JSON cannot say every value: a map whose only key is
+ * "/" reads back as a link or as bytes, -0 is written as 0, text that is not valid UTF-8 has no
+ * form; such text would mean something else, so none is given.
+ *
+ * @param {unknown} value
+ * @returns {{ json: string, error: null } | { json: null, error: string }}
+ */
+export function exactDagJson (value) {
+  const refused = (/** @type {string} */ why) => ({ json: null, error: `DAG-JSON cannot say this value exactly: ${why}` })
+  if (hasEscapedBytes(value)) return refused('it holds text that is not valid UTF-8')
+  const unsaid = unsaidInDagJson(value, '')
+  if (unsaid !== null) return refused(unsaid)
   let json
   try {
-    json = utf8.decode(dagJson.encode(value))
+    json = dagJson.encode(value)
   } catch (err) {
-    return { json: '', relaxed: wasRelaxed, links: [], error: `its value has no DAG-JSON form: ${describeError(err)}` }
+    return refused(describeError(err))
   }
-  const links = (linksOf(code, bytes) ?? []).map(String)
-  return { json, relaxed: wasRelaxed, links }
+  try {
+    if (!sameBytes(codec.encode(dagJson.decode(json)), codec.encode(value))) return refused('@ipld/dag-json reads its DAG-JSON back as another value')
+  } catch (err) {
+    return refused(`@ipld/dag-json does not read its DAG-JSON back (${describeError(err)})`)
+  }
+  return { json: utf8.decode(json), error: null }
+}
+
+/**
+ * The first thing in a value that DAG-JSON text would say as something else, with its path; null
+ * if none found (exactDagJson's read-back check still has the last word). DAG-JSON writes a link
+ * as {"/": "<CID>"} and bytes as {"/": {"bytes": "<base64>"}}: a map of the data in either shape
+ * reads back as a link or bytes, or is refused.
+ *
+ * @param {unknown} v
+ * @param {string} path
+ * @returns {string | null}
+ */
+function unsaidInDagJson (v, path) {
+  if (typeof v === 'number') return Object.is(v, -0) ? `-0 at ${path || 'the top'} (DAG-JSON writes it as 0)` : null
+  if (v === null || typeof v !== 'object' || v instanceof Uint8Array || CID.asCID(v)) return null
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const found = unsaidInDagJson(v[i], `${path}/${i}`)
+      if (found !== null) return found
+    }
+    return null
+  }
+  const map = /** @type {Record<string, unknown>} */ (v)
+  const slash = map['/']
+  const bytesForm = slash !== null && typeof slash === 'object' && !Array.isArray(slash) && !(slash instanceof Uint8Array) && !CID.asCID(slash) && Object.hasOwn(slash, 'bytes')
+  if (Object.hasOwn(map, '/') && (typeof slash === 'string' || bytesForm)) {
+    return `the map at ${path || 'the top'} has the key "/" holding ${bytesForm ? 'a map with the key "bytes"' : 'text'}, DAG-JSON's form for ${bytesForm ? 'bytes' : 'a link'}: read back, it is ${bytesForm ? 'bytes' : 'a link'}, or refused`
+  }
+  for (const key of Object.keys(map)) {
+    const found = unsaidInDagJson(map[key], `${path}/${key}`)
+    if (found !== null) return found
+  }
+  return null
 }

@@ -1,8 +1,8 @@
 // The CARv2 index, when a CARv2 file has one: parsed (the two formats go-car writes, IndexSorted 0x0400
 // and MultihashIndexSorted 0x0401: little-endian counts, widths and offsets, records sorted by digest)
 // and checked against the blocks actually read: every block (identity CIDs aside, which indexes may
-// leave out) must be listed at its own section offset, and every entry must name a block that starts
-// where the entry says. @ipld/car reads CARv2 but not its index, so this is done here.
+// leave out) must be listed at its own section offset, and every entry (identity ones too) must name
+// the block that starts where the entry says. @ipld/car reads CARv2 but not its index, so this is done here.
 // Format: https://ipld.io/specs/transport/car/carv2/#index-format
 import { toHex } from './bytes.js'
 
@@ -30,8 +30,8 @@ export class BlockRecords {
     this.offsets = []
     /** @type {boolean[]} */
     this.duplicate = []
-    /** @type {number[]} offsets of identity-CID blocks, which an index may or may not list */
-    this.identityOffsets = []
+    /** @type {Map<number, string>} identity-CID blocks by offset (code:digest), which an index may or may not list */
+    this.identity = new Map()
   }
 
   /**
@@ -41,11 +41,12 @@ export class BlockRecords {
    * @param {boolean} duplicate the same CID appeared earlier
    */
   add (code, digest, offset, duplicate) {
+    const key = `${code.toString(16)}:${toHex(digest)}`
     if (code === IDENTITY) {
-      this.identityOffsets.push(offset)
+      this.identity.set(offset, key)
       return
     }
-    this.keys.push(`${code.toString(16)}:${toHex(digest)}`)
+    this.keys.push(key)
     this.offsets.push(offset)
     this.duplicate.push(duplicate)
   }
@@ -122,10 +123,11 @@ export function parseIndex (bytes) {
  * @param {number} indexOffset where they start in the file
  * @param {number} dataOffset where the data payload starts in the file (index offsets count from it)
  * @param {BlockRecords} records
+ * @param {boolean} full the header says the CAR is fully indexed: identity-CID blocks must be listed too
  * @param {(p: IndexProblem) => void} report
  * @returns {IndexCheck}
  */
-export function checkIndex (bytes, indexOffset, dataOffset, records, report) {
+export function checkIndex (bytes, indexOffset, dataOffset, records, full, report) {
   let parsed
   try {
     parsed = parseIndex(bytes)
@@ -135,7 +137,9 @@ export function checkIndex (bytes, indexOffset, dataOffset, records, report) {
     return { format: '?', entries: 0, problems: 1 }
   }
   const withCode = parsed.format === 'MultihashIndexSorted'
-  const blockKey = (/** @type {number} */ i) => withCode ? records.keys[i] : records.keys[i].slice(records.keys[i].indexOf(':') + 1)
+  /** a block's key as the index's format writes it: IndexSorted records hold no multihash code */
+  const asListed = (/** @type {string} */ key) => withCode ? key : key.slice(key.indexOf(':') + 1)
+  const blockKey = (/** @type {number} */ i) => asListed(records.keys[i])
   /** @type {Map<string, number[]>} digest key -> the offsets the index gives it */
   const listed = new Map()
   for (const e of parsed.entries) {
@@ -161,11 +165,12 @@ export function checkIndex (bytes, indexOffset, dataOffset, records, report) {
         : `CARv2 index does not list the block at byte offset ${dataOffset + offset}`
     })
   }
-  const identity = new Set(records.identityOffsets)
+  // an identity-CID block need not be listed, but an entry that lists one must name it exactly
+  for (const [offset, key] of records.identity) if (!atOffset.has(offset)) atOffset.set(offset, asListed(key))
   for (const e of parsed.entries) {
     const key = e.code === null ? e.digest : `${e.code.toString(16)}:${e.digest}`
     const there = atOffset.get(e.offset)
-    if (there === key || (there === undefined && identity.has(e.offset))) continue
+    if (there === key) continue
     problems++
     report({
       offset: dataOffset + e.offset,
@@ -173,6 +178,14 @@ export function checkIndex (bytes, indexOffset, dataOffset, records, report) {
         ? `CARv2 index lists a block at byte offset ${dataOffset + e.offset}, where no block starts`
         : `CARv2 index names a different block than the one at byte offset ${dataOffset + e.offset}`
     })
+  }
+  if (full) {
+    const listedOffsets = new Set(parsed.entries.map((e) => e.offset))
+    for (const offset of records.identity.keys()) {
+      if (listedOffsets.has(offset)) continue
+      problems++
+      report({ offset: dataOffset + offset, message: `CARv2 index does not list the identity-CID block at byte offset ${dataOffset + offset}, though the header says the CAR is fully indexed` })
+    }
   }
   return { format: parsed.format, entries: parsed.entries.length, problems }
 }

@@ -4,6 +4,7 @@
 import { CID } from 'multiformats/cid'
 import { SeenCids, fingerprintInto } from './seen.js'
 import { BlockRecords, checkIndex } from './car-index.js'
+import { toHex } from './bytes.js'
 
 const MAX_CAR_PROBLEMS = 10
 
@@ -94,6 +95,7 @@ export function createChecks (car, { partial = false } = {}) {
         s.missingRoots.push(root.toString())
         if (!partial) addProblem(s, { cid: root.toString(), kind: 'missing-root', at: header, message: `listed as a root in the CAR header (byte offset ${header}) but not present as a block; if its blocks are stored elsewhere, --partial accepts it` })
       }
+      if (car.v2) checkCharacteristics(s, car.v2)
       if (car.v2 && car.v2.indexOffset === 0) {
         const trailing = await car.trailingBytes()
         if (trailing > 0) {
@@ -104,9 +106,35 @@ export function createChecks (car, { partial = false } = {}) {
       if (records && car.v2) {
         const { indexOffset } = car.v2
         const bytes = await car.readIndex()
-        s.index = checkIndex(bytes, indexOffset, dataOffset, records, (p) => addProblem(s, { cid: '', kind: 'index', at: p.offset, message: p.message }))
+        s.index = checkIndex(bytes, indexOffset, dataOffset, records, fullyIndexed(car.v2), (p) => addProblem(s, { cid: '', kind: 'index', at: p.offset, message: p.message }))
       }
     }
+  }
+}
+
+/** where the CARv2 characteristics are in the file: right after the 11-byte pragma */
+const CHARACTERISTICS_AT = 11
+/** the one characteristic the CARv2 spec defines: the leftmost bit, "fully indexed" */
+const FULLY_INDEXED = 0x80
+
+/** @param {import('./read.js').V2Header} v2 the index lists every block, identity CIDs too */
+const fullyIndexed = (v2) => (v2.characteristics[0] & FULLY_INDEXED) !== 0
+
+/**
+ * The CARv2 characteristics: a bit the spec does not define is no writer's, so it is corruption
+ * (a flipped bit there would otherwise pass); "fully indexed" needs an index.
+ *
+ * @param {import('./summary.js').Summary} s
+ * @param {import('./read.js').V2Header} v2
+ */
+function checkCharacteristics (s, v2) {
+  const bits = v2.characteristics
+  const at = CHARACTERISTICS_AT
+  if ((bits[0] & ~FULLY_INDEXED) !== 0 || bits.subarray(1).some((b) => b !== 0)) {
+    addProblem(s, { cid: '', kind: 'car-v2', at, message: `the CARv2 characteristics at byte offset ${at} (${toHex(bits)}) set bits the CARv2 spec does not define: only the first bit (fully indexed, 80 in the first byte) has a meaning` })
+  }
+  if (fullyIndexed(v2) && v2.indexOffset === 0) {
+    addProblem(s, { cid: '', kind: 'car-v2', at, message: `the CARv2 characteristics at byte offset ${at} say the CAR is fully indexed, but its header says there is no index` })
   }
 }
 

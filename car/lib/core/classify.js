@@ -29,7 +29,7 @@ export const DAG_CBOR = 0x71
  * @property {string} [reason] one-line human explanation
  * @property {Uint8Array} [out] canonical bytes to write instead of the input (only with canonicalize)
  * @property {string} [newCid] CID of `out`
- * @property {string} [keptReason] why a non-canonical block was copied unchanged despite canonicalize
+ * @property {string} [keptReason] why canonicalize cannot rewrite a non-canonical block (the run then fails: nothing is written)
  * @property {number} [jsFloats] canonical block holding this many float64 integers that JavaScript re-encodes as integers
  * @property {string[]} [jsFloatPaths] value paths of the first few of them
  */
@@ -80,18 +80,18 @@ export function hasEscapedBytes (v) {
  */
 function canonicalForm (codec, cid, value) {
   if (hasEscapedBytes(value)) {
-    return { keptReason: 'holds invalid UTF-8 text; no canonical form exists, copied unchanged' }
+    return { keptReason: 'holds invalid UTF-8 text; no canonical form exists, so --canonicalize cannot fix it' }
   }
   let out
   try {
     out = codec.encode(value)
     codec.decode(out) // the canonical form must pass a strict decode
   } catch (err) {
-    return { keptReason: `cannot canonicalize (${describeError(err)}), copied unchanged` }
+    return { keptReason: `cannot canonicalize (${describeError(err)}), so --canonicalize cannot fix it` }
   }
   const digest = digestOf(cid.multihash.code, out)
   if (digest === null) {
-    return { keptReason: 'hash function not supported, cannot compute a new CID; copied unchanged' }
+    return { keptReason: 'hash function not supported, cannot compute a new CID, so --canonicalize cannot fix it' }
   }
   const newCid = CID.create(1, cid.code, createDigest(cid.multihash.code, digest))
   return { out, newCid: newCid.toString() }
@@ -237,7 +237,7 @@ function classifyRejected (codec, cid, bytes, hash, strictErr, options) {
   const result = { hash, cls: 'nonCanonical', lossless: readsLosslessly(bytes, relaxedValue), ...where, reason: describeError(strictErr) }
   if (options.canonicalize) {
     // a new CID would vouch for bytes that are not what the old CID named
-    Object.assign(result, hash === 'mismatch' ? { keptReason: 'its bytes do not match its CID; copied unchanged, not canonicalized' } : canonicalForm(codec, cid, relaxedValue))
+    Object.assign(result, hash === 'mismatch' ? { keptReason: 'its bytes do not match its CID; not canonicalized (a new CID would vouch for them)' } : canonicalForm(codec, cid, relaxedValue))
   }
   return result
 }

@@ -6,7 +6,23 @@ export class ToolError extends Error {
   constructor (message) {
     super(message)
     this.name = 'ToolError'
+    /** @type {string | undefined} the input it is about, when the message does not name it (errorLine puts it first) */
+    this.input = undefined
   }
+}
+
+/**
+ * The error, with the input it is about when it is a ToolError that does not say yet (a CAR's
+ * reader knows offsets, not names).
+ *
+ * @template T
+ * @param {T} err
+ * @param {string} input
+ * @returns {T}
+ */
+export function aboutInput (err, input) {
+  if (err instanceof ToolError && err.input === undefined) err.input = input
+  return err
 }
 
 /** @param {any} err a Node system error */
@@ -55,6 +71,7 @@ export class NotLoadedError extends Error {
  * @param {any} err
  */
 export function errorLine (err) {
+  if (err instanceof ToolError && err.input !== undefined) return `${err.input}: ${err.message}`
   if (err instanceof UsageError || err instanceof ToolError) return err.message
   if (err?.syscall) return `${err.syscall} ${err.path ?? ''} failed: ${err.code ?? err.message}`
   return `internal error: ${err?.message ?? err}`

@@ -4,7 +4,7 @@
 // and adds worker threads to verifyCar.
 import { CID } from 'multiformats/cid'
 import { openSource } from './input.js'
-import { openCar, readVarint, CarReadError } from './read.js'
+import { openCar, readVarint, CarReadError, decodeSectionCid, asReadError } from './read.js'
 import { verifyBlock, digest32Matches, loadHasher, hasherMissing, hashBackends, installHashers } from './hash.js'
 import { processBlock } from './classify.js'
 import { runPipeline } from './pipeline.js'
@@ -14,6 +14,7 @@ import { blockBatches, sectionBatches } from './iterate.js'
 import * as codec from './codec.js'
 import { missing, loadFor } from './on-demand.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from './block-size.js'
+import { ToolError } from './errors.js'
 import { uvarint, varintEnd } from './varint.js'
 
 export { CarWriter, blockToJson, hashBackends, installHashers, CarReadError }
@@ -105,7 +106,7 @@ export class CarBlockIterator {
       car = await openCar(source.stream(), { size: source.size, maxBlockSize: options.maxBlockSize, file: source.seekable ? source : undefined, shared, reuse: shared || !options.viewBytes })
     } catch (err) {
       await source.close()
-      throw err
+      throw asReadError(err, 0, 0)
     }
     return /** @type {InstanceType<C>} */ (new this(car, options, source))
   }
@@ -154,6 +155,7 @@ export class CarBlockIterator {
     let batch = []
     let i = 0
     let done = false
+    let handedOut = 0 // blocks in the batches handed out (for an error's count)
     const finish = async () => {
       if (done) return
       done = true
@@ -175,12 +177,13 @@ export class CarBlockIterator {
             return { value: undefined, done: true }
           }
           batch = next.value
+          handedOut += batch.length
           i = 0
           if (batch.length > 0) return { value: batch[i++], done: false }
         }
       } catch (err) {
         await finish().catch(() => {})
-        throw err
+        throw asReadError(err, handedOut, car.position())
       }
     }
     return {
@@ -258,7 +261,8 @@ function statusOf (r) {
  * @property {number} [maxBlockSize] largest block accepted
  * @property {(blocks: number, bytes: number) => void} [onProgress] now and then, blocks and CAR bytes checked so far
  * @property {(info: BlockInfo) => void} [onBlock] every block, in order (reading then goes block by block: a little slower)
- * @property {AbortSignal} [signal] stops the run (it rejects with the signal's reason)
+ * @property {AbortSignal} [signal] stops the run: it rejects with the signal's reason at once, even while it
+ *   waits on its input, and the input is cancelled
  */
 
 /**
@@ -285,29 +289,56 @@ export async function runVerify (source, options, extra) {
   const { relaxed = false, partial = false, maxBlockSize, onProgress, onBlock, signal } = options
   const info = new BlockInfoView()
   let next = 0 // the index of the next block to report (a batch checked again after a load repeats blocks)
-  try {
-    return await runPipeline({
-      ...extra,
-      source,
-      relaxed,
-      partial,
-      maxBlockSize,
-      signal,
-      onProgress: onProgress ? (blocks, bytes) => onProgress(blocks, bytes) : undefined,
-      onBlock: onBlock
-        ? (cidBytes, bytes, offset, index, r) => {
-            if (index < next) return
-            next = index + 1
-            info.set(cidBytes, bytes, offset, index)
-            info.status = r === null ? (info.codec === DAG_CBOR ? 'canonical' : 'ok') : r.hash === 'mismatch' ? 'hash-mismatch' : r.hash === 'unverified' ? 'unverified' : statusOf(r)
-            info.rule = r?.rule
-            onBlock(info)
-          }
-        : undefined
-    })
-  } finally {
+  let closed = false
+  const close = async () => {
+    if (closed) return
+    closed = true
     await source.close()
   }
+  const run = runPipeline({
+    ...extra,
+    source,
+    relaxed,
+    partial,
+    maxBlockSize,
+    signal,
+    onProgress: onProgress ? (blocks, bytes) => onProgress(blocks, bytes) : undefined,
+    onBlock: onBlock
+      ? (cidBytes, bytes, offset, index, r) => {
+          if (index < next) return
+          next = index + 1
+          info.set(cidBytes, bytes, offset, index)
+          info.status = r === null ? (info.codec === DAG_CBOR ? 'canonical' : 'ok') : r.hash === 'mismatch' ? 'hash-mismatch' : r.hash === 'unverified' ? 'unverified' : statusOf(r)
+          info.rule = r?.rule
+          onBlock(info)
+        }
+      : undefined
+  }).finally(close)
+  return untilAborted(run, signal, () => { close().catch(() => {}) })
+}
+
+/**
+ * The run's outcome, or its signal's reason as soon as the signal is aborted. The pipeline looks at
+ * the signal between batches, so a run waiting on its input (a stream that stalls) would not see
+ * it until the input moved: the input is cancelled (`cancel`) and the promise rejects at once.
+ *
+ * @template T
+ * @param {Promise<T>} run
+ * @param {AbortSignal | undefined} signal
+ * @param {() => void} cancel
+ * @returns {Promise<T>}
+ */
+function untilAborted (run, signal, cancel) {
+  if (!signal) return run
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      cancel()
+      reject(signal.reason)
+    }
+    if (signal.aborted) onAbort()
+    else signal.addEventListener('abort', onAbort, { once: true })
+    run.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
 }
 
 /**
@@ -388,7 +419,7 @@ export async function readBlockAt (input, offset, { maxBlockSize = DEFAULT_MAX_B
   const section = await source.readRange(offset + varint.size, varint.value)
   let cid, bytes
   try {
-    [cid, bytes] = CID.decodeFirst(section)
+    [cid, bytes] = decodeSectionCid(section)
     // each its own copy: a read of bytes or a Blob may be a view of the caller's whole input (and a
     // Buffer's slice() is a view too: copied through a plain Uint8Array)
     const plain = new Uint8Array(section.buffer, section.byteOffset, section.byteLength)
@@ -421,7 +452,8 @@ export function canonicalizeCar (input, options = {}) {
   return {
     summary,
     out: (async function * () {
-      await summary
+      const s = await summary
+      if (s.output?.written === false) throw new ToolError(`nothing was written: the run did not pass (result ${s.result}; the summary lists its problems)`)
       yield * target.chunks()
     })()
   }

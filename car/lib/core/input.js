@@ -23,7 +23,13 @@ const CHUNK = 1 << 20
  */
 
 /** The input could not be opened or is unusable. Exit code 2. */
-export class InputError extends ToolError {}
+export class InputError extends ToolError {
+  /** @param {string} message */
+  constructor (message) {
+    super(message)
+    this.name = 'InputError'
+  }
+}
 
 /**
  * @param {CarInput} input
@@ -36,8 +42,9 @@ export function openSource (input, { name } = {}) {
   if (isSource(input)) return input
   if (typeof Blob === 'function' && input instanceof Blob) return blobSource(name ?? (/** @type {any} */ (input).name || 'blob'), input)
   if (isReadableStream(input)) return onceSource(name ?? 'stream', () => readableChunks(input))
-  if (input && typeof (/** @type {any} */ (input))[Symbol.asyncIterator] === 'function') return onceSource(name ?? 'stream', () => /** @type {AsyncIterable<Uint8Array>} */ (input))
-  if (input && typeof (/** @type {any} */ (input))[Symbol.iterator] === 'function') return onceSource(name ?? 'stream', () => syncChunks(/** @type {Iterable<Uint8Array>} */ (input)))
+  if (input && (typeof (/** @type {any} */ (input))[Symbol.asyncIterator] === 'function' || typeof (/** @type {any} */ (input))[Symbol.iterator] === 'function')) {
+    return onceSource(name ?? 'stream', () => iteratorChunks(/** @type {AsyncIterable<unknown> | Iterable<unknown>} */ (input)))
+  }
   throw new TypeError('a CAR input must be a Uint8Array, an ArrayBuffer, a Blob or File, a ReadableStream or an (async) iterable of Uint8Array chunks')
 }
 
@@ -52,29 +59,84 @@ function isReadableStream (x) {
 }
 
 /**
+ * @typedef {{ iterable: AsyncIterable<Uint8Array>, cancel: () => void }} Chunks a stream's chunks, and
+ *   how to stop it at once: even while a read waits on it (an aborted run does not wait for that read)
+ */
+
+/**
  * A ReadableStream's chunks through its reader (not every runtime makes the stream itself async
  * iterable); stopping early cancels the stream.
  *
  * @param {ReadableStream<Uint8Array>} stream
+ * @returns {Chunks}
  */
-async function * readableChunks (stream) {
+function readableChunks (stream) {
   const reader = stream.getReader()
-  let done = false
-  try {
-    for (;;) {
-      const next = await reader.read()
-      if (next.done) { done = true; return }
-      yield asBytes(next.value)
-    }
-  } finally {
-    if (!done) await reader.cancel().catch(() => {})
-    reader.releaseLock()
+  let finished = false
+  const cancel = () => {
+    if (finished) return
+    finished = true
+    // a read waiting on the stream ends (done) when it is cancelled
+    reader.cancel().catch(() => {}).finally(() => reader.releaseLock())
   }
+  return chunksOf(async () => {
+    if (finished) return { done: true, value: undefined }
+    const next = await reader.read()
+    if (next.done) { finished = true; reader.releaseLock() }
+    return next
+  }, cancel)
 }
 
-/** @param {Iterable<Uint8Array>} chunks */
-async function * syncChunks (chunks) {
-  for (const chunk of chunks) yield asBytes(chunk)
+/**
+ * An async (or plain) iterable's chunks; stopping early calls its iterator's `return`, without
+ * waiting for it (an async generator runs its `return` only after the step it is waiting in).
+ *
+ * @param {AsyncIterable<unknown> | Iterable<unknown>} input
+ * @returns {Chunks}
+ */
+function iteratorChunks (input) {
+  const iterator = Symbol.asyncIterator in input ? input[Symbol.asyncIterator]() : input[Symbol.iterator]()
+  let finished = false
+  const cancel = () => {
+    if (finished) return
+    finished = true
+    try {
+      Promise.resolve(iterator.return?.()).catch(() => {})
+    } catch {}
+  }
+  return chunksOf(async () => {
+    if (finished) return { done: true, value: undefined }
+    const next = await iterator.next()
+    if (next.done) finished = true
+    return next
+  }, cancel)
+}
+
+/**
+ * @param {() => Promise<IteratorResult<unknown>>} read the next chunk, as it came
+ * @param {() => void} cancel
+ * @returns {Chunks}
+ */
+function chunksOf (read, cancel) {
+  /** @type {AsyncIterableIterator<Uint8Array>} */
+  const iterator = {
+    async next () {
+      const next = await read()
+      if (next.done) return { done: true, value: undefined }
+      try {
+        return { done: false, value: asBytes(next.value) }
+      } catch (err) {
+        cancel()
+        throw err
+      }
+    },
+    async return () {
+      cancel()
+      return { done: true, value: undefined }
+    },
+    [Symbol.asyncIterator] () { return iterator }
+  }
+  return { iterable: iterator, cancel }
 }
 
 /** @param {unknown} chunk */
@@ -82,30 +144,32 @@ function asBytes (chunk) {
   if (chunk instanceof Uint8Array) return chunk
   if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk)
   if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
-  throw new InputError(`the input gave a chunk that is not bytes (${chunk === null ? 'null' : typeof chunk}); a CAR input yields Uint8Array chunks`)
+  throw new InputError(`the input gave a chunk that is not bytes (${chunk === null ? 'null' : Array.isArray(chunk) ? 'an array' : typeof chunk}); a CAR input yields Uint8Array chunks`)
 }
 
 /**
  * A stream that can be read only once; a second read is a bug in the caller, said plainly.
+ * Closing it cancels the stream.
  *
  * @param {string} name
- * @param {() => AsyncIterable<Uint8Array>} make
+ * @param {() => Chunks} make
  * @returns {Source}
  */
 function onceSource (name, make) {
-  let used = false
+  /** @type {Chunks | null} */
+  let chunks = null
   return {
     name,
     size: undefined,
     seekable: false,
     stream: (start = 0) => {
-      if (used || start !== 0) throw new InputError(`${name} is a stream and cannot be read twice`)
-      used = true
-      return make()
+      if (chunks || start !== 0) throw new InputError(`${name} is a stream and cannot be read twice`)
+      chunks = make()
+      return chunks.iterable
     },
     readRange: async () => { throw new InputError(`${name} is a stream: it cannot be read again by position; give a Blob, a File or bytes`) },
     checkUnchanged: async () => {},
-    close: async () => {}
+    close: async () => { chunks?.cancel() }
   }
 }
 
@@ -151,11 +215,16 @@ export function blobSource (name, blob) {
     size,
     seekable: true,
     async * stream (start = 0) {
-      for (let at = start; at < size; at += CHUNK) yield await read(at, Math.min(at + CHUNK, size))
+      for (let at = start; at < size; at += CHUNK) {
+        const length = Math.min(CHUNK, size - at)
+        const bytes = await read(at, at + length)
+        if (bytes.length !== length) throw shortBlob(name, size, at, length, bytes.length)
+        yield bytes
+      }
     },
     async readRange (start, length, into) {
       const bytes = await read(start, start + length)
-      if (bytes.length !== length) throw new InputError(`${name} ends at byte ${size}, before ${start + length}`)
+      if (bytes.length !== length) throw shortBlob(name, size, start, length, bytes.length)
       if (!into) return bytes
       into.set(bytes)
       return into.subarray(0, length)
@@ -163,4 +232,14 @@ export function blobSource (name, blob) {
     checkUnchanged: async () => {},
     close: async () => {}
   }
+}
+
+/**
+ * A Blob whose reads give fewer bytes than its `size` promised (a Blob made over a file that shrank,
+ * or a Blob-like object whose `size` is wrong).
+ *
+ * @param {string} name @param {number} size @param {number} start @param {number} length @param {number} got
+ */
+function shortBlob (name, size, start, length, got) {
+  return new InputError(`${name} says it holds ${size} bytes, but reading ${length} bytes at byte offset ${start} gave ${got}: it holds ${start + got} bytes or fewer (it changed, or its size is wrong)`)
 }

@@ -7,7 +7,7 @@
 // keeping every CID (a common pattern) would hold the whole file. `viewBytes` opts into views.
 import { CID } from 'multiformats/cid'
 import { Digest } from 'multiformats/hashes/digest'
-import { sectionError } from './read.js'
+import { sectionError, decodeSectionCid } from './read.js'
 import { missing, loadFor } from './on-demand.js'
 import { uvarint, varintEnd } from './varint.js'
 import { ownedCopy } from './bytes.js'
@@ -19,7 +19,7 @@ const SPARE_BUFFERS = 8
 /**
  * A CIDv1 at bytes[from, to) whose varints are short and whose digest fits (its block starts where
  * its bytes end). null for anything else (CIDv0, long
- * varints, a digest past the section), which CID.decodeFirst reads or rejects with its message.
+ * varints, a digest past the section), which decodeSectionCid reads or rejects with its message.
  *
  * @param {Uint8Array} bytes
  * @param {number} from
@@ -141,7 +141,7 @@ export async function * blockBatches (batches, maxBlockSize, check, spare) {
         if (cid === null) {
           let rest
           try {
-            [cid, rest] = CID.decodeFirst(bytes.subarray(from, to))
+            [cid, rest] = decodeSectionCid(bytes.subarray(from, to))
           } catch (err) {
             throw sectionError(starts[i], count, 'cid', String(/** @type {any} */ (err)?.message ?? err).split('\n')[0], 0, maxBlockSize)
           }

@@ -4,11 +4,11 @@
 // own, write.js, is bytes in memory). With canonicalize, rewritten blocks' parents are rewritten
 // too (relink.js).
 import { CID } from 'multiformats/cid'
-import { openCar, CarReadError, sectionError } from './read.js'
+import { openCar, CarReadError, sectionError, asReadError } from './read.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from './block-size.js'
 import { processBatch } from './batch.js'
-import { createSummary, addBlock, mergeSummary, finishSummary } from './summary.js'
-import { ToolError } from './errors.js'
+import { createSummary, addBlock, mergeSummary, finishSummary, resultOf } from './summary.js'
+import { ToolError, aboutInput } from './errors.js'
 import { createChecks } from './checks.js'
 import { processSections } from './sections.js'
 import { checkLoading } from './on-demand.js'
@@ -24,13 +24,15 @@ const SECTION_BATCH = 8192
  * @typedef {{ submit: (blocks: import('./batch.js').Block[]) => Promise<BlockResult[]>, submitSections: (batch: import('./read.js').SectionBatch, maxBlockSize: number) => Promise<SectionResult>, pending: () => number, ready: () => boolean, close: () => Promise<void> }} Processor
  *   pending: batches submitted and not yet checked; ready: some worker has loaded its modules (a
  *   batch sent before then would wait behind that loading, so the main thread may better check it)
- * @typedef {{ put: (cid: CID, bytes: Uint8Array) => Promise<void>, commit: () => Promise<void>, abort: () => Promise<void> }} CarOutput
+ * @typedef {{ put: (cid: CID, bytes: Uint8Array) => Promise<void>, finish: () => Promise<void>, reopen: () => Promise<import('./input.js').Source | null>, commit: () => Promise<void>, abort: () => Promise<void> }} CarOutput
+ *   finish: everything put is written (and flushed), still under a temporary name; reopen (after
+ *   finish): what was written, to read back and check (null: it cannot be, as a device); commit:
+ *   the output takes its name; abort: nothing is left of it
  * @typedef {object} OutputTarget where a run writes its CAR (a shell's)
  * @property {string} name what the summary calls it (`output.file`)
  * @property {(roots: CID[]) => Promise<CarOutput>} open a new output (a later pass opens another, after aborting the first)
  * @property {(mappings: { old: string, new: string, why: string }[]) => Promise<{ commit: () => Promise<void>, abort: () => Promise<void> }>} [writeMap]
  *   with canonicalize: the old -> new CID map, committed right after the CAR
- * @property {() => Promise<import('./input.js').Source | null>} [reopen] the committed output, to read back and check (null: it cannot be)
  * @property {string} [mapName] what the summary calls the map (`output.mapFile`)
  */
 
@@ -89,6 +91,9 @@ export function inlineProcessor (codec, options) {
  *   may come again (a batch checked again after a load): its index says so. With worker threads or an
  *   output, the run then reads block by block
  * @property {AbortSignal} [signal] stops the run between batches, with the signal's reason
+ * @property {(summary: import('./summary.js').Summary) => boolean} [passes] whether the run passed, so
+ *   that its output takes its name (default: result ok or fixed; the CLI's embedded sample passes
+ *   when exactly its planted problems are found)
  */
 
 /**
@@ -215,25 +220,36 @@ export async function runPipeline (options) {
       await source.checkUnchanged()
       output = await relinkAndRewrite({ source, target: /** @type {OutputTarget} */ (target), car, seeds, segments, summary, output, maxBlockSize, onProgress })
     }
-    if (output) {
+    if (output && o) {
       await source.checkUnchanged()
-      // the map is written and flushed first, renamed right after the CAR: both or neither
-      const map = target?.writeMap && o ? await target.writeMap(o.mappings) : null
-      try {
-        await output.commit()
-      } catch (err) {
-        await map?.abort()
-        throw err
+      await output.finish()
+      if (canonicalize && summary.dagCbor.nonCanonical > 0) o.check = await readBack(output, { ...options, partial })
+      // the output takes its name only when the run passed (and a rewritten copy read back clean):
+      // a copy of a CAR that fails, or a rewrite that does not pass, is no one's to keep
+      if (!(options.passes ?? passedChecks)(summary)) {
+        await output.abort()
+        o.written = false
+      } else {
+        // the map is written and flushed first, renamed right after the CAR: both or neither
+        const map = target?.writeMap ? await target.writeMap(o.mappings) : null
+        try {
+          await output.commit()
+        } catch (err) {
+          await map?.abort()
+          throw err
+        }
+        o.written = true
+        if (map) {
+          await map.commit()
+          o.mapFile = target?.mapName
+        }
       }
-      if (map && o) {
-        await map.commit()
-        o.mapFile = target?.mapName
-      }
-      if (o && canonicalize && summary.dagCbor.nonCanonical > 0) o.check = await readBack(/** @type {OutputTarget} */ (target), { ...options, partial })
     }
     await car.stop()
-  } catch (err) {
+  } catch (thrown) {
     await output?.abort()
+    const err = asReadError(thrown, summary.blocks, car ? car.position() : 0)
+    if (err instanceof CarReadError) aboutInput(err, source.name)
     const e = /** @type {any} */ (err)
     if (e && typeof e === 'object') {
       if (car) summary.bytes = car.position()
@@ -414,18 +430,21 @@ async function relinkAndRewrite ({ source, target, car, seeds, segments, summary
   return rewrite
 }
 
+/** @param {import('./summary.js').Summary} summary */
+const passedChecks = (summary) => resultOf(summary) === 'ok' || resultOf(summary) === 'fixed'
+
 /**
  * With canonicalize: read the written CAR back and run every check on it, so that "fixed" (exit 0)
  * rests on the output as written, not on what the rewrite meant to write.
  *
- * @param {OutputTarget} target
+ * @param {CarOutput} output finished, not yet committed
  * @param {RunOptions} options
  * @returns {Promise<{ result: string, problems: number }>}
  */
-async function readBack (target, options) {
+async function readBack (output, options) {
   let source
   try {
-    source = await target.reopen?.()
+    source = await output.reopen()
   } catch {
     return { result: 'unreadable', problems: 0 }
   }

@@ -8,6 +8,7 @@
 import { CID } from 'multiformats/cid'
 import { decode } from 'dag-cbor-fast'
 import { ToolError } from './errors.js'
+import { InputError } from './input.js'
 import { missing, loadFor } from './on-demand.js'
 import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from './block-size.js'
 
@@ -33,6 +34,19 @@ export class CarReadError extends ToolError {
     this.blocks = blocks
     this.offset = offset
   }
+}
+
+/**
+ * An input's own failure while its CAR was read (a Blob that gives fewer bytes than its size says, a
+ * chunk that is not bytes) as the CarReadError the library's callers get, with where reading was.
+ *
+ * @param {unknown} err
+ * @param {number} blocks blocks read completely before it
+ * @param {number} offset where reading was
+ */
+export function asReadError (err, blocks, offset) {
+  if (!(err instanceof InputError)) return err
+  return new CarReadError(`${err.message} (after ${blocks} complete blocks, reading at byte offset ${offset})`, { blocks, offset })
 }
 
 /** Thrown by ByteReader when the input ends before the bytes asked for. */
@@ -194,8 +208,44 @@ export function readVarint (bytes) {
 }
 
 /**
+ * The CID a section starts with, and the block's bytes after it, accepted only when the CID is
+ * byte for byte what the section holds: multiformats' reader takes a version byte of 0
+ * (`00 70 12 20 ...`) for a CIDv0, dropping the prefix (or the codec, `00 71 ...`) from the CID
+ * it hands back, and reads varints written longer than needed, so its CID would not be the file's.
+ * A CIDv0 is a bare sha2-256 multihash (`12 20` and 32 bytes), with no version byte.
+ *
+ * @param {Uint8Array} section the section's bytes after its length varint
+ * @returns {[CID, Uint8Array]}
+ * @throws {Error} why the CID is not one (for sectionError's detail)
+ */
+export function decodeSectionCid (section) {
+  let specs
+  try {
+    specs = CID.inspectBytes(section)
+  } catch (err) {
+    const version = /Invalid CID version (\d+)/.exec(describe(err))
+    throw new Error(version ? `its version is ${version[1]}: a CID is version 1 (01 ...) or a bare sha2-256 multihash (12 20 ..., a CIDv0)` : `its varints cannot be read (${describe(err)})`)
+  }
+  if (specs.size > section.length) throw new Error(`its multihash claims a ${specs.digestSize}-byte digest, which runs past the end of the ${section.length}-byte section`)
+  let cid, rest
+  try {
+    [cid, rest] = CID.decodeFirst(section)
+  } catch (err) {
+    throw new Error(`multiformats cannot make a CID of it (${describe(err)})`)
+  }
+  const length = section.length - rest.length
+  const own = cid.bytes
+  let same = own.length === length
+  for (let i = 0; same && i < length; i++) same = own[i] === section[i]
+  if (same) return [cid, rest]
+  if (section[0] === 0) throw new Error(`its version byte is 00, which no CID has: a CIDv0 is a bare sha2-256 multihash (12 20 ...) with no version byte; multiformats would read these ${length} bytes as the ${own.length}-byte ${cid}`)
+  throw new Error(`its ${length} bytes are not the CID's one valid form (a varint written longer than needed); multiformats would read them as the ${own.length}-byte ${cid}`)
+}
+
+/**
  * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block a block, and the byte offset of its section
- * @typedef {{ dataOffset: number, dataSize: number, indexOffset: number }} V2Header
+ * @typedef {{ dataOffset: number, dataSize: number, indexOffset: number, characteristics: Uint8Array }} V2Header
+ *   characteristics: the 16-byte bitfield at byte offset 11 (checks.js checks it)
  * @typedef {{ readRange: (start: number, length: number, into?: Uint8Array) => Promise<Uint8Array>, readRangeSync?: (start: number, length: number, into: Uint8Array) => Uint8Array, stream: (start?: number) => AsyncIterable<Uint8Array> }} SeekableFile
  * @typedef {{ bytes: Uint8Array, ends: Uint32Array, starts: Float64Array, first: number }} SectionBatch whole sections (length varint, CID, block bytes) end to end; where each ends in `bytes`; the file offset of each; how many sections came before
  * @typedef {{ version: number, roots: CID[], v2: V2Header | null, blocks: () => AsyncGenerator<Block>, sectionBatches: (batchBytes: number, batchSections: number, spare?: SharedArrayBuffer[]) => AsyncGenerator<SectionBatch>, position: () => number, dataEnd: () => number, stop: () => Promise<void>, readIndex: () => Promise<Uint8Array>, trailingBytes: () => Promise<number> }} Car
@@ -265,9 +315,16 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
     header = await canonicalHeader(reader) ?? await (await import('@ipld/car/decoder')).readHeader(reader, 1)
   } catch (err) {
     if (err instanceof EndOfInput) throw badHeader(`cut short: ${err.message}`)
-    const message = String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]
+    const message = describe(err)
     const version = /Invalid CAR version: (\d+)/.exec(message)
-    throw badHeader(`the header at byte offset ${v2 ? v2.dataOffset : 0}: ${version ? `CAR version ${version[1]}; this tool reads versions 1 and 2` : message}`)
+    const at = `the header at byte offset ${v2 ? v2.dataOffset : 0}`
+    throw badHeader(version
+      ? `${at}: CAR version ${version[1]}; this tool reads versions 1 and 2`
+      : /^CBOR decode error|^Unexpected end of data/.test(message)
+        ? `${at} does not decode as DAG-CBOR; a CAR starts with a length varint and a DAG-CBOR map { roots, version }`
+        : /^Invalid CAR header format/.test(message)
+          ? `${at} is DAG-CBOR, but not the map { roots: [CID, ...], version: 1 } a CARv1 header is`
+          : `${at}: ${message}`)
   }
   const dataEnd = reader.end // v2: the payload's end; v1: the file's size, if known
   const container = v2 ? 'the CARv2 data payload' : where
@@ -324,7 +381,7 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
       const { start, section } = next
       let cid, bytes
       try {
-        [cid, bytes] = CID.decodeFirst(section)
+        [cid, bytes] = decodeSectionCid(section)
       } catch (err) {
         throw sectionError(start, count, 'cid', describe(err), 0, maxBlockSize)
       }
@@ -696,7 +753,7 @@ function checkV2Header (fixed, size) {
     if (indexOffset < dataEnd) throw bad(`index offset ${indexOffset} points inside the data payload (bytes ${dataOffset} to ${dataEnd})`)
     if (size !== undefined && indexOffset >= size) throw bad(`index offset ${indexOffset} is past the end of the file (${size} bytes)`)
   }
-  return { dataOffset, dataSize, indexOffset }
+  return { dataOffset, dataSize, indexOffset, characteristics: fixed.slice(0, 16) }
 }
 
 /**

@@ -4,12 +4,13 @@
 // main thread merges in CAR order. The CIDs go back as one buffer, for the checks over the whole
 // CAR (roots, duplicates, the CARv2 index) that need every block. So the main thread neither
 // parses CIDs nor makes an object per block, and no per-block result crosses between threads.
-import { CID } from 'multiformats/cid'
+/** @typedef {import('multiformats/cid').CID} CID */
 import { processBlock, DAG_CBOR } from './classify.js'
 import { createSummary, addBlock, countBlock } from './summary.js'
 import { digest32Matches } from './hash.js'
 import { fingerprintInto } from './seen.js'
 import { uvarint, varintEnd } from './varint.js'
+import { decodeSectionCid } from './read.js'
 
 const RAW = 0x55
 const SHA2_256 = 0x12
@@ -20,7 +21,7 @@ const DIGEST_SIZE = 32
  * The common block, checked without a CID object or a result: a CIDv1 naming DAG-CBOR or raw
  * with a 32-byte sha2-256 or blake2b-256 digest, whose bytes hash to it and (DAG-CBOR) pass the
  * codec's validate() with no float64 integers. Returns where the block's bytes start (the CID is
- * bytes[from, that)), or -1 for any other block, which then takes the general path (CID.decodeFirst,
+ * bytes[from, that)), or -1 for any other block, which then takes the general path (decodeSectionCid,
  * processBlock, addBlock), as every block did before; its verdict is the one processBlock gives
  * such a block.
  *
@@ -150,7 +151,7 @@ function checkSections (codec, bytes, ends, starts, maxBlockSize, state) {
     from = to
     let cid, data
     try {
-      [cid, data] = CID.decodeFirst(section)
+      [cid, data] = decodeSectionCid(section)
     } catch (err) {
       state.error = { index: i, kind: 'cid', detail: String(/** @type {any} */ (err)?.message ?? err).split('\n')[0], length: 0 }
       break

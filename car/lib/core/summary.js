@@ -83,6 +83,8 @@ export function createSummary () {
  * @property {{ cid: string, reason: string }[]} cannotRewrite blocks linking to rewritten blocks that could not be rewritten (their links dangle)
  * @property {string} [mapFile] where the mappings were also written (--map)
  * @property {{ result: string, problems: number }} [check] with --canonicalize: the written CAR read back and checked
+ * @property {boolean} [written] whether the CAR took its name (only when the run passed, or was fixed
+ *   and read back clean; otherwise nothing is left of it)
  */
 
 /** @typedef {ReturnType<typeof createSummary>} Summary */
@@ -286,13 +288,14 @@ export function formatSummary (s, options = {}) {
     for (const p of s.problems) lines.push(`    ${p.cid}  ${p.kind}: ${p.message}`)
   }
   const o = s.output
-  if (o && !s.error) {
+  if (o && !s.error && o.written === false) {
+    lines.push(`  output      ${o.file}: not written, since the run did not pass${o.check && o.check.result !== 'ok' ? ` (the copy written did not pass when read back: ${o.check.result})` : ''}; nothing is left of it`)
+  } else if (o && !s.error) {
     lines.push(`  output      ${o.file}: ${o.blocks} blocks; ${o.unchanged} written as read` +
       (o.canonicalized ? `, ${o.canonicalized} canonicalized` : '') +
       (o.relinked ? `, ${o.relinked} rewritten for their links` : '') +
       `; ${o.rootsReplaced ? `${o.rootsReplaced} root${o.rootsReplaced === 1 ? '' : 's'} replaced` : 'same roots'}` +
       (o.passes > 1 ? ` (${o.passes} passes over the input)` : ''))
-    if (o.keptUnchanged) lines.push(`              ${o.keptUnchanged} non-canonical blocks have no canonical form and were copied unchanged (see problems)`)
     if (o.cannotRewrite.length) {
       lines.push(`              ${o.cannotRewrite.length} blocks link to rewritten blocks but could not be rewritten; those links dangle:`)
       for (const c of o.cannotRewrite.slice(0, MAX_PROBLEMS)) lines.push(`    ${c.cid}  ${c.reason}`)
@@ -330,19 +333,21 @@ export function formatSummary (s, options = {}) {
       other && `${other} other problem${other === 1 ? '' : 's'} with the CAR (see problems)`,
       o?.check && o.check.result !== 'ok' && !o.keptUnchanged && !o.cannotRewrite.length && `the written CAR did not pass when read back (${o.check.result})`
     ].filter(Boolean).join(', ')}` +
-      (d.nonCanonical && !o ? nonCanonicalAdvice(s) : ''))
+      (!o ? nonCanonicalAdvice(s) : ''))
   }
   return lines.join('\n')
 }
 
 /**
  * What a FAIL line on non-canonical blocks offers: --relaxed accepts those relaxed decode reads
- * exactly (historical data whose CIDs must not change), --canonicalize rewrites them.
+ * exactly (historical data whose CIDs must not change), --canonicalize rewrites them. Only when
+ * they are the only problems: neither fixes a hash mismatch, an invalid block or a missing root.
  *
  * @param {Summary} s
  */
 function nonCanonicalAdvice (s) {
   const d = s.dagCbor
+  if (d.nonCanonical === 0 || problemsFound(s) !== d.nonCanonical - (s.relaxed ? d.lossless : 0)) return ''
   const relaxed = !s.relaxed && d.lossless
     ? `; --relaxed accepts ${d.lossless === d.nonCanonical ? (d.lossless === 1 ? 'it as it is' : 'them as they are') : `the ${d.lossless} of them that relaxed decode reads losslessly`}${d.lossless === d.nonCanonical ? ` (relaxed decode reads ${d.lossless === 1 ? 'it' : 'them'} losslessly)` : ''}`
     : ''

@@ -165,17 +165,17 @@ export function memoryTarget (name) {
           add(cid.bytes)
           add(bytes)
         },
-        commit: async () => {
+        finish: async () => {
           flush()
           staging = new Uint8Array(0)
-          committed = chunks
         },
+        reopen: async () => {
+          const { bytesSource } = await import('./input.js')
+          return bytesSource(name, concat(chunks))
+        },
+        commit: async () => { committed = chunks },
         abort: async () => { chunks.length = 0 }
       }
-    },
-    async reopen () {
-      const { bytesSource } = await import('./input.js')
-      return bytesSource(name, concat(committed ?? []))
     },
     chunks: () => committed ?? []
   }

@@ -4,12 +4,12 @@
 // temporary file (on disk, not in memory), removed when the command ends or is interrupted.
 import os from 'node:os'
 import path from 'node:path'
-import { CID } from 'multiformats/cid'
+/** @typedef {import('multiformats/cid').CID} CID */
 import { openInput } from './source.js'
-import { openCar, readVarint, CarReadError } from '../core/read.js'
+import { openCar, readVarint, CarReadError, decodeSectionCid } from '../core/read.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from '../core/block-size.js'
 import { openAtomicFile } from './output.js'
-import { ToolError } from '../core/errors.js'
+import { ToolError, aboutInput } from '../core/errors.js'
 import { missing, loadFor } from '../core/on-demand.js'
 import { createProgress, drawProgress } from './progress.js'
 
@@ -51,10 +51,16 @@ export async function openCarInput (spec, { maxBlockSize = DEFAULT_MAX_BLOCK_SIZ
     const prefix = { bytes: new Uint8Array(0) }
     const car = await openCar(keepPrefix(source.stream(), prefix), { size: source.size, maxBlockSize })
     drawProgress(car, createProgress({ total: source.size, stdoutListing }))
-    return { name: source.name, source, car, prefix: prefix.bytes, close }
+    // the reader's errors give offsets; the command line also names the input
+    const blocks = car.blocks
+    const name = source.name
+    car.blocks = async function * () {
+      try { yield * blocks() } catch (err) { throw aboutInput(err, name) }
+    }
+    return { name, source, car, prefix: prefix.bytes, close }
   } catch (err) {
     await close()
-    throw err
+    throw aboutInput(err, source.name)
   }
 }
 
@@ -116,7 +122,7 @@ export async function readBlockAt (source, offset, length) {
   let block
   try {
     if (!varint || varint.size + varint.value !== length) throw new Error('bad length')
-    const [cid, bytes] = CID.decodeFirst(section.subarray(varint.size))
+    const [cid, bytes] = decodeSectionCid(section.subarray(varint.size))
     block = { cid, bytes }
   } catch {
     throw new CarReadError(`${source.name} changed during the run: no valid section at byte offset ${offset}`, { blocks: 0, offset })

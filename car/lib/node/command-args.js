@@ -5,6 +5,7 @@ import { UsageError } from '../core/errors.js'
 import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from '../core/block-size.js'
 import { guardStdout } from './lines.js'
 import { parseSize } from '../core/units.js'
+import { stdinKind } from './source.js'
 
 /** @type {{ json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, 'max-block-size': { type: 'string' } }} */
 export const COMMON_OPTIONS = {
@@ -41,6 +42,8 @@ export function parseCommand (argv, options, usage, inputs) {
       process.stdout.write(usage + '\n')
       return null
     }
+    // a command that reads one CAR and is given no file reads what is piped in (stdinKind)
+    if (inputs.length === 1 && (inputs[0] === 'in.car' || inputs[0] === 'FILE') && positionals.length === 0 && stdinKind() === 'piped') positionals.push('-')
     expectInputs(positionals, inputs)
     for (const [name, spec] of Object.entries(options)) {
       if (spec.type === 'string' && values[name] === '') throw new UsageError(`--${name} needs a value`)
@@ -61,7 +64,8 @@ export function parseCommand (argv, options, usage, inputs) {
 function expectInputs (positionals, names) {
   const required = names.filter((n) => !n.endsWith('?')).length
   const shown = names.map((n) => n.replace(/\?$/, ''))
-  if (positionals.length < required) throw new UsageError(`missing ${shown.slice(positionals.length, required).join(' and ')}`)
+  const missing = shown.slice(positionals.length, required)
+  if (missing.length) throw new UsageError(`missing ${missing.join(' and ')}${missing[0] === 'in.car' || missing[0] === 'FILE' ? ' (name a CAR file, or - or a pipe for standard input)' : ''}`)
   if (positionals.length > names.length) throw new UsageError(`unexpected argument "${positionals[names.length]}" (expected ${shown.join(' ')})`)
   if (positionals.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be only one of the inputs')
 }

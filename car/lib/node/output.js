@@ -30,7 +30,9 @@ export async function openAtomicFile (target) {
   if (existing?.isDirectory()) throw cannotWrite(Object.assign(new Error(), { code: 'EISDIR' }))
   if (existing && !existing.isFile()) {
     const handle = await fs.promises.open(target, 'w').catch((err) => { throw cannotWrite(err) })
-    return { handle, temporary: null, cannotWrite, commit: () => handle.close(), abort: () => handle.close().catch(() => {}) }
+    let closed = false
+    const close = async () => { if (!closed) { closed = true; await handle.close() } }
+    return { handle, temporary: null, cannotWrite, finish: close, commit: close, abort: () => close().catch(() => {}) }
   }
   const real = existing ? await fs.promises.realpath(target) : target
   const temporary = path.join(path.dirname(real), `.${path.basename(real)}.${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`)
@@ -48,11 +50,21 @@ export async function openAtomicFile (target) {
     handle,
     temporary,
     cannotWrite,
-    async commit () {
+    /** Everything written is on disk, under the temporary name (to be read back before commit). */
+    async finish () {
+      if (!open) return
       try {
         await handle.sync()
         await handle.close()
         open = false
+      } catch (err) {
+        await this.abort()
+        throw cannotWrite(err)
+      }
+    },
+    async commit () {
+      await this.finish()
+      try {
         await fs.promises.rename(temporary, real)
         temporaryFiles.delete(temporary)
       } catch (err) {
@@ -132,7 +144,14 @@ export async function openCarOutput (target, roots) {
       used += cid.bytes.length
       await putBytes(bytes)
     },
-    /** Write what is staged, flush to disk, rename over the target. */
+    /** Write what is staged and flush it to disk, still under the temporary name. */
+    async finish () {
+      await flush()
+      await file.finish()
+    },
+    /** What was written (after finish), read from the temporary file; null for a device or FIFO. */
+    reopen: async () => file.temporary === null ? null : (await import('./source.js')).openInput(file.temporary),
+    /** Write what is staged (if finish did not), flush it, rename over the target. */
     async commit () {
       await flush()
       await file.commit()

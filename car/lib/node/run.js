@@ -5,7 +5,6 @@
 import os from 'node:os'
 import './hash.js'
 import { runPipeline } from '../core/pipeline.js'
-import { openInput } from './source.js'
 import { idleCores } from './idle-cores.js'
 
 /** Our codec, imported by module URL so worker threads can load the same one (the bench swaps it). */
@@ -84,7 +83,7 @@ export async function roundTrip (options) {
 }
 
 /**
- * The output CAR (and --map file) as files written atomically; read back through openInput.
+ * The output CAR (and --map file) as files written atomically (the CAR read back from its temporary file).
  *
  * @param {string} out
  * @param {string | undefined} mapFile
@@ -95,8 +94,7 @@ function fileTarget (out, mapFile) {
     name: out,
     mapName: mapFile,
     open: async (roots) => (await import('./output.js')).openCarOutput(out, roots),
-    writeMap: mapFile === undefined ? undefined : (mappings) => writeMap(mapFile, mappings),
-    reopen: () => openInput(out)
+    writeMap: mapFile === undefined ? undefined : (mappings) => writeMap(mapFile, mappings)
   }
 }
 

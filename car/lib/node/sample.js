@@ -9,6 +9,7 @@ import fs from 'node:fs'
  * @typedef {object} SampleExpectation
  * @property {{ cid: string, kind: string }[]} problems the planted problems, which the run must report
  * @property {string[]} integralFloats blocks holding float64 integers (canonical; reported, not problems)
+ * @property {string} [why] why the sample runs (set by the command, not read from sample.json)
  */
 
 /**

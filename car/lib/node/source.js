@@ -34,7 +34,15 @@ export async function openInput (spec, { expected = 'a CAR' } = {}) {
       if (stat.size === 0) throw new Error(`the file is empty, not ${expected}`)
       return fileSource(spec, handle, stat)
     }
-    if (stat.isFIFO() || stat.isSocket()) return pipeSource(spec, handle.fd, () => handle?.close())
+    if (stat.isFIFO() || stat.isSocket()) {
+      // the net.Socket that reads it takes over its fd and closes it: a plain fd, opened before the
+      // FileHandle is closed (the FIFO keeps a reader), since a FileHandle closes its fd again when
+      // it is collected, and that second close fails (EBADF) as an uncaught error
+      const fd = fs.openSync(spec, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
+      await handle.close()
+      handle = undefined
+      return pipeSource(spec, fd, async () => fs.closeSync(fd))
+    }
     // a character device (/dev/stdin on a terminal, /dev/zero, ...): plain blocking reads
     await handle.close()
     handle = await fs.promises.open(spec, 'r')
@@ -52,6 +60,25 @@ export async function openInput (spec, { expected = 'a CAR' } = {}) {
     await handle?.close().catch(() => {})
     throw new InputError(`cannot read ${spec}: ${systemReason(err)}`)
   }
+}
+
+/**
+ * What standard input is, for a command given no file: 'piped' when it holds input to read (a pipe,
+ * a socket, or a file redirected with <), which the command then reads; otherwise what it is
+ * instead (a terminal; a character device such as /dev/null, as CI gives; or closed), and the
+ * command runs as if given nothing (verify: the embedded sample).
+ *
+ * @returns {'piped' | 'a terminal' | 'a device (such as /dev/null)' | 'closed'}
+ */
+export function stdinKind () {
+  let stat
+  try {
+    stat = fs.fstatSync(0)
+  } catch {
+    return 'closed'
+  }
+  if (stat.isFIFO() || stat.isSocket() || stat.isFile()) return 'piped'
+  return process.stdin.isTTY ? 'a terminal' : 'a device (such as /dev/null)'
 }
 
 /**

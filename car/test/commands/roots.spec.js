@@ -30,6 +30,6 @@ describe('dag-cbor-car roots', function () {
     assert.match(strict.stderr, /lists no roots/)
     const junk = tool(['roots', '-'], { input: new TextEncoder().encode('hello, not a CAR') })
     assert.equal(junk.code, 2)
-    assert.match(junk.stderr, /^dag-cbor-car: not a CAR file/)
+    assert.match(junk.stderr, /^dag-cbor-car: standard input: not a CAR file/)
   })
 })

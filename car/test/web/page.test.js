@@ -4,7 +4,8 @@
 //     without the fields that depend on the run: input (the page names the file, the CLI the
 //     path), seconds, mbPerSec and workers; on repo CARs, its repo report equals `repo verify --json`
 //     without input
-//   - a hash mismatch and a truncated CAR: summary, problem offsets and error as the CLI gives them
+//   - a hash mismatch and a truncated CAR: summary, problem offsets and error as the CLI gives them;
+//     a file that is not a CAR: one error, no summary; no download button where there is nothing to write
 //   - a CAR of markup, script and javascript: URLs (keys, values, AT Protocol records) is opened
 //     block by block, and nothing runs: no title change, console line or dialog from the payloads,
 //     no CSP violation, no element built from the data
@@ -134,6 +135,7 @@ let hostileFile = ''
 let hostileKey = ''
 let flippedFile = ''
 let truncatedFile = ''
+let notCarFile = ''
 let largeFile = ''
 let manyFile = ''
 /** @type {any} */
@@ -157,7 +159,28 @@ before(async function () {
   fs.writeFileSync(flippedFile, flipped)
   truncatedFile = path.join(scratch, 'truncated.car')
   fs.writeFileSync(truncatedFile, genesis.subarray(0, 9000))
+  notCarFile = path.join(scratch, 'not-a-car.txt')
+  fs.writeFileSync(notCarFile, 'These are notes, not a CAR: nothing in them is a CAR header.\n'.repeat(20))
 })
+
+/**
+ * What the page shows around its summary: whether the summary and the download button are shown,
+ * the Links card's text, and the problem list's items (with whether each is numbered).
+ *
+ * @param {import('./browsers.js').TestPage} page
+ */
+function around (page) {
+  return page.evaluate(() => {
+    const shown = (/** @type {string} */ id) => { const e = /** @type {HTMLElement} */ (document.getElementById(id)); return !e.hidden && e.closest('[hidden]') === null }
+    return {
+      summary: shown('summary'),
+      download: shown('canonicalize'),
+      links: document.querySelector('#links-card .card-value')?.textContent ?? null,
+      problems: [...document.querySelectorAll('#problems li')].map((li) => `${getComputedStyle(li).listStyleType === 'none' ? '' : '#. '}${li.textContent}`),
+      errors: [...document.querySelectorAll('.error')].filter((e) => !(/** @type {HTMLElement} */ (e)).hidden).map((e) => e.textContent)
+    }
+  })
+}
 
 after(() => {
   served?.server.close()
@@ -229,6 +252,27 @@ for (const name of /** @type {const} */ (['chromium', 'firefox'])) {
       assert.deepEqual(without(shown, [...RUN_FIELDS, 'error']), without(expected, [...RUN_FIELDS, 'error']))
       assert.deepEqual(without(shown.error, ['message']), without(expected.error, ['message']))
       assert.match(await text(page, 'error'), new RegExp(`byte offset ${expected.error.offset}`))
+      // what was read is shown, and nothing that is not so: no links "indexing", no copy to download
+      const shownAround = await around(page)
+      assert.equal(shownAround.summary, true)
+      assert.equal(shownAround.download, false)
+      assert.equal(shownAround.links, 'not indexed: the CAR could not be read to its end')
+      if (expected.problems.length === 0) assert.deepEqual(shownAround.problems, ['none'])
+    })
+
+    it('a file that is not a CAR: one error naming it, no summary of an empty run, no download button', async () => {
+      await page.setFile('#file', notCarFile)
+      await page.waitFor(() => document.body.dataset.state === 'error', null, 30_000)
+      const shownAround = await around(page)
+      assert.equal(shownAround.errors.length, 1)
+      assert.match(shownAround.errors[0], /^not-a-car\.txt: not a CAR file: bad header/)
+      assert.equal(shownAround.summary, false)
+      assert.equal(shownAround.download, false)
+    })
+
+    it('an empty problem list says "none" once, not numbered', async () => {
+      await check(page, /** @type {string} */ (FIXTURES.find((f) => f.endsWith('repo-small-v2.car'))))
+      assert.deepEqual((await around(page)).problems, ['none'])
     })
 
     it('takes a file dropped on the page', async () => {

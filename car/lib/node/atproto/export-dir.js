@@ -5,7 +5,7 @@
 // and files are created exclusively (never overwritten, never followed through a symlink).
 import fs from 'node:fs'
 import path from 'node:path'
-import * as dagJson from '@ipld/dag-json'
+import { exactDagJson } from '../../core/block-view.js'
 import { ToolError, systemReason } from '../../core/errors.js'
 import { isNsid, isRecordKey } from '../../core/atproto/syntax.js'
 
@@ -48,12 +48,9 @@ export function createExporter (dir, platform = process.platform) {
     const folder = path.join(root, collection)
     const file = path.join(folder, `${rkey}.json`)
     if (path.relative(root, file) !== `${collection}${path.sep}${rkey}.json`) return 'the path would leave the output directory'
-    let bytes
-    try {
-      bytes = dagJson.encode(value)
-    } catch (err) {
-      return `cannot write it as DAG-JSON (${/** @type {Error} */ (err).message})`
-    }
+    const exact = exactDagJson(value)
+    if (exact.error !== null) return `cannot write it as DAG-JSON (${exact.error})`
+    const bytes = exact.json
     try {
       if (!made.has(collection)) {
         try {
