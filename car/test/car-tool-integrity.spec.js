@@ -243,6 +243,26 @@ describe('dag-cbor-car: data is never lost or misreported', function () {
         assert.deepEqual(fs.readdirSync(dir), ['out.car'])
       })
     }
+
+    it('SIGKILL mid-run (no handler runs): the watchdog removes the temporary file, the target is untouched', async function () {
+      this.timeout(60_000)
+      const dir = fs.mkdtempSync(path.join(tmp, 'sigkill-'))
+      const target = path.join(dir, 'out.car')
+      fs.writeFileSync(target, 'precious')
+      const child = spawn(process.execPath, [TOOL, '-', '--out', target], { stdio: ['pipe', 'ignore', 'ignore'] })
+      const exited = once(child, 'exit')
+      child.stdin.on('error', () => {})
+      child.stdin.write(fs.readFileSync(GENESIS).subarray(0, 600_000))
+      while (temporaryFilesIn(dir).length === 0) await new Promise((resolve) => setTimeout(resolve, 20))
+      child.kill('SIGKILL')
+      const [, killedBy] = await exited
+      child.stdin.destroy()
+      assert.equal(killedBy, 'SIGKILL')
+      // the watchdog notices the closed pipe and removes the file: wait for it, up to 30 s
+      for (let waited = 0; temporaryFilesIn(dir).length > 0 && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50))
+      assert.deepEqual(fs.readdirSync(dir), ['out.car'], 'nothing left beside the target')
+      assert.equal(fs.readFileSync(target, 'utf8'), 'precious')
+    })
   })
 
   describe('standard input, pipes and FIFOs', () => {

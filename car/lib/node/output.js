@@ -7,7 +7,7 @@ import path from 'node:path'
 import crypto from 'node:crypto'
 import { encode } from 'dag-cbor-fast'
 import { ToolError, systemReason } from '../core/errors.js'
-import { temporaryFiles } from './temporary-files.js'
+import { temporaryFiles, addTemporaryFile } from './temporary-files.js'
 
 const STAGING = 1 << 20
 
@@ -36,7 +36,7 @@ export async function openAtomicFile (target) {
   }
   const real = existing ? await fs.promises.realpath(target) : target
   const temporary = path.join(path.dirname(real), `.${path.basename(real)}.${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`)
-  temporaryFiles.add(temporary)
+  addTemporaryFile(temporary)
   /** @type {fs.promises.FileHandle} */
   let handle
   try {
