@@ -325,9 +325,8 @@ function skip (at) {
   const n = readArg(info, at)
   if (major <= 1) {
     if (big || (major === 1 && n >= Number.MAX_SAFE_INTEGER)) throw fail('schema-kind', 'expected a value of the data model (Any) with no integer outside -(2^53)+1..2^53-1 (a BigInt in JavaScript)', at)
-  } else if (big || n > end - pos) {
-    throw fail('truncated', lengthPastEnd(major, big ? bigValue : n, end - pos), at)
   } else if (major <= 3) {
+    if (big || n > end - pos) throw fail('truncated', lengthPastEnd(major, big ? bigValue : n, end - pos), at)
     pos += n
   } else if (major <= 5) {
     enter(at)
