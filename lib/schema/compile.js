@@ -12,6 +12,12 @@ import * as W from './write.js'
  * @typedef {Record<string, any>} TypeDefn - one type of the DMT: `{ struct: {...} }`, `{ int: {} }`, ...
  */
 
+/** A node's reader and writer until its definition is compiled (only a recursive type's own parts
+ * see it, and they call it only after). */
+function pending () {
+  throw new Error('dag-cbor-fast/schema: internal error: a type used before it was compiled')
+}
+
 /** the data model kinds a kinded union can name, in the order generic decode can return them */
 const KINDS = ['bool', 'string', 'bytes', 'int', 'float', 'null', 'link', 'map', 'list']
 
@@ -128,14 +134,14 @@ export class Compiler {
       const defn = Object.prototype.hasOwnProperty.call(this.types, ref) ? this.types[ref] : undefined
       if (defn === undefined) throw new Error(`dag-cbor-fast/schema: ${context} refers to type ${JSON.stringify(ref)}, which the schema does not define`)
       /** @type {Node} */
-      const node = { name: ref, read: R.readAny, write: W.writeAny }
+      const node = { name: ref, read: pending, write: pending }
       this.nodes.set(ref, node) // before its parts, for recursive types
       this.fill(node, defn, ref)
       return node
     }
     const name = inlineName(ref)
     /** @type {Node} */
-    const node = { name, read: R.readAny, write: W.writeAny }
+    const node = { name, read: pending, write: pending }
     this.fill(node, ref, `${context} (${name})`)
     return node
   }
@@ -198,8 +204,9 @@ export class Compiler {
       case 'copy': {
         if (typeof body.fromType !== 'string') throw refuse(name, 'a copy needs a fromType')
         const from = this.node(body.fromType, name)
-        node.read = () => from.read()
-        node.write = (v) => from.write(v)
+        // the same functions, when they are compiled already (a scalar's, so its CODE holds)
+        node.read = from.read !== pending ? from.read : () => from.read()
+        node.write = from.write !== pending ? from.write : (v) => from.write(v)
         return
       }
       default:
@@ -252,14 +259,14 @@ export class Compiler {
       const node = this.node(def.type, `field ${JSON.stringify(fieldName)} of ${name}`)
       const nullable = def.nullable === true
       const optional = def.optional === true
-      fields.push({ name: fieldName, key, keyBytes: textBytes(key), node, nullable, required: !optional && implicit === undefined, implicit, fixed: null })
-      writeFields.push({ name: fieldName, key, ascii: /^[\x00-\x7f]*$/.test(key), node, nullable, optional, implicit, fixed: null })
+      fields.push({ name: fieldName, key, keyBytes: textBytes(key), node, code: R.codeOf(node), nullable, required: !optional && implicit === undefined, implicit, fixed: null })
+      writeFields.push({ name: fieldName, key, ascii: /^[\x00-\x7f]*$/.test(key), node, code: W.codeOf(node), nullable, optional, implicit, fixed: null })
     }
     if (discriminant !== null) {
       if (fields.some((f) => f.key === discriminant.key)) throw refuse(name, `a field's key is the inline union's discriminant key ${JSON.stringify(discriminant.key)}`)
       const nothing = /** @type {Node} */ ({ name: '', read: R.readAny, write: W.writeAny })
-      fields.push({ name: '', key: discriminant.key, keyBytes: textBytes(discriminant.key), node: nothing, nullable: false, required: true, implicit: undefined, fixed: textBytes(discriminant.value) })
-      writeFields.push({ name: '', key: discriminant.key, ascii: /^[\x00-\x7f]*$/.test(discriminant.key), node: nothing, nullable: false, optional: false, implicit: undefined, fixed: discriminant.value })
+      fields.push({ name: '', key: discriminant.key, keyBytes: textBytes(discriminant.key), node: nothing, code: 0, nullable: false, required: true, implicit: undefined, fixed: textBytes(discriminant.value) })
+      writeFields.push({ name: '', key: discriminant.key, ascii: /^[\x00-\x7f]*$/.test(discriminant.key), node: nothing, code: 0, nullable: false, optional: false, implicit: undefined, fixed: discriminant.value })
     }
     if (!tuple) {
       const keys = new Set(fields.map((f) => f.key))

@@ -338,18 +338,35 @@ function skip (at) {
   }
 }
 
+/** What a field or list value is, when it is a scalar: its reader is then called directly from a
+ * switch, where a call through `node.read` would be one indirect call site shared by every type
+ * (megamorphic, never inlined). 0: call node.read. */
+export const CODE = { OTHER: 0, STRING: 1, BYTES: 2, INT: 3, LINK: 4, BOOL: 5, FLOAT: 6, ANY: 7 }
+
 /**
- * A nullable value: null, or what `node` reads.
+ * The value at pos, as `node` reads it (`code`: which scalar it is, or 0); null when `nullable`
+ * and the item is null.
  *
+ * @param {number} code
  * @param {ReadNode} node
+ * @param {boolean} nullable
  * @returns {any}
  */
-function readMaybe (node) {
-  if (pos < end && src[pos] === 0xf6) {
+function readValue (code, node, nullable) {
+  if (nullable && pos < end && src[pos] === 0xf6) {
     pos++
     return null
   }
-  return node.read()
+  switch (code) {
+    case 1: return readString()
+    case 2: return readBytes()
+    case 3: return readNumber(true, 'an integer (Int)')
+    case 4: return readLink()
+    case 5: return readBool()
+    case 6: return readNumber(false, 'a number (Float)')
+    case 7: return readAny()
+    default: return node.read()
+  }
 }
 
 /**
@@ -358,6 +375,7 @@ function readMaybe (node) {
  * @returns {Read}
  */
 export function listReader (node, nullable) {
+  const code = codeOf(node)
   return function readList () {
     if (pos >= end) throw truncated(pos)
     const at = pos
@@ -372,7 +390,7 @@ export function listReader (node, nullable) {
     let i = 0
     try {
       for (; i < n; i++) {
-        const v = nullable ? readMaybe(node) : node.read()
+        const v = readValue(code, node, nullable)
         if (list !== null) list[i] = v
       }
     } catch (e) {
@@ -381,6 +399,19 @@ export function listReader (node, nullable) {
     depth--
     return list
   }
+}
+
+/** @type {Map<Read, number>} */
+const CODES = new Map([[readString, 1], [readBytes, 2], [readInt, 3], [readLink, 4], [readBool, 5], [readFloat, 6], [readAny, 7]])
+
+/**
+ * The CODE of a node's type (0 for any other, or one not read yet: a recursive type's).
+ *
+ * @param {ReadNode} node
+ * @returns {number}
+ */
+export function codeOf (node) {
+  return CODES.get(node.read) ?? 0
 }
 
 /** Plain objects for typed maps: a constructor of their own (see decode.js's PlainObject). */
@@ -395,6 +426,7 @@ MapObject.prototype = Object.prototype
  * @returns {Read}
  */
 export function mapReader (node, nullable) {
+  const code = codeOf(node)
   return function readMap () {
     if (pos >= end) throw truncated(pos)
     const at = pos
@@ -429,7 +461,7 @@ export function mapReader (node, nullable) {
         }
         previous = start
         previousLength = length
-        const v = nullable ? readMaybe(node) : node.read()
+        const v = readValue(code, node, nullable)
         if (map !== null) {
           if (key === '__proto__') Object.defineProperty(map, key, { value: v, enumerable: true, writable: true, configurable: true })
           else map[key] = v
@@ -481,6 +513,7 @@ function match (bytes) {
  * @property {string} key - its key in the representation (a rename, or the name); for a tuple, unused
  * @property {Uint8Array} keyBytes - the key as written: its head and UTF-8
  * @property {ReadNode} node
+ * @property {number} code - CODE of its type
  * @property {boolean} nullable
  * @property {boolean} required - neither optional nor implicit
  * @property {unknown} implicit - the value of an absent implicit field, or undefined
@@ -535,7 +568,7 @@ export function structMapReader (typeName, fields) {
           if (!match(field.fixed)) throw fail('schema-union', `the discriminant ${JSON.stringify(field.key)} changed while read`, pos)
           continue
         }
-        const v = field.nullable ? readMaybe(field.node) : field.node.read()
+        const v = readValue(field.code, field.node, field.nullable)
         if (struct !== null) struct[field.name] = v
       }
       field = null
@@ -609,7 +642,7 @@ export function structTupleReader (typeName, fields) {
     try {
       for (; i < F; i++) {
         const f = fields[i]
-        const v = f.nullable ? readMaybe(f.node) : f.node.read()
+        const v = readValue(f.code, f.node, f.nullable)
         if (struct !== null) struct[f.name] = v
       }
     } catch (e) {

@@ -137,14 +137,40 @@ function enter (container) {
   if (++depth > maxDepth) throw fail('depth', `nesting deeper than maxDepth (${count(maxDepth, 'level')})`)
 }
 
+/** @type {Map<Write, number>} */
+const CODES = new Map([[writeString, 1], [writeBytes, 2], [writeInt, 3], [writeLink, 4], [writeBool, 5], [writeFloat, 6], [writeAny, 7]])
+
 /**
+ * The CODE of a node's type (read.js's CODE), 0 for any other.
+ *
+ * @param {WriteNode} node
+ * @returns {number}
+ */
+export function codeOf (node) {
+  return CODES.get(node.write) ?? 0
+}
+
+/**
+ * Write `v` as `node` does (`code`: which scalar it is, or 0: call node.write, see read.js's
+ * readValue); null when `nullable` and v is null.
+ *
+ * @param {number} code
  * @param {WriteNode} node
  * @param {any} v
  * @param {boolean} nullable
  */
-function writeMaybe (node, v, nullable) {
-  if (nullable && v === null) out.writeByte(0xf6)
-  else node.write(v)
+function writeValue (code, node, v, nullable) {
+  if (nullable && v === null) return out.writeByte(0xf6)
+  switch (code) {
+    case 1: return writeString(v)
+    case 2: return writeBytes(v)
+    case 3: return writeInt(v)
+    case 4: return writeLink(v)
+    case 5: return writeBool(v)
+    case 6: return writeFloat(v)
+    case 7: return writeAny(v)
+    default: return node.write(v)
+  }
 }
 
 /**
@@ -153,6 +179,7 @@ function writeMaybe (node, v, nullable) {
  * @returns {Write}
  */
 export function listWriter (node, nullable) {
+  const code = codeOf(node)
   return function writeList (v) {
     if (!Array.isArray(v)) throw kindError(`an array (${node.name} list)`, v)
     enter(v)
@@ -160,7 +187,7 @@ export function listWriter (node, nullable) {
     out.writeHead(ARRAY, n)
     let i = 0
     try {
-      for (; i < n; i++) writeMaybe(node, v[i], nullable)
+      for (; i < n; i++) writeValue(code, node, v[i], nullable)
     } catch (e) {
       throw withSegments(e, i, `[${i}]`)
     }
@@ -174,6 +201,7 @@ export function listWriter (node, nullable) {
  * @returns {Write}
  */
 export function mapWriter (node, nullable) {
+  const code = codeOf(node)
   return function writeMap (v) {
     if (!isMap(v)) throw kindError(`an object ({String:${node.name}})`, v)
     enter(v)
@@ -185,7 +213,7 @@ export function mapWriter (node, nullable) {
     try {
       for (; i < n; i++) {
         if (!out.writeString(keys[i], false)) throw fail('utf8', loneSurrogateDetail(keys[i], false))
-        writeMaybe(node, v[keys[i]], nullable)
+        writeValue(code, node, v[keys[i]], nullable)
       }
     } catch (e) {
       throw withSegments(e, keys[i], `[${JSON.stringify(keys[i])}]`)
@@ -200,6 +228,7 @@ export function mapWriter (node, nullable) {
  * @property {string} key - its key in the representation
  * @property {boolean} ascii - whether the key is all ASCII (written by writeAsciiString)
  * @property {WriteNode} node
+ * @property {number} code - its CODE (see codeOf)
  * @property {boolean} nullable
  * @property {boolean} optional
  * @property {unknown} implicit - absent fields read as this value, and a field holding it is not written
@@ -277,7 +306,7 @@ export function structMapWriter (typeName, fields) {
         const x = v[f.name]
         if (x === undefined || x === f.implicit) continue
         writeKey(f)
-        writeMaybe(f.node, x, f.nullable)
+        writeValue(f.code, f.node, x, f.nullable)
       }
     } catch (e) {
       throw withSegments(e, fields[j].key, fieldSegment(fields[j].name))
@@ -310,7 +339,7 @@ export function structTupleWriter (typeName, fields) {
         const f = fields[j]
         const x = v[f.name]
         if (x === undefined) throw fail('schema-missing-field', `struct ${typeName} has no field ${JSON.stringify(f.name)}`)
-        writeMaybe(f.node, x, f.nullable)
+        writeValue(f.code, f.node, x, f.nullable)
       }
     } catch (e) {
       throw withSegments(e, j, fieldSegment(fields[j].name))
