@@ -546,6 +546,8 @@ export function structMapReader (typeName, fields) {
     enter(at)
     const struct = building ? new Struct() : null
     let j = 0
+    /** the index of the field last read (keyError tells a duplicate by it) */
+    last = -1
     /** @type {StructField|null} */
     let field = null
     try {
@@ -553,17 +555,18 @@ export function structMapReader (typeName, fields) {
         field = null
         const keyAt = pos
         for (;;) {
-          if (j === F) throw keyError(fields, j, keyAt, typeName)
+          if (j === F) throw keyError(fields, j, keyAt, typeName, i)
           const f = fields[j]
           if (match(f.keyBytes)) {
             field = f
             break
           }
-          if (f.required) throw keyError(fields, j, keyAt, typeName)
+          if (f.required) throw keyError(fields, j, keyAt, typeName, i)
           if (struct !== null && f.implicit !== undefined) struct[f.name] = f.implicit
           j++
         }
         j++
+        last = j - 1
         if (field.fixed !== null) {
           if (!match(field.fixed)) throw fail('schema-union', `the discriminant ${JSON.stringify(field.key)} changed while read`, pos)
           continue
@@ -574,7 +577,7 @@ export function structMapReader (typeName, fields) {
       field = null
       for (; j < F; j++) {
         const f = fields[j]
-        if (f.required) throw fail('schema-missing-field', `struct ${typeName} has no field ${JSON.stringify(f.key)}${f.key !== f.name ? ` (${f.name})` : ''}`, pos)
+        if (f.required) throw fail('schema-missing-field', missing(f, typeName), pos)
         if (struct !== null && f.implicit !== undefined) struct[f.name] = f.implicit
       }
     } catch (e) {
@@ -585,6 +588,10 @@ export function structMapReader (typeName, fields) {
   }
 }
 
+/** the index of the struct field read last, for keyError (module state: set afresh by each
+ * struct before its first key, read only when a key fails, before any other struct reads one) */
+let last = -1
+
 /**
  * Why the key at pos matches no field from fields[j] on: not text, out of order, a duplicate,
  * a required field skipped, or not a field at all.
@@ -593,9 +600,10 @@ export function structMapReader (typeName, fields) {
  * @param {number} j
  * @param {number} keyAt
  * @param {string} typeName
+ * @param {number} i - how many keys were read before it
  * @returns {Error}
  */
-function keyError (fields, j, keyAt, typeName) {
+function keyError (fields, j, keyAt, typeName, i) {
   if (pos >= end) return truncated(pos)
   if (src[pos] >> 5 !== 3) return fail('map-key-type', 'map key is not a string', pos)
   const start = stringHead(3, 'a text string (map key)')
@@ -603,15 +611,26 @@ function keyError (fields, j, keyAt, typeName) {
   pos = keyAt
   const index = fields.findIndex((f) => f.key === key)
   if (index >= 0 && index < j) {
-    return index === j - 1
+    return i > 0 && index === last
       ? fail('duplicate-key', `duplicate map key ${JSON.stringify(key)}`, keyAt)
       : fail('map-key-order', `map key ${JSON.stringify(key)} is out of order (keys sort by length, then bytewise)`, keyAt)
   }
   if (index > j) {
     const f = fields[j]
-    return fail('schema-missing-field', `struct ${typeName} has no field ${JSON.stringify(f.key)}${f.key !== f.name ? ` (${f.name})` : ''}`, keyAt)
+    return fail('schema-missing-field', missing(f, typeName), keyAt)
   }
   return fail('schema-unknown-field', `${JSON.stringify(key)} is not a field of struct ${typeName}`, keyAt)
+}
+
+/**
+ * @param {StructField} f
+ * @param {string} typeName
+ * @returns {string}
+ */
+function missing (f, typeName) {
+  return f.fixed !== null
+    ? `inline union member ${typeName} has no discriminant key ${JSON.stringify(f.key)}`
+    : `struct ${typeName} has no field ${JSON.stringify(f.key)}${f.key !== f.name ? ` (${f.name})` : ''}`
 }
 
 /**
