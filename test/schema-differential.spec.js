@@ -5,8 +5,12 @@
 // schemas (test/helpers/schema-values.js): random typed values, then mutations of their bytes
 // (test/fuzz/mutate.js). SCHEMA_SEED=<int> explores other seeds; counts are printed.
 import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { fromDSL } from '@ipld/schema/from-dsl.js'
-import { compile } from '../lib/schema/index.js'
+import { compile, toJavaScript } from '../lib/schema/index.js'
 import { DagCborDecodeError, decode } from '../index.js'
 import { Rng } from './fuzz/prng.js'
 import { mutate } from './fuzz/mutate.js'
@@ -17,7 +21,7 @@ import { filecoinSchema } from '../examples/schemas/filecoin.js'
 import { atprotoSchema } from '../examples/schemas/atproto.js'
 
 const SEED = process.env.SCHEMA_SEED ? Number(process.env.SCHEMA_SEED) : 0x5c4e3a
-const counts = { values: 0, valuesRejected: 0, mutants: 0, mutantsAccepted: 0, tooDeep: 0, schemas: 0, selfChecked: 0 }
+const counts = { aheadOfTime: 0, values: 0, valuesRejected: 0, mutants: 0, mutantsAccepted: 0, tooDeep: 0, schemas: 0, selfChecked: 0 }
 
 /**
  * @ipld/schema's typed form cannot be built for recursive types (a type that refers to itself:
@@ -49,15 +53,34 @@ function selfReference (typed) {
   }
 }
 
+/** where the modules toJavaScript writes go, for the test to import */
+const AOT_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-fast-aot-'))
+const FROM = pathToFileURL(path.resolve('lib/schema/index.js')).href
+let modules = 0
+
+/**
+ * The codec of `root` from a module toJavaScript writes for `schema` (its struct readers written out).
+ *
+ * @param {{ types: Record<string, any> }} schema
+ * @param {string} root
+ */
+async function aheadOfTime (schema, root) {
+  const file = path.join(AOT_DIR, `schema-${modules++}.mjs`)
+  fs.writeFileSync(file, toJavaScript(schema, { from: FROM }))
+  const { compileTyped } = await import(pathToFileURL(file).href)
+  return compileTyped(root)
+}
+
 /**
  * @param {{ types: Record<string, any> }} schema
  * @param {string} root
  * @param {number} seed
  * @param {number} values - how many random values
  * @param {number} mutants - mutations of their bytes
+ * @param {ReturnType<typeof compile>} [codec] - default compile(schema, root)
  */
-function differential (schema, root, seed, values, mutants) {
-  const typed = compile(schema, root)
+function differential (schema, root, seed, values, mutants, codec) {
+  const typed = codec ?? compile(schema, root)
   let ref
   try {
     ref = reference(schema, root)
@@ -125,17 +148,26 @@ function differential (schema, root, seed, values, mutants) {
 
 describe('schema: typed codec = generic codec + @ipld/schema typed form', function () {
   this.timeout(60000)
-  after(() => console.log(`      schema differential (seed ${SEED}): ${counts.values} values (${counts.valuesRejected} whose bytes both reject), ${counts.mutants} mutated inputs (${counts.mutantsAccepted} accepted; ${counts.tooDeep} nested too deep for @ipld/schema's toTyped, checked only to be answered), ${counts.schemas} random schemas (${counts.selfChecked} roots with recursive types, which @ipld/schema cannot build, checked against generic decode alone)`))
+  after(() => fs.rmSync(AOT_DIR, { recursive: true, force: true }))
+  after(() => console.log(`      schema differential (seed ${SEED}): ${counts.values} values (${counts.valuesRejected} whose bytes both reject), ${counts.mutants} mutated inputs (${counts.mutantsAccepted} accepted; ${counts.tooDeep} nested too deep for @ipld/schema's toTyped, checked only to be answered), ${counts.schemas} random schemas (${counts.selfChecked} roots with recursive types, which @ipld/schema cannot build, checked against generic decode alone); ${counts.aheadOfTime} roots also through toJavaScript's modules`))
 
   const filecoin = fromDSL(filecoinSchema)
   const atproto = fromDSL(atprotoSchema)
   for (const root of ['BlockHeader', 'Message', 'SignedMessage']) {
     it(`Filecoin ${root}`, () => differential(filecoin, root, SEED + root.length, 300, 600))
+    it(`Filecoin ${root}, struct readers written ahead of time (toJavaScript)`, async () => {
+      differential(filecoin, root, SEED + root.length + 1, 150, 300, await aheadOfTime(filecoin, root))
+      counts.aheadOfTime++
+    })
   }
   for (const root of ['Commit', 'MSTNode', 'Post']) {
     it(`AT Protocol ${root}`, () => differential(atproto, root, SEED + root.length, 300, 600))
+    it(`AT Protocol ${root}, struct readers written ahead of time (toJavaScript)`, async () => {
+      differential(atproto, root, SEED + root.length + 1, 150, 300, await aheadOfTime(atproto, root))
+      counts.aheadOfTime++
+    })
   }
-  it('random schemas', () => {
+  it('random schemas (every other one also with struct readers written ahead of time)', async () => {
     const r = new Rng(SEED)
     for (let s = 0; s < 60; s++) {
       const schema = randomSchema(r, 3 + r.int(6))
@@ -143,6 +175,10 @@ describe('schema: typed codec = generic codec + @ipld/schema typed form', functi
       for (const root of names.slice(-2)) {
         try {
           differential(schema, root, SEED + s * 31 + root.length, 40, 80)
+          if (s % 2 === 0) {
+            differential(schema, root, SEED + s * 31 + root.length + 1, 20, 40, await aheadOfTime(schema, root))
+            counts.aheadOfTime++
+          }
         } catch (e) {
           console.error(`schema ${s}, root ${root}: ${JSON.stringify(schema)}`)
           throw e

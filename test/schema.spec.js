@@ -261,6 +261,23 @@ describe('schema: safety', () => {
   })
 })
 
+describe('schema: struct readers written ahead of time (toJavaScript)', () => {
+  it('the modules in bench/generated/ are what toJavaScript writes now', async () => {
+    const { GENERATED } = await import('../bench/schema-corpora.js')
+    for (const [file, text] of Object.entries(GENERATED())) {
+      assert.equal(fs.readFileSync(new URL(`../bench/generated/${file}`, import.meta.url), 'utf8'), text, `bench/generated/${file}: run node bench/generate-schema-readers.js`)
+    }
+  })
+  it('a module it writes reads as compile does, errors included', async () => {
+    const { compileTyped } = await import('../bench/generated/atproto.js')
+    const commit = compileTyped('Commit')
+    const bytes = hex(`a6636469646178637265766133637369674100646461746${'1'}${CID_HEX}6470726576f66776657273696f6e03`)
+    assert.deepStrictEqual(commit.decode(bytes), { did: 'x', rev: '3', sig: new Uint8Array([0]), data: cid, prev: null, version: 3 })
+    assert.throws(() => commit.decode(hex('a1636469640a')), { rule: 'schema-kind', offset: 5, typePath: 'Commit.did' })
+    assert.throws(() => commit.decode(hex('a0')), { rule: 'schema-missing-field', typePath: 'Commit' })
+  })
+})
+
 describe('schema: TypeScript types', () => {
   it('toTypeScript writes the typed forms; examples/schemas/filecoin-types.ts is its output for the Filecoin schema', () => {
     const text = toTypeScript(fromDSL(filecoinSchema))

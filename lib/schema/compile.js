@@ -8,6 +8,7 @@ import * as R from './read.js'
 import * as W from './write.js'
 
 /**
+ * @typedef {(runtime: typeof R.runtime, fields: R.StructField[]) => R.Read} StructReaderFactory
  * @typedef {{ name: string, read: R.Read, write: W.Write }} Node
  * @typedef {Record<string, any>} TypeDefn - one type of the DMT: `{ struct: {...} }`, `{ int: {} }`, ...
  */
@@ -108,8 +109,11 @@ function representationOf (body, fallback, name) {
 export class Compiler {
   /**
    * @param {{ types: Record<string, TypeDefn>, advanced?: unknown }} schema
+   * @param {Record<string, StructReaderFactory>} [readers] - struct readers written ahead of time
+   *   (toJavaScript), by type name
    */
-  constructor (schema) {
+  constructor (schema, readers = {}) {
+    this.readers = readers
     if (!isObject(schema) || !isObject(schema.types)) throw new TypeError('dag-cbor-fast/schema: a schema is { types: { ... } } (the parsed form, as @ipld/schema\'s fromDSL returns it)')
     if (schema.advanced !== undefined && isObject(schema.advanced) && Object.keys(schema.advanced).length) throw new Error('dag-cbor-fast/schema: advanced data layouts are not supported')
     /** @type {Record<string, TypeDefn>} */
@@ -193,7 +197,8 @@ export class Compiler {
       }
       case 'struct': {
         const s = this.struct(name, body)
-        node.read = s.tuple ? R.structTupleReader(name, s.fields) : R.structMapReader(name, s.fields)
+        const written = Object.prototype.hasOwnProperty.call(this.readers, name) ? this.readers[name] : undefined
+        node.read = written !== undefined ? written(R.runtime, s.fields) : s.tuple ? R.structTupleReader(name, s.fields) : R.structMapReader(name, s.fields)
         node.write = s.tuple ? W.structTupleWriter(name, s.writeFields) : W.structMapWriter(name, s.writeFields)
         return
       }

@@ -25,9 +25,12 @@ import { finishTyped } from './errors.js'
 
 export { SCHEMA_RULES } from './errors.js'
 export { toTypeScript } from './typescript.js'
+export { toJavaScript } from './aot.js'
 
 /**
  * @typedef {object} CompileOptions
+ * @property {Record<string, import('./compile.js').StructReaderFactory>} [readers] - struct readers
+ *   written ahead of time by toJavaScript (the module it writes passes them)
  * @property {(text: string) => any} [fromDSL] - @ipld/schema's parser (`@ipld/schema/from-dsl.js`),
  *   needed only when `schema` is DSL text
  */
@@ -68,7 +71,7 @@ export function compile (schema, root, options) {
     schema = fromDSL(schema)
   }
   if (typeof root !== 'string' || root === '') throw new TypeError('dag-cbor-fast/schema: compile(schema, root) needs the root type\'s name')
-  const node = new Compiler(/** @type {any} */ (schema)).node(root, 'the root')
+  const node = new Compiler(/** @type {any} */ (schema), options?.readers).node(root, 'the root')
 
   return {
     name: root,

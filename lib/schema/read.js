@@ -547,7 +547,7 @@ export function structMapReader (typeName, fields) {
     const struct = building ? new Struct() : null
     let j = 0
     /** the index of the field last read (keyError tells a duplicate by it) */
-    last = -1
+    let last = -1
     /** @type {StructField|null} */
     let field = null
     try {
@@ -555,13 +555,13 @@ export function structMapReader (typeName, fields) {
         field = null
         const keyAt = pos
         for (;;) {
-          if (j === F) throw keyError(fields, j, keyAt, typeName, i)
+          if (j === F) throw keyError(fields, j, keyAt, typeName, i > 0 ? last : -1)
           const f = fields[j]
           if (match(f.keyBytes)) {
             field = f
             break
           }
-          if (f.required) throw keyError(fields, j, keyAt, typeName, i)
+          if (f.required) throw keyError(fields, j, keyAt, typeName, i > 0 ? last : -1)
           if (struct !== null && f.implicit !== undefined) struct[f.name] = f.implicit
           j++
         }
@@ -588,10 +588,6 @@ export function structMapReader (typeName, fields) {
   }
 }
 
-/** the index of the struct field read last, for keyError (module state: set afresh by each
- * struct before its first key, read only when a key fails, before any other struct reads one) */
-let last = -1
-
 /**
  * Why the key at pos matches no field from fields[j] on: not text, out of order, a duplicate,
  * a required field skipped, or not a field at all.
@@ -600,10 +596,10 @@ let last = -1
  * @param {number} j
  * @param {number} keyAt
  * @param {string} typeName
- * @param {number} i - how many keys were read before it
+ * @param {number} last - the index of the field read just before (-1: none)
  * @returns {Error}
  */
-function keyError (fields, j, keyAt, typeName, i) {
+function keyError (fields, j, keyAt, typeName, last) {
   if (pos >= end) return truncated(pos)
   if (src[pos] >> 5 !== 3) return fail('map-key-type', 'map key is not a string', pos)
   const start = stringHead(3, 'a text string (map key)')
@@ -611,7 +607,7 @@ function keyError (fields, j, keyAt, typeName, i) {
   pos = keyAt
   const index = fields.findIndex((f) => f.key === key)
   if (index >= 0 && index < j) {
-    return i > 0 && index === last
+    return index === last
       ? fail('duplicate-key', `duplicate map key ${JSON.stringify(key)}`, keyAt)
       : fail('map-key-order', `map key ${JSON.stringify(key)} is out of order (keys sort by length, then bytewise)`, keyAt)
   }
@@ -889,6 +885,91 @@ export function intEnumReader (typeName, members) {
     const name = members.get(value)
     if (name === undefined) throw fail('schema-enum', `${value} is not a member of enum ${typeName}`, at)
     return name
+  }
+}
+
+/**
+ * What readers written ahead of time (lib/schema/aot.js's toJavaScript) call: the scalar readers,
+ * and the heads, key matching and errors of structs, over this module's cursor.
+ */
+export const runtime = {
+  readString,
+  readBytes,
+  readInt: () => readNumber(true, 'an integer (Int)'),
+  readFloat: () => readNumber(false, 'a number (Float)'),
+  readBool,
+  readLink,
+  readAny,
+  match,
+  building: () => building,
+  pos: () => pos,
+  /** @returns {boolean} whether the item at pos is null (then read) */
+  isNull () {
+    if (pos < end && src[pos] === 0xf6) {
+      pos++
+      return true
+    }
+    return false
+  },
+  /**
+   * The head of a tuple struct of `fieldCount` fields; enters a level.
+   *
+   * @param {number} fieldCount
+   * @param {string} typeName
+   */
+  tupleHead (fieldCount, typeName) {
+    if (pos >= end) throw truncated(pos)
+    const at = pos
+    const initial = src[pos++]
+    if (initial >> 5 !== 4) {
+      pos = at
+      throw kindError(`a list (tuple struct ${typeName})`, at)
+    }
+    const n = readLength(initial & 31, at, 1)
+    if (n !== fieldCount) throw fail('schema-tuple-length', `tuple struct ${typeName} has ${count(fieldCount, 'field')}, the list ${count(n, 'item')}`, at)
+    enter(at)
+  },
+  /**
+   * The head of a map struct; enters a level; returns its entry count.
+   *
+   * @param {string} typeName
+   * @returns {number}
+   */
+  mapHead (typeName) {
+    if (pos >= end) throw truncated(pos)
+    const at = pos
+    const initial = src[pos++]
+    if (initial >> 5 !== 5) {
+      pos = at
+      throw kindError(`a map (struct ${typeName})`, at)
+    }
+    const n = readLength(initial & 31, at, 2)
+    enter(at)
+    return n
+  },
+  leave () {
+    depth--
+  },
+  keyError,
+  /**
+   * The first required field from fields[j] on, as an error, or null.
+   *
+   * @param {StructField[]} fields
+   * @param {number} j
+   * @param {string} typeName
+   * @returns {Error|null}
+   */
+  missingFrom (fields, j, typeName) {
+    for (; j < fields.length; j++) if (fields[j].required) return fail('schema-missing-field', missing(fields[j], typeName), pos)
+    return null
+  },
+  /**
+   * @param {any} e
+   * @param {StructField} field
+   * @param {number|null} index - a tuple's position, or null (a map struct: its key)
+   */
+  fieldError (e, field, index) {
+    return withSegments(e, index === null ? field.key : index, fieldSegment(field.name))
   }
 }
 
