@@ -30,6 +30,7 @@ import { fromDSL } from '@ipld/schema/from-dsl.js'
 import { compile } from '../../lib/schema/index.js'
 import { filecoinSchema } from '../../examples/schemas/filecoin.js'
 import { atprotoSchema } from '../../examples/schemas/atproto.js'
+import { compileTyped as compileAheadOfTime } from '../../bench/generated/atproto.js'
 
 const { encode, decode, DagCborDecodeError } = dagCbor
 const DAG_CBOR = 0x71
@@ -246,14 +247,19 @@ describe('typed codec (dag-cbor-fast/schema): no code generated at run time', ()
     is(e.rule, 'schema-tuple-length', e.message)
     is(e.typePath, 'BlockHeader', e.message)
   })
-  it('an AT Protocol commit and MST node, both ways', () => {
+  it('an AT Protocol commit and MST node, both ways, with closures and with readers written ahead of time', () => {
     const atproto = fromDSL(atprotoSchema)
     const cid = CID.parse('bafyreiaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')
     // fields in canonical key order, the order typed decode makes them in
     const commit = { did: 'did:plc:abc', rev: '3k2', sig: new Uint8Array(64), data: cid, prev: null, version: 3 }
     const node = { e: [{ k: new TextEncoder().encode('app.bsky.feed.post/3k2'), p: 0, t: cid, v: cid }], l: null }
-    for (const [root, value] of /** @type {const} */ ([['Commit', commit], ['MSTNode', node]])) {
-      const typed = compile(atproto, root)
+    for (const [root, value, typed] of /** @type {const} */ ([
+      ['Commit', commit, compile(atproto, 'Commit')],
+      ['MSTNode', node, compile(atproto, 'MSTNode')],
+      // the struct readers toJavaScript writes out ahead of time (bench/generated/atproto.js)
+      ['Commit', commit, compileAheadOfTime('Commit')],
+      ['MSTNode', node, compileAheadOfTime('MSTNode')]
+    ])) {
       const bytes = typed.encode(value)
       bytesEqual(bytes, encode(value), `${root}: typed encode = generic encode`)
       const back = /** @type {any} */ (typed.decode(bytes))
