@@ -163,6 +163,7 @@ const ENCODE = [
   { root: 'Ints', value: [1, 2n], error: { rule: 'schema-kind', path: '/1', typePath: 'Ints[1]' } },
   { root: 'Dict', value: { b: new Uint8Array([2, 3]), a: new Uint8Array([1]) }, data: 'a2616141016162420203' },
   { root: 'Holder', value: { link: cid, any: { x: [true, null] } }, data: `a263616e79a1617882f5f6646c696e6b${CID_HEX}` },
+  { root: 'Holder', value: { link: cid, any: { x: [1, 2n ** 60n] } }, error: { rule: 'schema-kind', path: '/any', typePath: 'Holder.any' } },
   { root: 'Holder', value: { link: cid, any: undefined }, error: { rule: 'schema-missing-field', path: '/any', typePath: 'Holder.any' } },
   { root: 'Holder', value: { link: 'bafy', any: 1 }, error: { rule: 'schema-kind', path: '/link', typePath: 'Holder.link' } },
   { root: 'Nums', value: { i: 1.5, f: 1 }, error: { rule: 'schema-kind', path: '/0', typePath: 'Nums.i' } },

@@ -112,6 +112,8 @@ export function writeLink (v) {
  */
 export function writeAny (v) {
   if (v === undefined) throw fail('undefined', 'undefined is not in the IPLD data model')
+  // as typed decode and @ipld/schema's `any`: no integer outside -(2^53)+1..2^53-1
+  if (hasBigInt(v, 0)) throw fail('schema-kind', 'expected a value of the data model (Any) with no integer outside -(2^53)+1..2^53-1 (a BigInt)')
   const saved = out.save()
   let bytes
   try {
@@ -120,6 +122,22 @@ export function writeAny (v) {
     out.restore(saved)
   }
   for (let i = 0; i < bytes.length; i++) out.writeByte(bytes[i])
+}
+
+/**
+ * Whether a BigInt is in `value`, down to maxDepth levels (deeper, generic encode refuses it).
+ *
+ * @param {unknown} value
+ * @param {number} level
+ * @returns {boolean}
+ */
+function hasBigInt (value, level) {
+  if (typeof value === 'bigint') return true
+  if (typeof value !== 'object' || value === null || value instanceof Uint8Array || level > maxDepth) return false
+  if (Array.isArray(value)) return value.some((x) => hasBigInt(x, level + 1))
+  if (/** @type {any} */ (value).asCID === value) return false
+  for (const k in value) if (hasBigInt(/** @type {any} */ (value)[k], level + 1)) return true
+  return false
 }
 
 /**
