@@ -8,6 +8,7 @@ import { garbage } from 'ipld-garbage'
 import { CarReader } from '@ipld/car'
 import * as refCodec from '@ipld/dag-cbor'
 import { mulberry32 as prng, withMathRandom } from '../test/helpers/prng.js'
+import { mstNode } from './atproto-mst.js'
 
 const DAG_CBOR = 0x71
 const RAW = 0x55
@@ -218,6 +219,7 @@ const MAKERS = [
   ['filecoin-header', (q) => ({ name: 'filecoin-header', description: 'Filecoin block header: 16-field array, blake2b-256 CIDs, byte strings', values: repeat(q(256, 128), 11, filecoinHeader) })],
   ['atproto-post', (q) => ({ name: 'atproto-post', description: 'AT Protocol app.bsky.feed.post records (reply refs, image embed, facets)', values: repeat(q(512, 256), 12, atpPost) })],
   ['atproto-commit', (q) => ({ name: 'atproto-commit', description: 'AT Protocol repo commit objects (v3)', values: repeat(q(512, 256), 13, atpCommit) })],
+  ['atproto-mst', (q) => ({ name: 'atproto-mst', description: 'AT Protocol MST nodes (4-16 entries, CIDs, byte-string keys)', values: repeat(q(512, 256), 17, mstNode) })],
   ['hamt-256-links', (q) => ({ name: 'hamt-256-links', description: 'HAMT/UnixFS-like directory node with 256 links', values: repeat(q(16, 8), 14, hamtNode) })],
   ['bytes-1MiB', () => ({ name: 'bytes-1MiB', description: 'map holding one 1 MiB byte string', values: repeat(2, 15, (rnd, i) => ({ name: 'blob-' + i, data: randBytes(rnd, 1 << 20) })), bytesCorpus: true })],
   ['map-10k-keys', (q) => ({ name: 'map-10k-keys', description: 'one map with 10,000 keys (inserted unsorted)', values: repeat(q(2, 1), 16, bigMap) })],

@@ -59,6 +59,7 @@ const rows = [
   ['ours: encode only', `export { encode } from '${me}'`],
   ['ours: encodeOptions + decodeOptions', `export { encodeOptions, decodeOptions } from '${me}'`],
   ['ours: encode + decode + options', `export { encode, decode, encodeOptions, decodeOptions } from '${me}'`],
+  ['ours: dag-cbor-fast/schema compile (typed codec; no @ipld/schema)', "export { compile } from './lib/schema/index.js'"],
   ['@atcute/cbor: encode + decode', "export { encode, decode } from '@atcute/cbor'"],
   ['multiformats: CID alone', "export { CID } from 'multiformats/cid'"]
 ]

@@ -11,6 +11,7 @@ import * as ours from '../../index.js'
 import * as ref from '@ipld/dag-cbor'
 import { isNativeAccelerationEnabled } from 'cbor-x'
 import { floorCells } from '../map-floor.js'
+import { typedCells } from '../schema-corpora.js'
 
 /** the decode row with { viewBytes: true }, which cbor-x (views of the input) is compared with */
 export const VIEW_ROW = 'ours { viewBytes }'
@@ -124,6 +125,14 @@ export async function measureCorpus (name, { rounds, roundMs, warmMs, quick }) {
   if (c.bytesCorpus && cells.encode.length) cells.encode.push({ name: SLICE_ROW, fn: (/** @type {any} */ v) => v.data.slice(), items: c.values })
   // where every block is one large flat map (map-10k-keys): what building that object alone costs
   if (!c.real && cells.decode.length) cells.decode.push(...floorCells(c.blocks, c.values))
+  // corpora with a schema: the typed codec's rows (bench/schema-corpora.js)
+  try {
+    const typed = typedCells(c)
+    if (typed) {
+      cells.decode.push(...typed.decode)
+      cells.encode.push(...typed.encode)
+    }
+  } catch (e) { notes.push(`! typed rows n/a: ${/** @type {Error} */ (e).message}`) }
   /** @type {CorpusResult} */
   const result = { corpus: c.name, items: c.blocks.length, avgBytes: c.avgBytes, cborxNative: isNativeAccelerationEnabled, notes, encodeViews }
   for (const dir of /** @type {const} */ (['encode', 'decode'])) {

@@ -17,6 +17,7 @@ import { CORPUS_NAMES } from '../corpora.js'
 import { median } from '../harness.js'
 import { VIEW_ROW, POOL_ROW, SLICE_ROW } from './measure.js'
 import { FRESH_ROW, INTERNED_ROW } from '../map-floor.js'
+import { TYPED_ROW, AOT_ROW, REF_TYPED_ROW, OURS_TYPED_ROW } from '../schema-corpora.js'
 
 const args = process.argv.slice(2)
 /** @param {string} name @param {string} fallback */
@@ -200,6 +201,7 @@ function printEngine (run) {
       console.log(`| ${r.corpus} | ${dir} | ${columns.map((c) => ONLY_IN[c] !== undefined && ONLY_IN[c] !== dir ? '' : FLOORS.includes(c) && !d.rows.includes(c) ? '' : cell(stats(d, c))).join(' | ')} |`)
     }
   }
+  printTyped(run)
   const notes = run.results.flatMap((r) => r.notes.map((n) => `${r.corpus}: ${n}`))
   const all = [viewsLine(run), ...copyBoundLines(run), ...notes, ...run.failures.map((f) => `not measured: ${f}`)]
   if (all.length) console.log('\n' + all.map((n) => `- ${n}`).join('\n'))
@@ -221,6 +223,25 @@ function copyBoundLines (run) {
     return `${r.corpus} encode: ours ${cell(vsRef)} @ipld/dag-cbor, target >= ${fmt(COPY_BOUND_ENCODE)}: ${vsRef ? met(vsRef.median >= COPY_BOUND_ENCODE) : 'unknown'}; ` +
       `ours takes ${cell(vsSlice)} the time of ${SLICE_ROW}, target <= ${SLICE_BOUND}: ${vsSlice ? met(vsSlice.median <= SLICE_BOUND) : 'unknown'}`
   })
+}
+
+/**
+ * The typed codec (dag-cbor-fast/schema, bench/schema-corpora.js) on the corpora with a schema, as
+ * bench/schema.js prints it: ratios between rows measured in the same rounds.
+ *
+ * @param {EngineRun} run
+ */
+function printTyped (run) {
+  const typed = run.results.filter((r) => r.decode?.rows.includes(TYPED_ROW))
+  if (!typed.length) return
+  console.log(`\nTyped codec (median over rounds, (min-max)): typed decode / ours (generic decode), / (@ipld/dag-cbor + toTyped); the same with the struct readers toJavaScript writes (ahead of time); (ours + toTyped) / (@ipld/dag-cbor + toTyped); typed encode / ours (generic encode of the representation).\n`)
+  console.log('| corpus | typed / ours decode | typed / (@ipld + toTyped) | ahead of time / ours decode | ahead of time / (@ipld + toTyped) | (ours + toTyped) / (@ipld + toTyped) | typed / ours encode |')
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |')
+  for (const r of typed) {
+    const d = /** @type {import('./measure.js').Direction} */ (r.decode)
+    const e = r.encode
+    console.log(`| ${r.corpus} | ${cell(stats(d, TYPED_ROW, 'ours'))} | ${cell(stats(d, TYPED_ROW, REF_TYPED_ROW))} | ${cell(stats(d, AOT_ROW, 'ours'))} | ${cell(stats(d, AOT_ROW, REF_TYPED_ROW))} | ${cell(stats(d, OURS_TYPED_ROW, REF_TYPED_ROW))} | ${e ? cell(stats(e, TYPED_ROW, 'ours')) : 'n/a'} |`)
+  }
 }
 
 /**

@@ -57,7 +57,9 @@ async function smokePage () {
       }
     }]
   })
-  const html = `<!doctype html><meta charset="utf-8"><title>smoke test</title>
+  // no 'unsafe-eval': the codec (and dag-cbor-fast/schema) must run where pages forbid eval and new
+  // Function; the smoke test checks that this policy is in force
+  const html = `<!doctype html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="script-src 'self' 'unsafe-inline'"><title>smoke test</title>
 <script src="/mocha.js"></script>
 <script>mocha.setup({ ui: 'bdd', reporter: 'spec', timeout: 60000 })</script>
 <script type="module">

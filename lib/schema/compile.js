@@ -1,0 +1,394 @@
+// From an IPLD Schema (its parsed form, the DMT that @ipld/schema's fromDSL returns) to one reader
+// and one writer per type (lib/schema/read.js, write.js), linked to each other by name so that
+// recursive types work. Everything the schema language allows that is not supported here is
+// refused with an Error naming the type, never read some other way.
+
+import { encode } from '../encode.js'
+import * as R from './read.js'
+import * as W from './write.js'
+
+/**
+ * @typedef {(runtime: typeof R.runtime, fields: R.StructField[]) => R.Read} StructReaderFactory
+ * @typedef {{ name: string, read: R.Read, write: W.Write }} Node
+ * @typedef {Record<string, any>} TypeDefn - one type of the DMT: `{ struct: {...} }`, `{ int: {} }`, ...
+ */
+
+/** A node's reader and writer until its definition is compiled (only a recursive type's own parts
+ * see it, and they call it only after). */
+function pending () {
+  throw new Error('dag-cbor-fast/schema: internal error: a type used before it was compiled')
+}
+
+/** the data model kinds a kinded union can name, in the order generic decode can return them */
+const KINDS = ['bool', 'string', 'bytes', 'int', 'float', 'null', 'link', 'map', 'list']
+
+/** Types every schema has (the prelude), unless it defines a type of the same name. */
+const PRELUDE = /** @type {Record<string, TypeDefn>} */ ({
+  Bool: { bool: {} },
+  String: { string: {} },
+  Bytes: { bytes: {} },
+  Int: { int: {} },
+  Float: { float: {} },
+  Null: { null: {} },
+  Link: { link: {} },
+  Any: { any: {} },
+  any: { any: {} }
+})
+
+/**
+ * The key or string as DAG-CBOR writes it: head and UTF-8.
+ *
+ * @param {string} s
+ * @returns {Uint8Array}
+ */
+function textBytes (s) {
+  return encode(s)
+}
+
+/**
+ * DAG-CBOR's key order: shorter first, then bytewise (on the encoded key, whose head holds the length).
+ *
+ * @param {Uint8Array} a
+ * @param {Uint8Array} b
+ * @returns {number}
+ */
+function compareEncoded (a, b) {
+  if (a.length !== b.length) return a.length - b.length
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i]
+  return 0
+}
+
+/**
+ * @param {string} name
+ * @param {string} why
+ * @returns {Error}
+ */
+function refuse (name, why) {
+  return new Error(`dag-cbor-fast/schema: type ${JSON.stringify(name)}: ${why}`)
+}
+
+/**
+ * @param {unknown} x
+ * @returns {x is Record<string, any>}
+ */
+function isObject (x) {
+  return typeof x === 'object' && x !== null && !Array.isArray(x)
+}
+
+/**
+ * The one kind key of a type definition ('struct', 'int', ...).
+ *
+ * @param {TypeDefn} defn
+ * @param {string} name
+ * @returns {string}
+ */
+function kindOf (defn, name) {
+  if (!isObject(defn)) throw refuse(name, 'its definition is not an object')
+  const keys = Object.keys(defn)
+  if (keys.length !== 1) throw refuse(name, `its definition must have exactly one kind, has ${JSON.stringify(keys)}`)
+  return keys[0]
+}
+
+/**
+ * The single representation of a definition, or `fallback` when none is given.
+ *
+ * @param {Record<string, any>} body
+ * @param {string} fallback
+ * @param {string} name
+ * @returns {[string, Record<string, any>]}
+ */
+function representationOf (body, fallback, name) {
+  const r = body.representation
+  if (r === undefined) return [fallback, {}]
+  if (!isObject(r) || Object.keys(r).length !== 1) throw refuse(name, 'its representation must name exactly one strategy')
+  const strategy = Object.keys(r)[0]
+  if (!isObject(r[strategy])) throw refuse(name, `its ${strategy} representation is not an object`)
+  return [strategy, r[strategy]]
+}
+
+export class Compiler {
+  /**
+   * @param {{ types: Record<string, TypeDefn>, advanced?: unknown }} schema
+   * @param {Record<string, StructReaderFactory>} [readers] - struct readers written ahead of time
+   *   (toJavaScript), by type name
+   */
+  constructor (schema, readers = {}) {
+    this.readers = readers
+    if (!isObject(schema) || !isObject(schema.types)) throw new TypeError('dag-cbor-fast/schema: a schema is { types: { ... } } (the parsed form, as @ipld/schema\'s fromDSL returns it)')
+    if (schema.advanced !== undefined && isObject(schema.advanced) && Object.keys(schema.advanced).length) throw new Error('dag-cbor-fast/schema: advanced data layouts are not supported')
+    /** @type {Record<string, TypeDefn>} */
+    this.types = { ...PRELUDE, ...schema.types }
+    /** @type {Map<string, Node>} */
+    this.nodes = new Map()
+    let anonymous = 0
+    this.anonymous = () => anonymous++
+  }
+
+  /**
+   * The node of a named type, or of an inline definition (a list, map or link in a field).
+   *
+   * @param {string|TypeDefn} ref
+   * @param {string} context - where it is used, for errors
+   * @returns {Node}
+   */
+  node (ref, context) {
+    if (typeof ref === 'string') {
+      const known = this.nodes.get(ref)
+      if (known !== undefined) return known
+      const defn = Object.prototype.hasOwnProperty.call(this.types, ref) ? this.types[ref] : undefined
+      if (defn === undefined) throw new Error(`dag-cbor-fast/schema: ${context} refers to type ${JSON.stringify(ref)}, which the schema does not define`)
+      /** @type {Node} */
+      const node = { name: ref, read: pending, write: pending }
+      this.nodes.set(ref, node) // before its parts, for recursive types
+      this.fill(node, defn, ref)
+      return node
+    }
+    const name = inlineName(ref)
+    /** @type {Node} */
+    const node = { name, read: pending, write: pending }
+    this.fill(node, ref, `${context} (${name})`)
+    return node
+  }
+
+  /**
+   * @param {Node} node
+   * @param {TypeDefn} defn
+   * @param {string} name
+   */
+  fill (node, defn, name) {
+    const kind = kindOf(defn, name)
+    const body = defn[kind]
+    if (!isObject(body)) throw refuse(name, `its ${kind} definition is not an object`)
+    switch (kind) {
+      case 'bool': case 'string': case 'bytes': case 'int': case 'float': case 'null': case 'any': {
+        if (body.representation !== undefined) throw refuse(name, `a ${kind} with a representation (${Object.keys(body.representation)}) is not supported`)
+        const [read, write] = /** @type {Record<string, [R.Read, W.Write]>} */ ({
+          bool: [R.readBool, W.writeBool],
+          string: [R.readString, W.writeString],
+          bytes: [R.readBytes, W.writeBytes],
+          int: [R.readInt, W.writeInt],
+          float: [R.readFloat, W.writeFloat],
+          null: [R.readNull, W.writeNull],
+          any: [R.readAny, W.writeAny]
+        })[kind]
+        node.read = read
+        node.write = write
+        return
+      }
+      case 'link':
+        if (body.expectedType !== undefined && typeof body.expectedType !== 'string') throw refuse(name, 'a link\'s expectedType must be a type name')
+        node.read = R.readLink
+        node.write = W.writeLink
+        return
+      case 'list': {
+        const value = this.node(body.valueType, `the values of ${name}`)
+        node.read = R.listReader(value, body.valueNullable === true)
+        node.write = W.listWriter(value, body.valueNullable === true)
+        return
+      }
+      case 'map': {
+        if (body.keyType !== 'String') throw refuse(name, `maps with keys of type ${JSON.stringify(body.keyType)} are not supported (only String)`)
+        const [strategy] = representationOf(body, 'map', name)
+        if (strategy !== 'map') throw refuse(name, `the ${strategy} representation of maps is not supported`)
+        const value = this.node(body.valueType, `the values of ${name}`)
+        node.read = R.mapReader(value, body.valueNullable === true)
+        node.write = W.mapWriter(value, body.valueNullable === true)
+        return
+      }
+      case 'struct': {
+        const s = this.struct(name, body)
+        const written = Object.prototype.hasOwnProperty.call(this.readers, name) ? this.readers[name] : undefined
+        node.read = written !== undefined ? written(R.runtime, s.fields) : s.tuple ? R.structTupleReader(name, s.fields) : R.structMapReader(name, s.fields)
+        node.write = s.tuple ? W.structTupleWriter(name, s.writeFields) : W.structMapWriter(name, s.writeFields)
+        return
+      }
+      case 'enum':
+        return this.enum(node, name, body)
+      case 'union':
+        return this.union(node, name, body)
+      case 'copy': {
+        if (typeof body.fromType !== 'string') throw refuse(name, 'a copy needs a fromType')
+        const from = this.node(body.fromType, name)
+        // the same functions, when they are compiled already (a scalar's, so its CODE holds)
+        node.read = from.read !== pending ? from.read : () => from.read()
+        node.write = from.write !== pending ? from.write : (v) => from.write(v)
+        return
+      }
+      default:
+        throw refuse(name, `the ${kind} kind is not supported`)
+    }
+  }
+
+  /**
+   * A struct's fields, for the reader (with `fixed`, for an inline union's discriminant) and the
+   * writer; map representation: in canonical key order; tuple: in list order.
+   *
+   * @param {string} name
+   * @param {Record<string, any>} body
+   * @param {{ key: string, value: string }|null} [discriminant]
+   * @returns {{ tuple: boolean, fields: R.StructField[], writeFields: W.StructField[] }}
+   */
+  struct (name, body, discriminant = null) {
+    if (!isObject(body.fields)) throw refuse(name, 'a struct needs fields')
+    const [strategy, repr] = representationOf(body, 'map', name)
+    if (strategy !== 'map' && strategy !== 'tuple') throw refuse(name, `the ${strategy} representation of structs is not supported (map and tuple are)`)
+    const tuple = strategy === 'tuple'
+    const reprFields = isObject(repr.fields) ? repr.fields : {}
+    const names = Object.keys(body.fields)
+    for (const f of Object.keys(reprFields)) if (!names.includes(f)) throw refuse(name, `its representation names ${JSON.stringify(f)}, which is not a field`)
+    let order = names
+    if (tuple) {
+      if (repr.fieldOrder !== undefined) {
+        if (!Array.isArray(repr.fieldOrder) || repr.fieldOrder.length !== names.length || !names.every((f) => repr.fieldOrder.includes(f))) {
+          throw refuse(name, 'its tuple fieldOrder must list each field once')
+        }
+        order = repr.fieldOrder
+      }
+      if (Object.keys(reprFields).length) throw refuse(name, 'a tuple representation has no per-field options')
+    }
+    /** @type {R.StructField[]} */
+    const fields = []
+    /** @type {W.StructField[]} */
+    const writeFields = []
+    for (const fieldName of order) {
+      const def = body.fields[fieldName]
+      if (!isObject(def)) throw refuse(name, `field ${JSON.stringify(fieldName)} is not an object`)
+      const options = isObject(reprFields[fieldName]) ? reprFields[fieldName] : {}
+      for (const o of Object.keys(options)) if (o !== 'rename' && o !== 'implicit') throw refuse(name, `field option ${JSON.stringify(o)} of ${JSON.stringify(fieldName)} is not supported`)
+      if (tuple && def.optional === true) throw refuse(name, `field ${JSON.stringify(fieldName)}: optional fields are not supported in a tuple representation (as in @ipld/schema)`)
+      const key = typeof options.rename === 'string' ? options.rename : fieldName
+      const implicit = options.implicit
+      if (implicit !== undefined && typeof implicit !== 'string' && typeof implicit !== 'boolean' && !Number.isInteger(implicit)) {
+        throw refuse(name, `field ${JSON.stringify(fieldName)}: an implicit value must be a string, integer or boolean`)
+      }
+      const node = this.node(def.type, `field ${JSON.stringify(fieldName)} of ${name}`)
+      const nullable = def.nullable === true
+      const optional = def.optional === true
+      fields.push({ name: fieldName, key, keyBytes: textBytes(key), node, code: R.codeOf(node), nullable, required: !optional && implicit === undefined, implicit, fixed: null })
+      writeFields.push({ name: fieldName, key, ascii: /^[\x00-\x7f]*$/.test(key), node, code: W.codeOf(node), nullable, optional, implicit, fixed: null })
+    }
+    if (discriminant !== null) {
+      if (fields.some((f) => f.key === discriminant.key)) throw refuse(name, `a field's key is the inline union's discriminant key ${JSON.stringify(discriminant.key)}`)
+      const nothing = /** @type {Node} */ ({ name: '', read: R.readAny, write: W.writeAny })
+      fields.push({ name: '', key: discriminant.key, keyBytes: textBytes(discriminant.key), node: nothing, code: 0, nullable: false, required: true, implicit: undefined, fixed: textBytes(discriminant.value) })
+      writeFields.push({ name: '', key: discriminant.key, ascii: /^[\x00-\x7f]*$/.test(discriminant.key), node: nothing, code: 0, nullable: false, optional: false, implicit: undefined, fixed: discriminant.value })
+    }
+    if (!tuple) {
+      const keys = new Set(fields.map((f) => f.key))
+      if (keys.size !== fields.length) throw refuse(name, 'two fields have the same key')
+      fields.sort((a, b) => compareEncoded(a.keyBytes, b.keyBytes))
+      const rank = new Map(fields.map((f, i) => [f.key, i]))
+      writeFields.sort((a, b) => /** @type {number} */ (rank.get(a.key)) - /** @type {number} */ (rank.get(b.key)))
+    }
+    return { tuple, fields, writeFields }
+  }
+
+  /**
+   * @param {Node} node
+   * @param {string} name
+   * @param {Record<string, any>} body
+   */
+  enum (node, name, body) {
+    if (!Array.isArray(body.members) || body.members.length === 0) throw refuse(name, 'an enum needs members')
+    const [strategy, repr] = representationOf(body, 'string', name)
+    if (strategy === 'string') {
+      const members = body.members.map((/** @type {string} */ m) => {
+        const value = repr[m] !== undefined ? repr[m] : m
+        if (typeof value !== 'string') throw refuse(name, `member ${m}'s string must be a string`)
+        return { typeName: m, keyBytes: textBytes(value), key: value, node }
+      })
+      node.read = R.stringEnumReader(name, members)
+      node.write = W.enumWriter(name, new Map(members.map((/** @type {any} */ m) => [m.typeName, m.key])))
+      return
+    }
+    if (strategy === 'int') {
+      /** @type {Map<number, string>} */
+      const byValue = new Map()
+      /** @type {Map<string, number>} */
+      const byName = new Map()
+      for (const m of body.members) {
+        const value = repr[m]
+        if (!Number.isSafeInteger(value)) throw refuse(name, `member ${m} needs an integer`)
+        if (byValue.has(value)) throw refuse(name, `two members are ${value}`)
+        byValue.set(value, m)
+        byName.set(m, value)
+      }
+      node.read = R.intEnumReader(name, byValue)
+      node.write = W.enumWriter(name, byName)
+      return
+    }
+    throw refuse(name, `the ${strategy} representation of enums is not supported (string and int are)`)
+  }
+
+  /**
+   * @param {Node} node
+   * @param {string} name
+   * @param {Record<string, any>} body
+   */
+  union (node, name, body) {
+    const [strategy, repr] = representationOf(body, '', name)
+    if (strategy === 'keyed') {
+      const members = Object.entries(repr).map(([key, typeName]) => {
+        if (typeof typeName !== 'string') throw refuse(name, `key ${JSON.stringify(key)} must name a type`)
+        return { typeName, key, keyBytes: textBytes(key), node: this.node(typeName, `member ${typeName} of ${name}`) }
+      })
+      if (!members.length) throw refuse(name, 'a union needs members')
+      node.read = R.keyedUnionReader(name, members)
+      node.write = W.unionWriter(name, members, 'keyed')
+      return
+    }
+    if (strategy === 'kinded') {
+      /** @type {Record<string, any>} */
+      const byKind = Object.fromEntries(KINDS.map((k) => [k, null]))
+      const entries = Object.entries(repr)
+      for (const [kind, typeName] of entries) {
+        if (!KINDS.includes(kind)) throw refuse(name, `${JSON.stringify(kind)} is not a data model kind`)
+        if (typeof typeName !== 'string') throw refuse(name, `kind ${kind} must name a type`)
+        byKind[kind] = { typeName, key: kind, keyBytes: new Uint8Array(0), node: this.node(typeName, `member ${typeName} of ${name}`) }
+      }
+      if (!entries.length) throw refuse(name, 'a union needs members')
+      const kinds = entries.map(([k]) => k)
+      const intFirst = !kinds.includes('float') || (kinds.includes('int') && kinds.indexOf('int') < kinds.indexOf('float'))
+      node.read = R.kindedUnionReader(name, byKind, intFirst)
+      // a typed value names its member; two kinds may name one type, which writes its own kind
+      const seen = new Set()
+      const members = Object.values(byKind).filter((m) => m !== null && !seen.has(m.typeName) && seen.add(m.typeName))
+      node.write = W.unionWriter(name, members, 'kinded')
+      return
+    }
+    if (strategy === 'inline') {
+      const key = repr.discriminantKey
+      if (typeof key !== 'string' || !isObject(repr.discriminantTable)) throw refuse(name, 'an inline union needs a discriminantKey and a discriminantTable')
+      const members = Object.entries(repr.discriminantTable).map(([value, typeName]) => {
+        if (typeof typeName !== 'string') throw refuse(name, `discriminant ${JSON.stringify(value)} must name a type`)
+        const defn = this.types[typeName]
+        if (defn === undefined || !isObject(defn) || !isObject(defn.struct)) throw refuse(name, `member ${typeName} of an inline union must be a struct of map representation`)
+        const s = this.struct(typeName, defn.struct, { key, value })
+        if (s.tuple) throw refuse(name, `member ${typeName} of an inline union must be a struct of map representation`)
+        /** @type {Node} */
+        const variant = { name: typeName, read: R.structMapReader(typeName, s.fields), write: W.structMapWriter(typeName, s.writeFields) }
+        return { typeName, key: value, keyBytes: textBytes(value), node: variant }
+      })
+      if (!members.length) throw refuse(name, 'a union needs members')
+      node.read = R.inlineUnionReader(name, textBytes(key), members)
+      node.write = W.unionWriter(name, members, 'inline')
+      return
+    }
+    throw refuse(name, `the ${strategy || 'missing'} representation of unions is not supported (keyed, kinded and inline are)`)
+  }
+}
+
+/**
+ * A name for an inline definition, for messages: '[Int]', '{String:Bytes}', '&Any'.
+ *
+ * @param {TypeDefn} defn
+ * @returns {string}
+ */
+function inlineName (defn) {
+  if (!isObject(defn)) return '?'
+  const ref = (/** @type {any} */ t) => typeof t === 'string' ? t : inlineName(t)
+  if (isObject(defn.list)) return `[${defn.list.valueNullable ? 'nullable ' : ''}${ref(defn.list.valueType)}]`
+  if (isObject(defn.map)) return `{${ref(defn.map.keyType)}:${defn.map.valueNullable ? 'nullable ' : ''}${ref(defn.map.valueType)}}`
+  if (isObject(defn.link)) return `&${defn.link.expectedType || 'Any'}`
+  return Object.keys(defn).join('')
+}

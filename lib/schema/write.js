@@ -1,0 +1,475 @@
+// The typed encoder's writers: one small closure per schema type, made when a codec is compiled
+// (no code generated at run time). They write through the codec's own writer (lib/writer.js), the
+// same bytes generic encode writes for the value's representation: a struct's keys go out in the
+// canonical order fixed when the codec was made, from strings checked once then (no sort per call).
+
+import * as out from '../writer.js'
+import { cidBytes } from '../cid-encode.js'
+import { loneSurrogateDetail } from '../utf8.js'
+import { canonicalOrder } from '../key-order.js'
+import { encode } from '../encode.js'
+import { count, DagCborEncodeError } from '../errors.js'
+import { DEFAULT_MAX_DEPTH } from '../limits.js'
+import { encodeFail as fail, withSegments, fieldSegment } from './errors.js'
+
+/** @typedef {(value: any) => void} Write */
+/** @typedef {{ write: Write, name: string }} WriteNode */
+
+const NEGINT = 0x20
+const ARRAY = 0x80
+const MAP = 0xa0
+
+let depth = 0
+let maxDepth = DEFAULT_MAX_DEPTH
+let busy = false
+
+/**
+ * What a value is, for messages.
+ *
+ * @param {unknown} v
+ * @returns {string}
+ */
+function describe (v) {
+  if (v === null) return 'null'
+  if (Array.isArray(v)) return 'an array'
+  if (v instanceof Uint8Array) return 'a Uint8Array'
+  if (typeof v === 'object' && /** @type {any} */ (v).asCID === v) return 'a CID'
+  return typeof v === 'object' ? 'an object' : typeof v === 'undefined' ? 'undefined' : `a ${typeof v}`
+}
+
+/**
+ * @param {string} expected
+ * @param {unknown} v
+ * @returns {Error}
+ */
+function kindError (expected, v) {
+  return fail('schema-kind', `expected ${expected}, found ${describe(v)}`)
+}
+
+/**
+ * A Number as generic encode writes it: a safe integer as an integer (-0 as float64 -0.0), any
+ * other finite value as float64.
+ *
+ * @param {number} v
+ */
+function writeNumber (v) {
+  if (Number.isSafeInteger(v)) {
+    if (v === 0 && 1 / v < 0) out.writeFloat(v)
+    else if (v >= 0) out.writeHead(0, v)
+    else out.writeHead(NEGINT, -1 - v)
+  } else {
+    out.writeFloat(v)
+  }
+}
+
+/** @type {Write} */
+export function writeInt (v) {
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw kindError('an integer (Int)', v)
+  writeNumber(v)
+}
+
+/** @type {Write} */
+export function writeFloat (v) {
+  if (typeof v !== 'number' || v - v !== 0) throw typeof v === 'number' ? fail('non-finite-float', `${v} is not in the IPLD data model`) : kindError('a number (Float)', v)
+  writeNumber(v)
+}
+
+/** @type {Write} */
+export function writeBool (v) {
+  if (typeof v !== 'boolean') throw kindError('a boolean (Bool)', v)
+  out.writeByte(v ? 0xf5 : 0xf4)
+}
+
+/** @type {Write} */
+export function writeNull (v) {
+  if (v !== null) throw kindError('null (Null)', v)
+  out.writeByte(0xf6)
+}
+
+/** @type {Write} */
+export function writeString (v) {
+  if (typeof v !== 'string') throw kindError('a string (String)', v)
+  if (!out.writeString(v, false)) throw fail('utf8', loneSurrogateDetail(v, false))
+}
+
+/** @type {Write} */
+export function writeBytes (v) {
+  if (!(v instanceof Uint8Array)) throw kindError('a Uint8Array (Bytes)', v)
+  out.writeByteString(v)
+}
+
+/** @type {Write} */
+export function writeLink (v) {
+  const bytes = typeof v === 'object' && v !== null && v.asCID === v ? cidBytes(v) : null
+  if (bytes === null) throw kindError('a CID (Link)', v)
+  out.writeCid(bytes)
+}
+
+/**
+ * Any value of the data model: generic encode, in a writer state of its own, then its bytes.
+ *
+ * @type {Write}
+ */
+export function writeAny (v) {
+  if (v === undefined) throw fail('undefined', 'undefined is not in the IPLD data model')
+  // as typed decode and @ipld/schema's `any`: no integer outside -(2^53)+1..2^53-1
+  if (hasBigInt(v, 0)) throw fail('schema-kind', 'expected a value of the data model (Any) with no integer outside -(2^53)+1..2^53-1 (a BigInt)')
+  const saved = out.save()
+  let bytes
+  try {
+    bytes = encode(v, { maxDepth: maxDepth - depth })
+  } finally {
+    out.restore(saved)
+  }
+  for (let i = 0; i < bytes.length; i++) out.writeByte(bytes[i])
+}
+
+/**
+ * Whether a BigInt is in `value`, down to maxDepth levels (deeper, generic encode refuses it).
+ *
+ * @param {unknown} value
+ * @param {number} level
+ * @returns {boolean}
+ */
+function hasBigInt (value, level) {
+  if (typeof value === 'bigint') return true
+  if (typeof value !== 'object' || value === null || value instanceof Uint8Array || level > maxDepth) return false
+  if (Array.isArray(value)) return value.some((x) => hasBigInt(x, level + 1))
+  if (/** @type {any} */ (value).asCID === value) return false
+  for (const k in value) if (hasBigInt(/** @type {any} */ (value)[k], level + 1)) return true
+  return false
+}
+
+/**
+ * @param {unknown} v
+ * @returns {boolean} whether v is a map of the data model (@ipld/schema's Kinds.Map)
+ */
+function isMap (v) {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array) && /** @type {any} */ (v).asCID !== v
+}
+
+/**
+ * @param {object} container
+ */
+function enter (container) {
+  if (++depth > maxDepth) throw fail('depth', `nesting deeper than maxDepth (${count(maxDepth, 'level')})`)
+}
+
+/** @type {Map<Write, number>} */
+const CODES = new Map([[writeString, 1], [writeBytes, 2], [writeInt, 3], [writeLink, 4], [writeBool, 5], [writeFloat, 6], [writeAny, 7]])
+
+/**
+ * The CODE of a node's type (read.js's CODE), 0 for any other.
+ *
+ * @param {WriteNode} node
+ * @returns {number}
+ */
+export function codeOf (node) {
+  return CODES.get(node.write) ?? 0
+}
+
+/**
+ * Write `v` as `node` does (`code`: which scalar it is, or 0: call node.write, see read.js's
+ * readValue); null when `nullable` and v is null.
+ *
+ * @param {number} code
+ * @param {WriteNode} node
+ * @param {any} v
+ * @param {boolean} nullable
+ */
+function writeValue (code, node, v, nullable) {
+  if (nullable && v === null) return out.writeByte(0xf6)
+  switch (code) {
+    case 1: return writeString(v)
+    case 2: return writeBytes(v)
+    case 3: return writeInt(v)
+    case 4: return writeLink(v)
+    case 5: return writeBool(v)
+    case 6: return writeFloat(v)
+    case 7: return writeAny(v)
+    default: return node.write(v)
+  }
+}
+
+/**
+ * @param {WriteNode} node
+ * @param {boolean} nullable
+ * @returns {Write}
+ */
+export function listWriter (node, nullable) {
+  const code = codeOf(node)
+  return function writeList (v) {
+    if (!Array.isArray(v)) throw kindError(`an array (${node.name} list)`, v)
+    enter(v)
+    const n = v.length
+    out.writeHead(ARRAY, n)
+    let i = 0
+    try {
+      for (; i < n; i++) writeValue(code, node, v[i], nullable)
+    } catch (e) {
+      throw withSegments(e, i, `[${i}]`)
+    }
+    depth--
+  }
+}
+
+/**
+ * @param {WriteNode} node
+ * @param {boolean} nullable
+ * @returns {Write}
+ */
+export function mapWriter (node, nullable) {
+  const code = codeOf(node)
+  return function writeMap (v) {
+    if (!isMap(v)) throw kindError(`an object ({String:${node.name}})`, v)
+    enter(v)
+    let keys = Object.keys(v)
+    const n = keys.length
+    if (n > 1) keys = canonicalOrder(keys, false)
+    out.writeHead(MAP, n)
+    let i = 0
+    try {
+      for (; i < n; i++) {
+        if (!out.writeString(keys[i], false)) throw fail('utf8', loneSurrogateDetail(keys[i], false))
+        writeValue(code, node, v[keys[i]], nullable)
+      }
+    } catch (e) {
+      throw withSegments(e, keys[i], `[${JSON.stringify(keys[i])}]`)
+    }
+    depth--
+  }
+}
+
+/**
+ * @typedef {object} StructField
+ * @property {string} name - its name in the typed value
+ * @property {string} key - its key in the representation
+ * @property {boolean} ascii - whether the key is all ASCII (written by writeAsciiString)
+ * @property {WriteNode} node
+ * @property {number} code - its CODE (see codeOf)
+ * @property {boolean} nullable
+ * @property {boolean} optional
+ * @property {unknown} implicit - absent fields read as this value, and a field holding it is not written
+ * @property {string|null} fixed - an inline union's discriminant: written as this string, not read
+ */
+
+/**
+ * @param {StructField} f
+ */
+function writeKey (f) {
+  if (!f.ascii || !out.writeAsciiString(f.key)) out.writeString(f.key, false)
+}
+
+/**
+ * The own enumerable keys of `v` that are not fields (for the error), when it has any that hold
+ * a value.
+ *
+ * @param {Record<string, unknown>} v
+ * @param {Set<string>} names
+ * @param {string} typeName
+ */
+function checkUnknown (v, names, typeName) {
+  for (const key in v) {
+    if (!names.has(key) && Object.prototype.hasOwnProperty.call(v, key)) {
+      throw withSegments(fail('schema-unknown-field', `${JSON.stringify(key)} is not a field of struct ${typeName}`), key, fieldSegment(key))
+    }
+  }
+}
+
+/**
+ * A struct of map representation; `fields` in canonical key order.
+ *
+ * @param {string} typeName
+ * @param {StructField[]} fields
+ * @returns {Write}
+ */
+export function structMapWriter (typeName, fields) {
+  const F = fields.length
+  const names = new Set(fields.filter((f) => f.fixed === null).map((f) => f.name))
+  const expected = `an object (struct ${typeName})`
+  return function writeStruct (v) {
+    if (!isMap(v)) throw kindError(expected, v)
+    let present = 0
+    let own = 0
+    for (let j = 0; j < F; j++) {
+      const f = fields[j]
+      if (f.fixed !== null) {
+        present++
+        continue
+      }
+      const x = v[f.name]
+      if (x === undefined) {
+        if (!f.optional && f.implicit === undefined) {
+          throw withSegments(fail('schema-missing-field', `struct ${typeName} has no field ${JSON.stringify(f.name)}`), f.key, fieldSegment(f.name))
+        }
+        continue
+      }
+      own++
+      if (x !== f.implicit) present++
+    }
+    let keys = 0
+    for (const key in v) keys++ // eslint-disable-line no-unused-vars
+    if (keys !== own) checkUnknown(v, names, typeName)
+    enter(v)
+    out.writeHead(MAP, present)
+    let j = 0
+    try {
+      for (; j < F; j++) {
+        const f = fields[j]
+        if (f.fixed !== null) {
+          writeKey(f)
+          out.writeString(f.fixed, false)
+          continue
+        }
+        const x = v[f.name]
+        if (x === undefined || x === f.implicit) continue
+        writeKey(f)
+        writeValue(f.code, f.node, x, f.nullable)
+      }
+    } catch (e) {
+      throw withSegments(e, fields[j].key, fieldSegment(fields[j].name))
+    }
+    depth--
+  }
+}
+
+/**
+ * A struct of tuple representation; `fields` in list order.
+ *
+ * @param {string} typeName
+ * @param {StructField[]} fields
+ * @returns {Write}
+ */
+export function structTupleWriter (typeName, fields) {
+  const F = fields.length
+  const names = new Set(fields.map((f) => f.name))
+  const expected = `an object (tuple struct ${typeName})`
+  return function writeTuple (v) {
+    if (!isMap(v)) throw kindError(expected, v)
+    let keys = 0
+    for (const key in v) keys++ // eslint-disable-line no-unused-vars
+    if (keys !== F) checkUnknown(v, names, typeName)
+    enter(v)
+    out.writeHead(ARRAY, F)
+    let j = 0
+    try {
+      for (; j < F; j++) {
+        const f = fields[j]
+        const x = v[f.name]
+        if (x === undefined) throw fail('schema-missing-field', `struct ${typeName} has no field ${JSON.stringify(f.name)}`)
+        writeValue(f.code, f.node, x, f.nullable)
+      }
+    } catch (e) {
+      throw withSegments(e, j, fieldSegment(fields[j].name))
+    }
+    depth--
+  }
+}
+
+/**
+ * @typedef {object} Member
+ * @property {string} typeName
+ * @property {string} key - keyed: the key; inline: the discriminant value; kinded: unused
+ * @property {WriteNode} node
+ */
+
+/**
+ * The one member a typed union value `{ [TypeName]: value }` holds.
+ *
+ * @param {any} v
+ * @param {Member[]} members
+ * @param {string} what - 'keyed union X'
+ * @returns {Member}
+ */
+function memberOf (v, members, what) {
+  if (!isMap(v)) throw kindError(`an object of one member (${what})`, v)
+  /** @type {string|null} */
+  let only = null
+  let n = 0
+  for (const key in v) {
+    n++
+    only = key
+  }
+  if (n !== 1 || only === null) throw fail('schema-union', `${what} is an object of exactly one member, not ${count(n, 'key')}`)
+  for (let m = 0; m < members.length; m++) {
+    if (members[m].typeName === only) return members[m]
+  }
+  throw fail('schema-union', `${JSON.stringify(only)} is not a member of ${what}`)
+}
+
+/**
+ * @param {string} typeName
+ * @param {Member[]} members
+ * @param {'keyed'|'kinded'|'inline'} representation
+ * @returns {Write}
+ */
+export function unionWriter (typeName, members, representation) {
+  const what = `${representation} union ${typeName}`
+  return function writeUnion (v) {
+    const member = memberOf(v, members, what)
+    if (representation === 'keyed') {
+      enter(v)
+      out.writeHead(MAP, 1)
+      if (!out.writeString(member.key, false)) throw fail('utf8', loneSurrogateDetail(member.key, false))
+    }
+    try {
+      member.node.write(v[member.typeName])
+    } catch (e) {
+      throw withSegments(e, representation === 'keyed' ? member.key : null, `(${member.typeName})`)
+    }
+    if (representation === 'keyed') depth--
+  }
+}
+
+/**
+ * @param {string} typeName
+ * @param {Map<string, string|number>} members - member name to its representation
+ * @returns {Write}
+ */
+export function enumWriter (typeName, members) {
+  return function writeEnum (v) {
+    const repr = typeof v === 'string' ? members.get(v) : undefined
+    if (repr === undefined) {
+      throw typeof v === 'string' ? fail('schema-enum', `${JSON.stringify(v)} is not a member of enum ${typeName}`) : kindError(`a string (enum ${typeName})`, v)
+    }
+    if (typeof repr === 'number') writeNumber(repr)
+    else out.writeString(repr, false)
+  }
+}
+
+/**
+ * Run one typed encode; `finish` turns what was written into the result.
+ *
+ * @template R
+ * @param {unknown} value
+ * @param {WriteNode} node
+ * @param {number} maxDepthOption
+ * @param {() => R} finish
+ * @returns {R}
+ */
+export function run (value, node, maxDepthOption, finish) {
+  const outer = busy ? [out.save(), depth, maxDepth] : null
+  busy = true
+  depth = 0
+  maxDepth = maxDepthOption
+  try {
+    node.write(value)
+    return finish()
+  } catch (e) {
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      throw fail('depth', `nesting too deep for the JavaScript stack, which ran out before maxDepth (${count(maxDepth, 'level')})`)
+    }
+    throw e
+  } finally {
+    out.reset()
+    busy = false
+    if (outer !== null) {
+      out.restore(/** @type {any[]} */ (outer[0]))
+      depth = /** @type {number} */ (outer[1])
+      maxDepth = /** @type {number} */ (outer[2])
+      busy = true
+    }
+  }
+}
+
+export { DagCborEncodeError }

@@ -1,0 +1,299 @@
+// dag-cbor-fast/schema, rule by rule: rows of { schema (DSL), root, data (hex), expected } for
+// typed decode (a value, or the rule, byte offset, data path and type path of the error), typed
+// encode (the bytes, or the rule), what compile refuses, and the codec's general promises (bytes
+// it returns own their memory, maxDepth holds for recursive types, validate answers as
+// dag-cbor-fast/validate, no code is generated at run time). Expected bytes are written by hand.
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import { fromDSL } from '@ipld/schema/from-dsl.js'
+import { CID } from 'multiformats/cid'
+import { compile, toTypeScript } from '../lib/schema/index.js'
+import { encode, DagCborDecodeError, DagCborEncodeError } from '../index.js'
+import { validate } from '../lib/validate.js'
+import { filecoinSchema } from '../examples/schemas/filecoin.js'
+
+const hex = (/** @type {string} */ h) => Uint8Array.from(h.match(/../g) ?? [], (b) => parseInt(b, 16))
+const toHex = (/** @type {Uint8Array} */ b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')
+const CID_HEX = 'd82a58250001711220' + '00'.repeat(32)
+const cid = CID.parse('bafyreiaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')
+
+const SCHEMA = `
+type Pair struct { a Int b String } representation tuple
+type Swapped struct { a Int b String } representation tuple { fieldOrder ["b", "a"] }
+type Rec struct {
+  name String
+  count optional Int
+  note nullable String
+  kind Int (implicit 1)
+  old String (rename "o")
+} representation map
+type Keyed union { | Pair "p" | Rec "r" } representation keyed
+type Kinded union { | Int int | Float float | String string | Pair list | Null null } representation kinded
+type FloatFirst union { | Float float | Int int } representation kinded
+type Inline union { | A "a" | B "b" } representation inline { discriminantKey "t" }
+type A struct { x Int } representation map
+type B struct { y optional String } representation map
+type Color enum { | Red ("r") | Green } representation string
+type Level enum { | Low ("1") | High ("10") } representation int
+type Tree struct { kids [Tree] } representation map
+type Ints [nullable Int]
+type Dict {String:Bytes}
+type Holder struct { link &Any any Any } representation map
+type Nums struct { i Int f Float } representation tuple
+`
+const dmt = fromDSL(SCHEMA)
+
+/** decode rows: the root, the input, and the typed value or the error */
+const DECODE = [
+  { root: 'Pair', data: '820162 78', error: { rule: 'truncated', offset: 2 } },
+  { root: 'Pair', data: '8201617a', expected: { a: 1, b: 'z' } },
+  { root: 'Swapped', data: '82617a01', expected: { a: 1, b: 'z' } },
+  { root: 'Pair', data: '83016161f6', error: { rule: 'schema-tuple-length', offset: 0, path: '', typePath: 'Pair' } },
+  { root: 'Pair', data: '820102', error: { rule: 'schema-kind', offset: 2, path: '/1', typePath: 'Pair.b' } },
+  { root: 'Pair', data: 'a0', error: { rule: 'schema-kind', offset: 0, typePath: 'Pair' } },
+  // integers: a float64 holding an integer is an Int (as @ipld/schema's Number.isInteger); 2^53 is not
+  { root: 'Nums', data: '82fb3ff0000000000000fb3ff8000000000000', expected: { i: 1, f: 1.5 } },
+  { root: 'Nums', data: '82fb3ff8000000000000 01', error: { rule: 'schema-kind', offset: 1, typePath: 'Nums.i' } },
+  { root: 'Nums', data: '821b0020000000000000 01', error: { rule: 'schema-kind', offset: 1, typePath: 'Nums.i' } },
+  { root: 'Nums', data: '8201 f93c00', error: { rule: 'float-size', offset: 2, typePath: 'Nums.f' } },
+  { root: 'Nums', data: '82181701', error: { rule: 'non-shortest', offset: 1, typePath: 'Nums.i' } },
+  // map structs: fields in canonical key order ('o' < 'kind' < 'name' < 'note'), optional, nullable, implicit, rename
+  { root: 'Rec', data: 'a3616f6178646e616d656179646e6f7465f6', expected: { name: 'y', note: null, kind: 1, old: 'x' } },
+  { root: 'Rec', data: 'a5616f6178' + '646b696e6402' + '646e616d656179' + '646e6f74656161' + '65636f756e7403', expected: { name: 'y', note: 'a', kind: 2, old: 'x', count: 3 } },
+  { root: 'Rec', data: 'a2616f6178646e616d656179', error: { rule: 'schema-missing-field', offset: 12, typePath: 'Rec' } },
+  { root: 'Rec', data: 'a3616f6178646e616d656179646b696e6402', error: { rule: 'map-key-order', offset: 12, typePath: 'Rec' } },
+  { root: 'Rec', data: 'a26461626364f6616f6178', error: { rule: 'schema-unknown-field', offset: 1, typePath: 'Rec' } },
+  { root: 'Rec', data: 'a4616f6178617a00646e616d656179646e6f7465f6', error: { rule: 'schema-unknown-field', offset: 5, typePath: 'Rec' } },
+  { root: 'Rec', data: 'a4616f6178616f6178646e616d656179646e6f7465f6', error: { rule: 'duplicate-key', offset: 5, typePath: 'Rec' } },
+  { root: 'Rec', data: 'a3616f0a646e616d656179646e6f7465f6', error: { rule: 'schema-kind', offset: 3, path: '/o', typePath: 'Rec.old' } },
+  { root: 'Rec', data: 'a2616f6178646e6f7465f6', error: { rule: 'schema-missing-field', offset: 5, typePath: 'Rec' } },
+  { root: 'Rec', data: 'a3616f6178646e616d656179646e6f746501', error: { rule: 'schema-kind', offset: 17, path: '/note', typePath: 'Rec.note' } },
+  { root: 'Rec', data: 'a301616f6178646e616d656179', error: { rule: 'map-key-type', offset: 1, typePath: 'Rec' } },
+  // unions
+  { root: 'Keyed', data: 'a1617082016161', expected: { Pair: { a: 1, b: 'a' } } },
+  { root: 'Keyed', data: 'a1617182016161', error: { rule: 'schema-union', offset: 1, typePath: 'Keyed' } },
+  { root: 'Keyed', data: 'a2617082016161617182016161', error: { rule: 'schema-union', offset: 0, typePath: 'Keyed' } },
+  { root: 'Keyed', data: 'a16170820102', error: { rule: 'schema-kind', offset: 5, path: '/p/1', typePath: 'Keyed(Pair).b' } },
+  { root: 'Kinded', data: '05', expected: { Int: 5 } },
+  { root: 'Kinded', data: 'fb3ff8000000000000', expected: { Float: 1.5 } },
+  { root: 'Kinded', data: 'fb4000000000000000', expected: { Int: 2 } },
+  { root: 'FloatFirst', data: '02', expected: { Float: 2 } },
+  { root: 'Kinded', data: 'f6', expected: { Null: null } },
+  { root: 'Kinded', data: '8201617a', expected: { Pair: { a: 1, b: 'z' } } },
+  { root: 'Kinded', data: 'a0', error: { rule: 'schema-union', offset: 0, typePath: 'Kinded' } },
+  { root: 'Kinded', data: '1b0020000000000000', error: { rule: 'schema-kind', offset: 0, typePath: 'Kinded(Int)' } },
+  { root: 'Inline', data: 'a261746161617805', expected: { A: { x: 5 } } },
+  { root: 'Inline', data: 'a1617461 62', expected: { B: {} } },
+  { root: 'Inline', data: 'a261746163617805', error: { rule: 'schema-union', offset: 3, typePath: 'Inline' } },
+  { root: 'Inline', data: 'a1617805', error: { rule: 'schema-union', offset: 0, typePath: 'Inline' } },
+    { root: 'Inline', data: 'a261746161 6178f6', error: { rule: 'schema-kind', offset: 7, path: '/x', typePath: 'Inline(A).x' } },
+  // enums
+  { root: 'Color', data: '6172', expected: 'Red' },
+  { root: 'Color', data: '65477265656e', expected: 'Green' },
+  { root: 'Color', data: '63526564', error: { rule: 'schema-enum', offset: 0, typePath: 'Color' } },
+  { root: 'Level', data: '0a', expected: 'High' },
+  { root: 'Level', data: '02', error: { rule: 'schema-enum', offset: 0, typePath: 'Level' } },
+  // lists, maps, links, Any
+  { root: 'Ints', data: '8301f603', expected: [1, null, 3] },
+  { root: 'Ints', data: '8201 6161', error: { rule: 'schema-kind', offset: 2, path: '/1', typePath: 'Ints[1]' } },
+  { root: 'Dict', data: 'a2616141016162420203', expected: { a: new Uint8Array([1]), b: new Uint8Array([2, 3]) } },
+  { root: 'Dict', data: 'a2616241016161420203', error: { rule: 'map-key-order', offset: 5, path: '/a', typePath: 'Dict["a"]' } },
+  { root: 'Dict', data: 'a1616101', error: { rule: 'schema-kind', offset: 3, path: '/a', typePath: 'Dict["a"]' } },
+  { root: 'Holder', data: `a263616e79a1617882f5f6646c696e6b${CID_HEX}`, expected: { any: { x: [true, null] }, link: cid } },
+  { root: 'Holder', data: `a263616e791b0020000000000000646c696e6b${CID_HEX}`, error: { rule: 'schema-kind', offset: 5, path: '/any', typePath: 'Holder.any' } },
+  { root: 'Holder', data: 'a263616e79f6646c696e6b4100', error: { rule: 'schema-kind', offset: 11, path: '/link', typePath: 'Holder.link' } },
+  { root: 'Holder', data: 'a263616e79 a16178f7 646c696e6b', error: { rule: 'undefined', offset: 8, path: '/any/x', typePath: 'Holder.any' } },
+  // recursive types
+  { root: 'Tree', data: 'a1646b69647382a1646b69647380a1646b69647380', expected: { kids: [{ kids: [] }, { kids: [] }] } },
+  { root: 'Tree', data: 'a1646b69647381a1646b69647381 01', error: { rule: 'schema-kind', offset: 14, path: '/kids/0/kids/0', typePath: 'Tree.kids[0].kids[0]' } }
+]
+
+describe('schema: typed decode, rule by rule', () => {
+  for (const row of DECODE) {
+    const data = row.data.replace(/ /g, '')
+    it(`${row.root} ${data} -> ${row.error ? row.error.rule : JSON.stringify(row.expected, (k, v) => v instanceof Uint8Array ? toHex(v) : v?.asCID === v ? String(v) : v)}`, () => {
+      const codec = compile(dmt, row.root)
+      if (row.error) {
+        // validate runs dag-cbor-fast/validate first: a block it rejects is rejected as it does
+        let generic = null
+        try { validate(hex(data)) } catch (e) { generic = /** @type {any} */ (e) }
+        if (generic !== null) assert.throws(() => codec.validate(hex(data)), { rule: generic.rule, offset: generic.offset, message: generic.message })
+        for (const run of [() => codec.decode(hex(data)), ...(generic === null ? [() => codec.validate(hex(data))] : [])]) {
+          assert.throws(run, (/** @type {any} */ e) => {
+            assert.ok(e instanceof DagCborDecodeError)
+            assert.equal(e.rule, row.error.rule, e.message)
+            assert.equal(e.offset, row.error.offset, e.message)
+            if (row.error.path !== undefined) assert.equal(e.path, row.error.path, e.message)
+            // validate reports the codec's own rules first (lib/validate.js), without a type path
+            if (row.error.typePath !== undefined && e.typePath !== undefined) {
+              assert.equal(e.typePath, row.error.typePath, e.message)
+              assert.match(e.message, new RegExp(`at byte ${row.error.offset}\\b.* in ${row.error.typePath.replace(/[[\]().]/g, '\\$&')}: .* \\[rule: ${row.error.rule}\\]$`))
+            }
+            return true
+          })
+        }
+      } else {
+        assert.deepStrictEqual(codec.decode(hex(data)), row.expected)
+        assert.deepStrictEqual(codec.validate(hex(data)), validate(hex(data)))
+      }
+    })
+  }
+})
+
+/** encode rows: the root, the typed value, and the bytes or the error */
+const ENCODE = [
+  { root: 'Pair', value: { a: 1, b: 'z' }, data: '8201617a' },
+  { root: 'Swapped', value: { b: 'z', a: 1 }, data: '82617a01' },
+  { root: 'Rec', value: { name: 'y', note: null, kind: 1, old: 'x' }, data: 'a3616f6178646e616d656179646e6f7465f6' },
+  { root: 'Rec', value: { name: 'y', note: null, old: 'x', kind: 2, count: 3 }, data: 'a5616f6178646b696e6402646e616d656179646e6f7465f665636f756e7403' },
+  { root: 'Rec', value: { name: 'y', note: null, old: 'x', count: undefined }, data: 'a3616f6178646e616d656179646e6f7465f6' },
+  { root: 'Rec', value: { name: 'y', old: 'x' }, error: { rule: 'schema-missing-field', path: '/note', typePath: 'Rec.note' } },
+  { root: 'Rec', value: { name: 'y', note: null, old: 'x', extra: 1 }, error: { rule: 'schema-unknown-field', path: '/extra', typePath: 'Rec.extra' } },
+  { root: 'Rec', value: { name: 1, note: null, old: 'x' }, error: { rule: 'schema-kind', path: '/name', typePath: 'Rec.name' } },
+  { root: 'Keyed', value: { Pair: { a: 1, b: 'a' } }, data: 'a1617082016161' },
+  { root: 'Keyed', value: { Pair: { a: 1, b: 'a' }, Rec: {} }, error: { rule: 'schema-union', path: '', typePath: 'Keyed' } },
+  { root: 'Kinded', value: { Float: 1.5 }, data: 'fb3ff8000000000000' },
+  { root: 'Kinded', value: { Pair: { a: 1, b: 'z' } }, data: '8201617a' },
+  { root: 'Inline', value: { A: { x: 5 } }, data: 'a261746161617805' },
+  { root: 'Inline', value: { B: { y: 'q' } }, data: 'a2617461626179617' + '1' },
+  { root: 'Color', value: 'Red', data: '6172' },
+  { root: 'Color', value: 'Blue', error: { rule: 'schema-enum', path: '', typePath: 'Color' } },
+  { root: 'Level', value: 'High', data: '0a' },
+  { root: 'Ints', value: [1, null, 3], data: '8301f603' },
+  { root: 'Ints', value: [1, 2n], error: { rule: 'schema-kind', path: '/1', typePath: 'Ints[1]' } },
+  { root: 'Dict', value: { b: new Uint8Array([2, 3]), a: new Uint8Array([1]) }, data: 'a2616141016162420203' },
+  { root: 'Holder', value: { link: cid, any: { x: [true, null] } }, data: `a263616e79a1617882f5f6646c696e6b${CID_HEX}` },
+  { root: 'Holder', value: { link: cid, any: { x: [1, 2n ** 60n] } }, error: { rule: 'schema-kind', path: '/any', typePath: 'Holder.any' } },
+  { root: 'Holder', value: { link: cid, any: undefined }, error: { rule: 'schema-missing-field', path: '/any', typePath: 'Holder.any' } },
+  { root: 'Holder', value: { link: 'bafy', any: 1 }, error: { rule: 'schema-kind', path: '/link', typePath: 'Holder.link' } },
+  { root: 'Nums', value: { i: 1.5, f: 1 }, error: { rule: 'schema-kind', path: '/0', typePath: 'Nums.i' } },
+  { root: 'Nums', value: { i: -0, f: -0 }, data: '82fb8000000000000000fb8000000000000000' }
+]
+
+describe('schema: typed encode, rule by rule', () => {
+  for (const row of ENCODE) {
+    it(`${row.root} ${JSON.stringify(row.value, (k, v) => typeof v === 'bigint' ? `${v}n` : v instanceof Uint8Array ? toHex(v) : v?.asCID === v ? String(v) : v)} -> ${row.error ? row.error.rule : row.data}`, () => {
+      const codec = compile(dmt, row.root)
+      if (row.error) {
+        assert.throws(() => codec.encode(row.value), (/** @type {any} */ e) => {
+          assert.ok(e instanceof DagCborEncodeError)
+          assert.equal(e.rule, row.error.rule, e.message)
+          assert.equal(e.path, row.error.path, e.message)
+          assert.equal(e.typePath, row.error.typePath, e.message)
+          return true
+        })
+      } else {
+        const bytes = codec.encode(row.value)
+        assert.equal(toHex(bytes), row.data)
+        assert.equal(bytes.byteOffset, 0)
+        assert.equal(bytes.buffer.byteLength, bytes.length, 'the result owns exactly its bytes')
+      }
+    })
+  }
+  it('an implicit field holding its implicit value is not written; reading it back fills it in', () => {
+    const codec = compile(dmt, 'Rec')
+    const bytes = codec.encode({ name: 'y', note: null, old: 'x', kind: 1 })
+    assert.equal(toHex(bytes), 'a3616f6178646e616d656179646e6f7465f6')
+    assert.deepStrictEqual(codec.decode(bytes), { name: 'y', note: null, old: 'x', kind: 1 })
+  })
+})
+
+describe('schema: compile', () => {
+  const refused = [
+    ['type S struct { a Int } representation listpairs', 'S', /listpairs representation of structs is not supported/],
+    ['type S struct { a String b String } representation stringjoin { join ":" }', 'S', /stringjoin representation of structs is not supported/],
+    ['type M {Int:String}', 'M', /keys of type "Int" are not supported/],
+    ['type M {String:Int} representation listpairs', 'M', /listpairs representation of maps is not supported/],
+    ['type U union { | A "a" } representation envelope { discriminantKey "t" contentKey "c" }\ntype A struct {}', 'U', /envelope representation of unions is not supported/],
+    ['type U union { | A "00" } representation bytesprefix\ntype A bytes', 'U', /bytesprefix representation of unions is not supported/],
+    ['type S struct { a optional Int } representation tuple', 'S', /optional fields are not supported in a tuple/],
+    ['type S struct { a Missing }', 'S', /refers to type "Missing", which the schema does not define/],
+    ['type U union { | P "p" } representation inline { discriminantKey "t" }\ntype P struct { a Int } representation tuple', 'U', /must be a struct of map representation/],
+    ['type U union { | P "p" } representation inline { discriminantKey "a" }\ntype P struct { a Int }', 'U', /discriminant key "a"/]
+  ]
+  for (const [dsl, root, why] of refused) {
+    it(`refuses ${dsl.split('\n')[0]}`, () => assert.throws(() => compile(fromDSL(dsl), root), why))
+  }
+  it('refuses an unknown root', () => assert.throws(() => compile(dmt, 'Nope'), /does not define/))
+  it('takes DSL text with @ipld/schema\'s parser passed in, and says how when it is not', () => {
+    assert.deepStrictEqual(compile(SCHEMA, 'Pair', { fromDSL }).decode(hex('8201617a')), { a: 1, b: 'z' })
+    assert.throws(() => compile(SCHEMA, 'Pair'), /import \{ fromDSL \} from '@ipld\/schema\/from-dsl\.js'/)
+  })
+})
+
+describe('schema: safety', () => {
+  it('byte strings it returns own their bytes', () => {
+    const input = hex('a2616141016162420203')
+    const value = compile(dmt, 'Dict').decode(input)
+    for (const b of Object.values(value)) {
+      assert.notEqual(b.buffer, input.buffer)
+      assert.equal(b.buffer.byteLength, b.length)
+    }
+  })
+  it('holds maxDepth for recursive types, on decode, validate and encode, with no stack overflow', () => {
+    const tree = compile(dmt, 'Tree')
+    // n levels of { kids: [ ... ] } around { kids: [] }
+    const deep = (/** @type {number} */ n) => {
+      const bytes = new Uint8Array(7 * n + 7)
+      for (let i = 0; i < n; i++) bytes.set(hex('a1646b69647381'), 7 * i)
+      bytes.set(hex('a1646b69647380'), 7 * n)
+      return bytes
+    }
+    assert.equal(JSON.stringify(tree.decode(deep(10), { maxDepth: 22 })).length > 0, true)
+    for (const n of [11, 100000]) {
+      for (const run of [() => tree.decode(deep(n), { maxDepth: 22 }), () => tree.validate(deep(n), { maxDepth: 22 })]) {
+        assert.throws(run, (/** @type {any} */ e) => e instanceof DagCborDecodeError && e.rule === 'depth')
+      }
+    }
+    /** @type {any} */
+    let value = { kids: [] }
+    for (let i = 0; i < 100000; i++) value = { kids: [value] }
+    assert.throws(() => tree.encode(value), (/** @type {any} */ e) => e instanceof DagCborEncodeError && e.rule === 'depth')
+    /** @type {any} */
+    const loop = { kids: [] }
+    loop.kids.push(loop)
+    assert.throws(() => tree.encode(loop), (/** @type {any} */ e) => e instanceof DagCborEncodeError && e.rule === 'depth')
+  })
+  it('generates no code at run time (no eval, no Function constructor in lib/schema/)', () => {
+    for (const file of fs.readdirSync(new URL('../lib/schema/', import.meta.url))) {
+      const source = fs.readFileSync(new URL(`../lib/schema/${file}`, import.meta.url), 'utf8')
+      assert.doesNotMatch(source, /\beval\s*\(|\bFunction\s*\(|new\s+Function\b|setTimeout\s*\(\s*['"`]/, file)
+    }
+  })
+})
+
+describe('schema: struct readers written ahead of time (toJavaScript)', () => {
+  it('the modules in bench/generated/ are what toJavaScript writes now', async () => {
+    const { GENERATED } = await import('../bench/schema-corpora.js')
+    for (const [file, text] of Object.entries(GENERATED())) {
+      assert.equal(fs.readFileSync(new URL(`../bench/generated/${file}`, import.meta.url), 'utf8'), text, `bench/generated/${file}: run node bench/generate-schema-readers.js`)
+    }
+  })
+  it('a module it writes reads as compile does, errors included', async () => {
+    const { compileTyped } = await import('../bench/generated/atproto.js')
+    const commit = compileTyped('Commit')
+    const bytes = hex(`a6636469646178637265766133637369674100646461746${'1'}${CID_HEX}6470726576f66776657273696f6e03`)
+    assert.deepStrictEqual(commit.decode(bytes), { did: 'x', rev: '3', sig: new Uint8Array([0]), data: cid, prev: null, version: 3 })
+    assert.throws(() => commit.decode(hex('a1636469640a')), { rule: 'schema-kind', offset: 5, typePath: 'Commit.did' })
+    assert.throws(() => commit.decode(hex('a0')), { rule: 'schema-missing-field', typePath: 'Commit' })
+  })
+})
+
+describe('schema: TypeScript types', () => {
+  it('toTypeScript writes the typed forms; examples/schemas/filecoin-types.ts is its output for the Filecoin schema', () => {
+    const text = toTypeScript(fromDSL(filecoinSchema))
+    assert.match(text, /export type BlockHeader = \{\n {2}Miner: Address\n {2}Ticket: Ticket \| null\n/)
+    assert.match(text, /export type Address = Uint8Array/)
+    assert.match(text, /export type TipSetKey = Array<CID>/)
+    assert.equal(fs.readFileSync(new URL('../examples/schemas/filecoin-types.ts', import.meta.url), 'utf8'), text)
+  })
+  it('unions, enums, optional and nullable fields', () => {
+    const text = toTypeScript(dmt)
+    assert.match(text, /export type Keyed = \{ Pair: Pair \} \| \{ Rec: Rec \}/)
+    assert.match(text, /export type Color = "Red" \| "Green"/)
+    assert.match(text, /count\?: number\n/)
+    assert.match(text, /note: string \| null\n/)
+    assert.match(text, /kind: number\n/)
+    assert.match(text, /export type Ints = Array<number \| null>/)
+  })
+})
