@@ -248,7 +248,8 @@ function writeValue (value) {
  */
 function run (value, options, finish) {
   // a getter that encodes while we encode gets fresh state, so ours survives
-  const outer = busy ? [out.save(), escapedBytes, maxDepth, ancestors, depth] : null
+  const outerWriter = out.begin()
+  const outer = busy ? [escapedBytes, maxDepth, ancestors, depth] : null
   if (outer !== null) {
     ancestors = []
     depth = 0
@@ -268,11 +269,10 @@ function run (value, options, finish) {
     }
     throw e
   } finally {
-    out.reset()
+    out.end(outerWriter)
     busy = false
     if (outer !== null) {
-      out.restore(/** @type {any[]} */ (outer[0]));
-      [, escapedBytes, maxDepth, ancestors, depth] = /** @type {any[]} */ (outer)
+      [escapedBytes, maxDepth, ancestors, depth] = /** @type {any[]} */ (outer)
       busy = true
     }
   }

@@ -304,12 +304,40 @@ export function reset () {
   if (chunks.length !== 0) chunks = []
 }
 
+/** whether an encode is writing, so that one started meanwhile (by a getter) saves its state */
+let writing = false
+
+/**
+ * Start an encode's writing. Every encoder (the generic one, the typed ones) starts and ends
+ * through here, so that one started from inside another, whichever, gets a fresh writer.
+ *
+ * @returns {unknown[] | null} null, or the state of the encode already writing, for `end`
+ */
+export function begin () {
+  if (!writing) {
+    writing = true
+    return null
+  }
+  return save()
+}
+
+/**
+ * End an encode's writing: forget what it wrote, and put back the state of the encode it ran inside.
+ *
+ * @param {unknown[] | null} outer - from `begin`
+ */
+export function end (outer) {
+  reset()
+  if (outer === null) writing = false
+  else restore(outer)
+}
+
 /**
  * The writer's state, so that a nested encode can use a fresh one and put this one back.
  *
  * @returns {unknown[]}
  */
-export function save () {
+function save () {
   const state = [scratch, buf, view, pos, start, chunks, chunked]
   scratch = buf = new Uint8Array(1024)
   view = new DataView(buf.buffer)
@@ -321,6 +349,6 @@ export function save () {
 /**
  * @param {any[]} state - from `save`
  */
-export function restore (state) {
+function restore (state) {
   [scratch, buf, view, pos, start, chunks, chunked] = state
 }

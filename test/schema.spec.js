@@ -222,6 +222,16 @@ describe('schema: compile', () => {
 })
 
 describe('schema: safety', () => {
+  it('a getter that runs generic encode during a typed encode, and one that runs a typed encode during generic encode, leave the outer result whole', () => {
+    const typed = compile(fromDSL('type Pair struct { a String b Bytes }'), 'Pair')
+    const long = 'x'.repeat(3000) // past the first buffers, so that a shared writer would be overwritten
+    const inner = { a: long, b: new Uint8Array(2000).fill(9) }
+    const expected = typed.encode(inner)
+    const withGeneric = { get a () { encode({ other: long, more: [long, long] }); return long }, b: inner.b }
+    assert.deepEqual(typed.encode(withGeneric), expected)
+    const outer = { x: long, get y () { typed.encode(inner); return long } }
+    assert.deepEqual(encode(outer), encode({ x: long, y: long }))
+  })
   it('byte strings it returns own their bytes', () => {
     const input = hex('a2616141016162420203')
     const value = compile(dmt, 'Dict').decode(input)

@@ -114,13 +114,7 @@ export function writeAny (v) {
   if (v === undefined) throw fail('undefined', 'undefined is not in the IPLD data model')
   // as typed decode and @ipld/schema's `any`: no integer outside -(2^53)+1..2^53-1
   if (hasBigInt(v, 0)) throw fail('schema-kind', 'expected a value of the data model (Any) with no integer outside -(2^53)+1..2^53-1 (a BigInt)')
-  const saved = out.save()
-  let bytes
-  try {
-    bytes = encode(v, { maxDepth: maxDepth - depth })
-  } finally {
-    out.restore(saved)
-  }
+  const bytes = encode(v, { maxDepth: maxDepth - depth }) // with a writer of its own (out.begin)
   for (let i = 0; i < bytes.length; i++) out.writeByte(bytes[i])
 }
 
@@ -448,7 +442,8 @@ export function enumWriter (typeName, members) {
  * @returns {R}
  */
 export function run (value, node, maxDepthOption, finish) {
-  const outer = busy ? [out.save(), depth, maxDepth] : null
+  const outerWriter = out.begin()
+  const outer = busy ? [depth, maxDepth] : null
   busy = true
   depth = 0
   maxDepth = maxDepthOption
@@ -461,12 +456,11 @@ export function run (value, node, maxDepthOption, finish) {
     }
     throw e
   } finally {
-    out.reset()
+    out.end(outerWriter)
     busy = false
     if (outer !== null) {
-      out.restore(/** @type {any[]} */ (outer[0]))
-      depth = /** @type {number} */ (outer[1])
-      maxDepth = /** @type {number} */ (outer[2])
+      depth = /** @type {number} */ (outer[0])
+      maxDepth = /** @type {number} */ (outer[1])
       busy = true
     }
   }
