@@ -76,6 +76,15 @@ describe('standard input: read when piped, the sample only when nothing is', fun
     assert.match(r.stdout, /result {6}OK for the sample/)
   })
 
+  it('standard input a terminal: the sample, saying why; exit 0', function () {
+    // util-linux's script(1) runs the tool on a pseudo-terminal of its own
+    const r = spawnSync('script', ['-qec', `"${process.execPath}" "${TOOL}" --json`, '/dev/null'], { encoding: 'utf8', timeout: 60000, stdio: ['ignore', 'pipe', 'pipe'] })
+    if (r.error && /** @type {any} */ (r.error).code === 'ENOENT') this.skip() // no script(1) on this system
+    assert.equal(r.status, 0, r.stdout + r.stderr)
+    const line = r.stdout.split(/\r?\n/).find((l) => l.startsWith('{'))
+    assert.equal(JSON.parse(/** @type {string} */ (line)).sample.why, 'no file was named and standard input is a terminal, not a pipe or a file')
+  })
+
   it('standard input closed: the sample, saying why; exit 0', () => {
     // Node opens /dev/null on a closed standard input before any code runs: it reads as the device
     const r = spawnSync('sh', ['-c', `exec "${process.execPath}" "${TOOL}" --json <&-`], { encoding: 'utf8', timeout: 60000 })
