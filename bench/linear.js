@@ -5,10 +5,9 @@
 // plain JS building the same arrays. The tests count this work instead (test/limits.spec.js), so a
 // loaded machine cannot fail them; this bench only prints.
 import { decode, encode } from '../index.js'
-import { SHAPES } from '../test/helpers/hostile-shapes.js'
+import { SHAPES, SCALE, smallSize } from '../test/helpers/hostile-shapes.js'
 
 const gc = /** @type {() => void} */ (globalThis.gc ?? (() => { throw new Error('run with node --expose-gc') }))
-const SCALE = 16
 
 /** CPU time of this process in ms: leaves out time other processes take on a loaded machine */
 const cpuMs = () => { const { user, system } = process.cpuUsage(); return (user + system) / 1000 }
@@ -42,8 +41,6 @@ function timePerCall (...fns) {
   return best
 }
 
-/** @type {Record<string, number>} */
-const SMALL = { 'long ASCII string': 256 * 1024, 'byte strings of 4 KiB': 256 * 1024, 'nested arrays': 16 * 1024, 'array of short strings': 16 * 1024, 'array of CIDs': 16 * 1024 }
 console.log('| shape | small | ms/call | 16x | ms/call | time ratio (linear ~16) |')
 console.log('| --- | ---: | ---: | ---: | ---: | ---: |')
 /** @param {string} label @param {number} smallSize @param {number} largeSize @param {() => unknown} small @param {() => unknown} large */
@@ -52,12 +49,12 @@ const row = (label, smallSize, largeSize, small, large) => {
   console.log(`| ${label} | ${smallSize} | ${ts.toFixed(3)} | ${largeSize} | ${tl.toFixed(3)} | ${(tl / ts).toFixed(1)} |`)
 }
 for (const [label, make] of Object.entries(SHAPES)) {
-  const small = make(SMALL[label] ?? 64 * 1024)
-  const large = make(SCALE * (SMALL[label] ?? 64 * 1024))
+  const small = make(smallSize(label))
+  const large = make(SCALE * smallSize(label))
   row(`decode ${label}`, small.length, large.length, () => decode(small), () => decode(large))
 }
-const smallMap = decode(SHAPES['map of many keys'](64 * 1024))
-const largeMap = decode(SHAPES['map of many keys'](SCALE * 64 * 1024))
+const smallMap = decode(SHAPES['map of many keys'](smallSize('map of many keys')))
+const largeMap = decode(SHAPES['map of many keys'](SCALE * smallSize('map of many keys')))
 row('encode map of many keys (keys)', Object.keys(smallMap).length, Object.keys(largeMap).length, () => encode(smallMap), () => encode(largeMap))
 
 const input = SHAPES['nested arrays'](1024 * 1024)

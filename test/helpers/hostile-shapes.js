@@ -4,6 +4,21 @@ import { head, concat, concatAll, text, fromHex } from '../fuzz/cbor.js'
 
 /** @typedef {(size: number) => Uint8Array} Shape */
 
+/** how much larger the large input of each pair is */
+export const SCALE = 16
+
+/**
+ * The small input's size for a shape (the large is SCALE times it): 64 KiB; 256 KiB for the shapes
+ * that decode at memory speed, whose 64 KiB call takes microseconds; 16 KiB for those that make one
+ * object per few bytes, which V8's GC makes superlinear by itself at 1 MiB.
+ * @param {string} shape
+ */
+export function smallSize (shape) {
+  /** @type {Record<string, number>} */
+  const kib = { 'long ASCII string': 256, 'byte strings of 4 KiB': 256, 'nested arrays': 16, 'array of short strings': 16, 'array of CIDs': 16 }
+  return (kib[shape] ?? 64) * 1024
+}
+
 /** @type {Record<string, Shape>} */
 export const SHAPES = {
   // one map with many keys, in canonical order (equal-length keys, so bytewise order)

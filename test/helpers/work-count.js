@@ -5,7 +5,6 @@
 // (`node test/helpers/work-count.js`) so that the builtins are wrapped and counting is on before lib/
 // is loaded; prints one JSON object: { [shape]: { small, large, smallBytes, largeBytes } }.
 import inspector from 'node:inspector/promises'
-import { fileURLToPath } from 'node:url'
 
 const LIB = new URL('../../lib/', import.meta.url).href
 const INDEX = new URL('../../index.js', import.meta.url).href
@@ -51,7 +50,7 @@ await session.post('Profiler.enable')
 await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: true })
 
 const { decode, encode } = await import(INDEX)
-const { SHAPES } = await import('./hostile-shapes.js')
+const { SHAPES, SCALE, smallSize } = await import('./hostile-shapes.js')
 
 /** block executions in lib/ since the last call, plus the counted builtin elements */
 async function takeWork () {
@@ -75,19 +74,16 @@ async function workOf (fn) {
   return takeWork()
 }
 
-const SCALE = 16
-/** @type {Record<string, number>} the small size of each shape (the large is SCALE times it) */
-const SMALL = { 'nested arrays': 16 * 1024, 'array of short strings': 16 * 1024, 'array of CIDs': 16 * 1024 }
 /** @type {Record<string, { small: number, large: number, smallBytes: number, largeBytes: number }>} */
 const out = {}
 for (const [label, make] of Object.entries(SHAPES)) {
-  const n = SMALL[label] ?? 64 * 1024
+  const n = smallSize(label)
   const small = make(n)
   const large = make(SCALE * n)
   out[`decode ${label}`] = { small: await workOf(() => decode(small)), large: await workOf(() => decode(large)), smallBytes: small.length, largeBytes: large.length }
 }
-const smallMap = decode(SHAPES['map of many keys'](64 * 1024))
-const largeMap = decode(SHAPES['map of many keys'](SCALE * 64 * 1024))
+const smallMap = decode(SHAPES['map of many keys'](smallSize('map of many keys')))
+const largeMap = decode(SHAPES['map of many keys'](SCALE * smallSize('map of many keys')))
 out['encode map of many keys'] = {
   small: await workOf(() => encode(smallMap)),
   large: await workOf(() => encode(largeMap)),
@@ -96,4 +92,3 @@ out['encode map of many keys'] = {
 }
 process.stdout.write(JSON.stringify(out) + '\n')
 session.disconnect()
-if (process.argv[1] !== fileURLToPath(import.meta.url)) throw new Error('run as a script')
