@@ -42,7 +42,7 @@ import { blake2b256 } from '@multiformats/blake2/blake2b'
 import * as ours from 'dag-cbor-fast'
 import { roundTrip, defaultCodecUrl } from '../lib/node/run.js'
 import { openInput } from '../lib/node/source.js'
-import { parseSize } from '../lib/core/units.js'
+import { parseSize } from '../lib/core/report/units.js'
 import { startup } from './startup.js'
 import { writeLayout } from './hash-floor.js'
 

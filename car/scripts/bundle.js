@@ -14,7 +14,7 @@
 // The bundle sits in lib/node/ so that what the code finds by module URL (import.meta.url, which
 // the bundle defines as its own URL) still resolves from it: worker threads (lib/node/worker.js,
 // hash-worker.js), the child of a many-file run (lib/node/many-child.js), the codec handed to
-// workers (lib/core/codec.js), package.json, the sample (lib/node/sample.car). Those threads and
+// workers (lib/core/check/dag-cbor.js), package.json, the sample (lib/node/sample.car). Those threads and
 // processes load the source modules. The build fails if a bundled module of ours that uses
 // import.meta lives elsewhere than one directory under lib/, uses more of it than .url, or if a
 // bundled dependency uses import.meta at all, since such a URL would no longer point where its

@@ -13,7 +13,7 @@ import { identity } from 'multiformats/hashes/identity'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import { encode } from 'dag-cbor-fast'
 import '../lib/node/hash.js' // the Node shell's hashers, which digestOf uses
-import { loadHasher, digestOf } from '../lib/core/hash.js'
+import { loadHasher, digestOf } from '../lib/core/check/hash.js'
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
-const bytesUrl = new URL('../lib/core/bytes.js', import.meta.url).href
+const bytesUrl = new URL('../lib/core/base/bytes.js', import.meta.url).href
 const nodeHashUrl = new URL('../lib/node/hash.js', import.meta.url).href
 
 // each in a process of its own: the Node shell's copy, once imported, is the copy of that process

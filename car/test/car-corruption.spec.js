@@ -14,8 +14,8 @@ import { CarReader, CarIndexer } from '@ipld/car'
 import * as codec from 'dag-cbor-fast'
 import { roundTrip } from '../lib/node/run.js'
 import { bytesSource } from '../lib/node/source.js'
-import { exitCode } from '../lib/core/summary.js'
-import { ToolError } from '../lib/core/errors.js'
+import { exitCode } from '../lib/core/report/summary.js'
+import { ToolError } from '../lib/core/base/errors.js'
 import { carWriterBytes } from './helpers/car-oracle.js'
 
 const TOOL = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))

@@ -14,8 +14,8 @@ import { fileURLToPath } from 'node:url'
 import { verifyCar, canonicalizeCar, CarBlockIterator, CarReadError, CarBlockError } from '../lib/node/index.js'
 import { roundTrip } from '../lib/node/run.js'
 import { bytesSource } from '../lib/node/source.js'
-import { exitCode } from '../lib/core/summary.js'
-import { ToolError } from '../lib/core/errors.js'
+import { exitCode } from '../lib/core/report/summary.js'
+import { ToolError } from '../lib/core/base/errors.js'
 import { smallCarV1, smallCarV2 } from './helpers/small-cars.js'
 
 const TOOL = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))

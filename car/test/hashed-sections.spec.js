@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import '../lib/node/hash.js'
-import { hashedSections } from '../lib/core/hashed-sections.js'
+import { hashedSections } from '../lib/core/run/hashed-sections.js'
 
 /** @param {number} n */
 const varint = (n) => { const out = []; while (n >= 0x80) { out.push((n & 0x7f) | 0x80); n >>>= 7 } out.push(n); return out }

@@ -538,7 +538,7 @@ describe('library: what the iterator and readBlockAt return own exactly their by
   }
 
   it('copied CIDs are built as multiformats\' constructors build them, without views (the installed multiformats passes the check at load)', async () => {
-    const { HEAP_CIDS } = await import('../lib/core/iterate.js')
+    const { HEAP_CIDS } = await import('../lib/core/run/iterate.js')
     assert.equal(HEAP_CIDS, true)
   })
 

@@ -21,8 +21,8 @@ const LIB = new URL('../lib/', import.meta.url).href
 const CHILD = `
 import { roundTrip } from '${LIB}node/run.js'
 import { openInput } from '${LIB}node/source.js'
-import { hasherMissing } from '${LIB}core/hash.js'
-import { codecMissing } from '${LIB}core/codecs.js'
+import { hasherMissing } from '${LIB}core/check/hash.js'
+import { codecMissing } from '${LIB}core/check/codecs.js'
 const [file, options] = [process.argv[2], JSON.parse(process.argv[3])]
 const missing = () => ({ blake2b: hasherMissing(0xb220), dagPb: codecMissing(0x70), dagJson: codecMissing(0x0129) })
 const before = missing()

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import '../lib/node/hash.js'
-import { runPipeline } from '../lib/core/pipeline.js'
-import { memoryTarget } from '../lib/core/write.js'
-import { bytesSource } from '../lib/core/input.js'
-import { exitCode } from '../lib/core/summary.js'
+import { runPipeline } from '../lib/core/run/pipeline.js'
+import { memoryTarget } from '../lib/core/write/car-writer.js'
+import { bytesSource } from '../lib/core/read/source.js'
+import { exitCode } from '../lib/core/report/summary.js'
 
 // one non-canonical block (keys out of order), which --canonicalize rewrites
 const GENESIS = fileURLToPath(new URL('../../test/fixtures/cars/filecoin-calibnet-genesis.car', import.meta.url))

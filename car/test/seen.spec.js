@@ -1,6 +1,6 @@
 // SeenCids: the duplicate counter's table, from its small first size through many doublings.
 import assert from 'node:assert/strict'
-import { SeenCids } from '../lib/core/seen.js'
+import { SeenCids } from '../lib/core/graph/seen.js'
 
 /** @param {number} i a distinct 36-byte CID-like key per i */
 function key (i) {

@@ -2,7 +2,7 @@
 // megabytes and no object each. The worker fills batches (BlockBatch) as the check runs and hands
 // them over (transferred, not copied); the page appends them to a BlockTable, whose CIDs sit in one
 // CidTable (duplicates share an id), so that a CID found in a block's links resolves to its block.
-import { CidTable, grow } from '../lib/core/cid-table.js'
+import { CidTable, grow } from '../lib/core/graph/cid-table.js'
 
 /** A block's status in the list; the order is the Uint8Array code. 'orphan' is not a status but a filter. */
 export const STATUSES = /** @type {const} */ (['ok', 'canonical', 'non-canonical', 'invalid', 'hash-mismatch', 'unverified', 'unknown-codec'])

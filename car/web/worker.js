@@ -7,8 +7,8 @@
 import { verifyCar, readBlockAt, blockToJson, checkRepo, canonicalizeCar } from '../lib/core/index.js'
 import { CID } from 'multiformats/cid'
 import { decode } from 'dag-cbor-fast'
-import { DagIndex } from '../lib/core/dag-index.js'
-import { grow } from '../lib/core/cid-table.js'
+import { DagIndex } from '../lib/core/graph/dag-index.js'
+import { grow } from '../lib/core/graph/cid-table.js'
 import { BatchBuilder, statusCode } from './block-table.js'
 
 const BATCH = 16384

@@ -6,7 +6,7 @@
 // README (0 good or written, 1 problems in the data, 2 bad usage or unreadable input), with one-line
 // errors on stderr.
 import { COMMANDS, DEFAULT_COMMAND, closestCommand } from './index.js'
-import { UsageError, errorLine } from '../core/errors.js'
+import { UsageError, errorLine } from '../core/base/errors.js'
 import { removeTemporaryFiles, pendingTemporaryFiles } from '../node/temporary-files.js'
 import { existsSync } from 'node:fs'
 

@@ -5,9 +5,9 @@
 // 1 when they differ or a block fails its hash check, 2 bad usage or unreadable input.
 import '../node/hash.js' // the Node shell's hashers, installed into the core before any block is read
 import { openCarInput } from '../node/blocks.js'
-import { CidTable } from '../core/cid-table.js'
-import { verifyBlock } from '../core/hash.js'
-import { cidText } from '../core/links.js'
+import { CidTable } from '../core/graph/cid-table.js'
+import { verifyBlock } from '../core/check/hash.js'
+import { cidText } from '../core/graph/links.js'
 import { createLineWriter } from '../node/lines.js'
 import { parseCommand, COMMON_USAGE } from '../node/command-args.js'
 
@@ -34,7 +34,7 @@ export async function run (argv) {
   /** @type {string[]} */
   const badHashes = []
   let badCount = 0
-  /** @param {string} name @param {import('../core/read.js').Block} block */
+  /** @param {string} name @param {import('../core/read/car-reader.js').Block} block */
   const checkHash = (name, block) => {
     const hash = verifyBlock(block.cid, block.bytes)
     if (hash !== 'ok' && badCount++ < SHOWN) badHashes.push(`${name}: ${block.cid} at byte offset ${block.offset}: ${hash === 'mismatch' ? 'its bytes do not hash to the CID' : 'its hash function is not one this tool can check'}`)

@@ -6,9 +6,9 @@
 import '../node/hash.js' // the Node shell's hashers, installed into the core before any block is read
 import * as codec from 'dag-cbor-fast'
 import { openCarInput, varintSize } from '../node/blocks.js'
-import { headerLine, blockLine } from '../core/block-json.js'
+import { headerLine, blockLine } from '../core/report/block-json.js'
 import { createLineWriter } from '../node/lines.js'
-import { sameBytes } from '../core/bytes.js'
+import { sameBytes } from '../core/base/bytes.js'
 import { parseCommand, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../node/command-args.js'
 
 const USAGE = `usage: dag-cbor-car export <in.car | -> [--strict] [--max-block-size SIZE] > blocks.jsonl
@@ -73,7 +73,7 @@ export async function run (argv) {
 /**
  * Why import would not write this CAR's header byte for byte (it writes a canonical CARv1 header).
  *
- * @param {import('../core/read.js').Car} car
+ * @param {import('../core/read/car-reader.js').Car} car
  * @param {Uint8Array} prefix the first bytes of the input
  * @returns {string | null}
  */

@@ -7,14 +7,15 @@
 import '../node/hash.js' // the Node shell's hashers, installed into the core before any block is read
 import fs from 'node:fs'
 import { openCarInput } from '../node/blocks.js'
-import { openCar } from '../core/read.js'
-import { DagIndex } from '../core/dag-index.js'
-import { CidTable } from '../core/cid-table.js'
-import { parseCid, codecCode } from '../core/block-report.js'
-import { verifyBlock } from '../core/hash.js'
+import { openCar } from '../core/read/car-reader.js'
+import { DagIndex } from '../core/graph/dag-index.js'
+import { CidTable } from '../core/graph/cid-table.js'
+import { parseCid, codecCode } from '../core/report/block-report.js'
+import { verifyBlock } from '../core/check/hash.js'
 import { openCarOutput } from '../node/output.js'
-import { ToolError, UsageError, systemReason } from '../core/errors.js'
+import { ToolError, UsageError, systemReason } from '../core/base/errors.js'
 import { parseCommand, COMMON_USAGE, STRICT_OPTION } from '../node/command-args.js'
+import { readyFor } from '../core/check/on-demand.js'
 
 const USAGE = `usage: dag-cbor-car filter <in.car | -> --out x.car [--cids FILE] [--drop FILE] [--codec NAME]...
                            [--reachable-from CID]... [--strict] [--json]
@@ -96,7 +97,7 @@ export async function run (argv) {
     // pass 2: write the kept blocks
     await source.checkUnchanged()
     output = await openCarOutput(values.out, roots)
-    const again = await openCar(source.stream(), { size: source.size, maxBlockSize })
+    const again = await openCar(source.stream(), { size: source.size, maxBlockSize, ready: readyFor })
     let read = 0
     let kept = 0
     /** @type {string[]} */

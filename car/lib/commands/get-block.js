@@ -7,15 +7,15 @@
 import '../node/hash.js' // the Node shell's hashers, installed into the core before any block is read
 import * as codec from 'dag-cbor-fast'
 import { openCarInput } from '../node/blocks.js'
-import { checkBlock, codecName, parseCid } from '../core/block-report.js'
-import { blockLine, otherValueCodec } from '../core/block-json.js'
-import { describeError } from '../core/classify.js'
-import { exactDagJson } from '../core/block-view.js'
+import { checkBlock, codecName, parseCid } from '../core/report/block-report.js'
+import { blockLine, otherValueCodec } from '../core/report/block-json.js'
+import { describeError } from '../core/check/classify.js'
+import { exactDagJson } from '../core/report/block-view.js'
 import { writeOut } from '../node/lines.js'
 import { prettyJson } from '../pretty-json.js'
-import { UsageError } from '../core/errors.js'
+import { UsageError } from '../core/base/errors.js'
 import { parseCommand, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../node/command-args.js'
-import { DAG_CBOR, RAW } from '../core/links.js'
+import { DAG_CBOR, RAW } from '../core/graph/links.js'
 
 const USAGE = `usage: dag-cbor-car get-block <in.car | -> <CID> [--dag-json [--pretty] | --json] [--strict]
 
@@ -62,7 +62,7 @@ export async function run (argv) {
 }
 
 /**
- * @param {import('../core/read.js').Block} block
+ * @param {import('../core/read/car-reader.js').Block} block
  * @param {Record<string, any>} values
  * @returns {Promise<number>}
  */

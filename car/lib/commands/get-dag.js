@@ -7,14 +7,14 @@
 // nothing written, exit 1.
 import '../node/hash.js' // the Node shell's hashers, installed into the core before any block is read
 import { openCarInput, readBlockAt } from '../node/blocks.js'
-import { DagIndex } from '../core/dag-index.js'
-import { CidTable, grow } from '../core/cid-table.js'
-import { parseCid } from '../core/block-report.js'
-import { forEachLink, cidText } from '../core/links.js'
-import { verifyBlock, hashName } from '../core/hash.js'
+import { DagIndex } from '../core/graph/dag-index.js'
+import { CidTable, grow } from '../core/graph/cid-table.js'
+import { parseCid } from '../core/report/block-report.js'
+import { forEachLink, cidText } from '../core/graph/links.js'
+import { verifyBlock, hashName } from '../core/check/hash.js'
 import { openCarOutput } from '../node/output.js'
-import { humanBytes } from '../core/units.js'
-import { UsageError } from '../core/errors.js'
+import { humanBytes } from '../core/report/units.js'
+import { UsageError } from '../core/base/errors.js'
 import { parseCommand, COMMON_USAGE, STRICT_OPTION } from '../node/command-args.js'
 
 const USAGE = `usage: dag-cbor-car get-dag <in.car | -> <CID> --out sub.car [--strict] [--json]
@@ -66,7 +66,7 @@ export async function run (argv) {
     let top = 0
     /** @type {number[]} */
     const children = []
-    /** @type {import('../core/links.js').OnLink} */
+    /** @type {import('../core/graph/links.js').OnLink} */
     const onLink = (b, start, end) => {
       const id = index.cids.find(b, start, end)
       if (index.has(id)) children.push(id)

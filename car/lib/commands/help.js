@@ -1,6 +1,6 @@
 // dag-cbor-car help [command]: the commands, one line each; with a command, its --help.
 import { COMMANDS } from './index.js'
-import { UsageError } from '../core/errors.js'
+import { UsageError } from '../core/base/errors.js'
 
 /** @type {Record<string, string>} */
 const SUMMARIES = {

@@ -7,11 +7,11 @@
 import '../node/hash.js' // the Node shell's hashers, installed into the core before any block is read
 import { openInput } from '../node/source.js'
 import { openCarOutput } from '../node/output.js'
-import { parseHeaderLine, parseBlockLine, LineError } from '../core/block-json.js'
-import { ToolError, UsageError } from '../core/errors.js'
+import { parseHeaderLine, parseBlockLine, LineError } from '../core/report/block-json.js'
+import { ToolError, UsageError } from '../core/base/errors.js'
 import { parseCommand, COMMON_USAGE } from '../node/command-args.js'
 import { createProgress } from '../node/progress.js'
-import { loadHashers } from '../core/hash.js'
+import { loadHashers } from '../core/check/hash.js'
 
 const USAGE = `usage: dag-cbor-car import [blocks.jsonl | -] --out out.car [--json]
 

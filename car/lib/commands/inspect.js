@@ -6,11 +6,11 @@
 // problems in it, in --json and counted on stderr; 1 with --strict when there are problems; 2 unreadable.
 import '../node/hash.js' // the Node shell's hashers, installed into the core before any block is read
 import { openCarInput } from '../node/blocks.js'
-import { DagIndex } from '../core/dag-index.js'
-import { checkBlock, codecName, SizeList } from '../core/block-report.js'
-import { hashName } from '../core/hash.js'
-import { cidText } from '../core/links.js'
-import { humanBytes } from '../core/units.js'
+import { DagIndex } from '../core/graph/dag-index.js'
+import { checkBlock, codecName, SizeList } from '../core/report/block-report.js'
+import { hashName } from '../core/check/hash.js'
+import { cidText } from '../core/graph/links.js'
+import { humanBytes } from '../core/report/units.js'
 import { parseCommand, COMMON_OPTIONS, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../node/command-args.js'
 
 /** @type {{ partial: { type: 'boolean' }, strict: { type: 'boolean' } }} */

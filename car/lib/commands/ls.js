@@ -5,9 +5,9 @@
 // counted on stderr), 1 with --strict when there were problems, 2 for unreadable input.
 import '../node/hash.js' // the Node shell's hashers, installed into the core before any block is read
 import { openCarInput } from '../node/blocks.js'
-import { CidTable } from '../core/cid-table.js'
-import { checkBlock, codecName } from '../core/block-report.js'
-import { linksOf } from '../core/links.js'
+import { CidTable } from '../core/graph/cid-table.js'
+import { checkBlock, codecName } from '../core/report/block-report.js'
+import { linksOf } from '../core/graph/links.js'
 import { createLineWriter } from '../node/lines.js'
 import { parseCommand, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../node/command-args.js'
 

@@ -4,14 +4,14 @@
 // blocks missing), 2 bad usage or unreadable input.
 import '../node/hash.js' // the Node shell's hashers, installed into the core before any block is read
 import fs from 'node:fs'
-import { UsageError, systemReason, aboutInput } from '../core/errors.js'
+import { UsageError, systemReason, aboutInput } from '../core/base/errors.js'
 import { parseCommand, COMMON_USAGE } from '../node/command-args.js'
 import { openInput } from '../node/source.js'
-import { readBlocks } from '../core/atproto/blocks.js'
+import { readBlocks } from '../core/check/atproto/blocks.js'
 import { createProgress, drawProgress } from '../node/progress.js'
-import { checkRepo } from '../core/atproto/check-repo.js'
-import { parseDidKey, keyFromDidDocument, KeyError } from '../core/atproto/did-key.js'
-import { faultLine, formatSummary, oneLine } from '../core/atproto/report.js'
+import { checkRepo } from '../core/check/atproto/check-repo.js'
+import { parseDidKey, keyFromDidDocument, KeyError } from '../core/check/atproto/did-key.js'
+import { faultLine, formatSummary, oneLine } from '../core/check/atproto/report.js'
 import { createExporter } from '../node/atproto/export-dir.js'
 
 const USAGE = `usage: dag-cbor-car repo verify FILE|- [--key KEY] [--json]
@@ -53,7 +53,7 @@ function parse (argv) {
 
 /**
  * @param {string} spec did:key:..., or a DID document file
- * @returns {{ key: import('../core/atproto/did-key.js').PublicKey, did: string | null }}
+ * @returns {{ key: import('../core/check/atproto/did-key.js').PublicKey, did: string | null }}
  */
 function loadKey (spec) {
   try {

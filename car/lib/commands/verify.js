@@ -8,11 +8,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { parseOptions } from '../node/args.js'
 import { maxBlockSizeOption } from '../node/command-args.js'
-import { ToolError, UsageError, errorLine } from '../core/errors.js'
+import { ToolError, UsageError, errorLine } from '../core/base/errors.js'
 import { openInput, bytesSource, stdinKind } from '../node/source.js'
-import { DEFAULT_MAX_BLOCK_SIZE, bytesText } from '../core/block-size.js'
+import { DEFAULT_MAX_BLOCK_SIZE, bytesText } from '../core/read/limits.js'
 import { roundTrip, defaultWorkers, maxWorkers } from '../node/run.js'
-import { formatSummary, exitCode, createSummary, finishSummary } from '../core/summary.js'
+import { formatSummary, exitCode, createSummary, finishSummary } from '../core/report/summary.js'
 import { createProgress } from '../node/progress.js'
 
 const USAGE = `usage: dag-cbor-car [verify] [in.car | -] [--out out.car [--canonicalize [--map map.txt]]] [--json]
@@ -141,7 +141,7 @@ async function check (args) {
     if (args.out && args.input !== '-' && sameFile(args.input, args.out)) throw new UsageError('--out must not be the input file')
     source = await openInput(args.input)
   } else {
-    const [{ sampleCar }, { loadHasher }] = await Promise.all([import('../node/sample.js'), import('../core/hash.js')])
+    const [{ sampleCar }, { loadHasher }] = await Promise.all([import('../node/sample.js'), import('../core/check/hash.js')])
     // the sample holds blake2b-256 blocks: its hasher loads first, rather than when the first such
     // block stops a batch, which is then checked again from its start
     await loadHasher(0xb220)
@@ -180,7 +180,7 @@ async function check (args) {
 }
 
 /**
- * @param {import('../core/summary.js').Summary} summary
+ * @param {import('../core/report/summary.js').Summary} summary
  * @param {boolean} json
  * @param {import('../node/sample.js').SampleExpectation | null} expected
  */
@@ -198,7 +198,7 @@ function render (summary, json, expected) {
  * those, and fails (exit 1) if it misses one or finds another: the newcomer's first command checks
  * the tool, and a real file with the same problems still exits 1.
  *
- * @param {import('../core/summary.js').Summary} s
+ * @param {import('../core/report/summary.js').Summary} s
  * @param {import('../node/sample.js').SampleExpectation} expected
  */
 function sampleCheck (s, expected) {
@@ -217,7 +217,7 @@ function sampleCheck (s, expected) {
 }
 
 /**
- * @param {import('../core/summary.js').Summary} s
+ * @param {import('../core/report/summary.js').Summary} s
  * @param {import('../node/sample.js').SampleExpectation} expected
  */
 function sampleExitCode (s, expected) {

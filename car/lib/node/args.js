@@ -1,7 +1,7 @@
 // Command-line parsing for every command: node:util's parseArgs, with the tool's own one-line messages
 // in place of Node's parser text (which suggests '--' for an unknown flag, with an unbalanced quote).
 import { parseArgs } from 'node:util'
-import { UsageError } from '../core/errors.js'
+import { UsageError } from '../core/base/errors.js'
 
 /**
  * @template {import('node:util').ParseArgsConfig['options']} T

@@ -6,18 +6,18 @@ import os from 'node:os'
 import path from 'node:path'
 /** @typedef {import('multiformats/cid').CID} CID */
 import { openInput } from './source.js'
-import { openCar, readVarint, CarReadError, decodeSectionCid } from '../core/read.js'
-import { DEFAULT_MAX_BLOCK_SIZE } from '../core/block-size.js'
+import { openCar, readVarint, CarReadError, decodeSectionCid } from '../core/read/car-reader.js'
+import { DEFAULT_MAX_BLOCK_SIZE } from '../core/read/limits.js'
 import { openAtomicFile } from './output.js'
-import { ToolError, aboutInput } from '../core/errors.js'
-import { missing, loadFor } from '../core/on-demand.js'
+import { ToolError, aboutInput } from '../core/base/errors.js'
+import { missing, loadFor, readyFor } from '../core/check/on-demand.js'
 import { createProgress, drawProgress } from './progress.js'
 
 /**
  * @typedef {object} CarInput
  * @property {string} name what messages call the input
  * @property {import('./source.js').Source} source
- * @property {import('../core/read.js').Car} car
+ * @property {import('../core/read/car-reader.js').Car} car
  * @property {Uint8Array} prefix the first bytes of the input (up to PREFIX bytes), for export's header check
  * @property {() => Promise<void>} close
  */
@@ -49,7 +49,7 @@ export async function openCarInput (spec, { maxBlockSize = DEFAULT_MAX_BLOCK_SIZ
   }
   try {
     const prefix = { bytes: new Uint8Array(0) }
-    const car = await openCar(keepPrefix(source.stream(), prefix), { size: source.size, maxBlockSize })
+    const car = await openCar(keepPrefix(source.stream(), prefix), { size: source.size, maxBlockSize, ready: readyFor })
     drawProgress(car, createProgress({ total: source.size, stdoutListing }))
     // the reader's errors give offsets; the command line also names the input
     const blocks = car.blocks

@@ -1,10 +1,10 @@
 // What the commands (other than verify) share on their command lines: the tool's own messages for bad
 // flags (args.js), --help, --json and --max-block-size.
 import { parseOptions } from './args.js'
-import { UsageError } from '../core/errors.js'
-import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from '../core/block-size.js'
+import { UsageError } from '../core/base/errors.js'
+import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from '../core/read/limits.js'
 import { guardStdout } from './lines.js'
-import { parseSize } from '../core/units.js'
+import { parseSize } from '../core/report/units.js'
 import { stdinKind } from './source.js'
 
 /** @type {{ json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, 'max-block-size': { type: 'string' } }} */

@@ -2,8 +2,8 @@
 // the batch's buffer back (transferred both ways: the blocks are the caller's, in its ArrayBuffer).
 import { parentPort, workerData } from 'node:worker_threads'
 import './hash.js'
-import { hashedSections } from '../core/hashed-sections.js'
-import { loadHasher } from '../core/hash.js'
+import { hashedSections } from '../core/run/hashed-sections.js'
+import { loadHasher } from '../core/check/hash.js'
 
 /** shared with the main thread (hash-workers.js): [0] workers started, [index] batches this one hashed */
 const counts = /** @type {Int32Array} */ (workerData.counts)

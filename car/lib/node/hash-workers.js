@@ -52,7 +52,7 @@ export function hashWorkers (n) {
     /** worker threads started, taking batches */
     ready: () => Atomics.load(counts, 0),
     /**
-     * @param {import('../core/read.js').SectionBatch} batch its buffer is transferred
+     * @param {import('../core/read/car-reader.js').SectionBatch} batch its buffer is transferred
      * @returns {Promise<Hashed>}
      */
     hash (batch) {

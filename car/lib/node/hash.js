@@ -7,8 +7,8 @@
 import { Buffer } from 'node:buffer'
 import crypto from 'node:crypto'
 import { createRequire } from 'node:module'
-import { installHashers } from '../core/hash.js'
-import { installEquals, installCopy } from '../core/bytes.js'
+import { installHashers } from '../core/check/hash.js'
+import { installEquals, installCopy } from '../core/base/bytes.js'
 
 installHashers({
   backend: 'node:crypto',

@@ -9,8 +9,8 @@
 // Blocks copied out (the default): a batch's buffer, back from its worker, is read into again once
 // its blocks are copied out (`spare`), as with one thread: no fresh memory per batch. viewBytes:
 // each batch is a buffer of its own, which the caller's blocks are views of.
-import { sectionBatches } from '../core/iterate.js'
-import { hashedSections } from '../core/hashed-sections.js'
+import { sectionBatches } from '../core/run/iterate.js'
+import { hashedSections } from '../core/run/hashed-sections.js'
 import { hashWorkers } from './hash-workers.js'
 
 /** batches a worker thread has or waits for, per worker */
@@ -19,14 +19,14 @@ const HASHING_AHEAD = 4
 const READ_SPARE = 2
 
 /**
- * @param {import('../core/read.js').Car} car
+ * @param {import('../core/read/car-reader.js').Car} car
  * @param {number} threads worker threads
  * @param {ArrayBufferLike[]} [spare] buffers of batches whose blocks were copied out, to read into again
- * @returns {AsyncGenerator<import('../core/iterate.js').HashedBatch>}
+ * @returns {AsyncGenerator<import('../core/run/iterate.js').HashedBatch>}
  */
 export async function * hashedBatches (car, threads, spare) {
   const pool = hashWorkers(threads)
-  /** @typedef {{ batch: import('../core/iterate.js').HashedBatch, hashed: Promise<void> | null }} Entry hashed: null once checked */
+  /** @typedef {{ batch: import('../core/run/iterate.js').HashedBatch, hashed: Promise<void> | null }} Entry hashed: null once checked */
   /** @type {Entry[]} */
   const inFlight = []
   /** @param {Entry} entry */

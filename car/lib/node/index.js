@@ -2,7 +2,7 @@
 // (../core/index.js), with node:crypto's sha2-256 installed, file paths (and file: URLs) accepted
 // as input, read by position, and verifyCar's `workers` (worker threads, as the CLI runs them).
 import './hash.js'
-import { openSource } from '../core/input.js'
+import { openSource } from '../core/read/source.js'
 import * as core from '../core/index.js'
 import { openInput } from './source.js'
 import { defaultCodecUrl, maxWorkers } from './run.js'
@@ -20,7 +20,7 @@ export { CarWriter, CarBlockError, CarReadError, blockToJson, hashBackends, inst
 
 /**
  * @param {NodeCarInput} input
- * @returns {Promise<import('../core/input.js').Source>}
+ * @returns {Promise<import('../core/read/source.js').Source>}
  */
 async function open (input) {
   if (typeof input === 'string') return openInput(input)
@@ -57,9 +57,9 @@ export class CarBlockIterator extends core.CarBlockIterator {
   }
 
   /**
-   * @param {import('../core/read.js').Car} car
+   * @param {import('../core/read/car-reader.js').Car} car
    * @param {IteratorOptions} options
-   * @param {import('../core/input.js').Source} [source]
+   * @param {import('../core/read/source.js').Source} [source]
    */
   constructor (car, options, source) {
     super(car, options, source)
@@ -71,7 +71,7 @@ export class CarBlockIterator extends core.CarBlockIterator {
    * With worker threads: batches hashed by them and by this thread, handed out in order (hashed-batches.js).
    *
    * @param {ArrayBufferLike[]} [spare] buffers to read into again (blocks copied out of their batches)
-   * @returns {AsyncGenerator<import('../core/iterate.js').HashedBatch>}
+   * @returns {AsyncGenerator<import('../core/run/iterate.js').HashedBatch>}
    */
   async * sectionBatches (spare) {
     if (this.hashingThreads === 0) yield * super.sectionBatches(spare)

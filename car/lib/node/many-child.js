@@ -2,7 +2,7 @@
 // sends back its exit status and what it wrote. The command's writes to stdout and stderr are
 // captured for the run (the parent prints them in the order the files were given).
 import { COMMANDS } from '../commands/index.js'
-import { UsageError, errorLine } from '../core/errors.js'
+import { UsageError, errorLine } from '../core/base/errors.js'
 
 /**
  * Route a stream's writes into `into` for the length of a run.

@@ -4,7 +4,7 @@
 // printed in the order the files were given: one line per file, or with --json one JSON line per
 // file (the command's own JSON, plus "status", and "error" when it stopped on one). The exit status
 // is the worst of the files' statuses (for inspect without --strict, problems in the data count as 0).
-import { UsageError } from '../core/errors.js'
+import { UsageError } from '../core/base/errors.js'
 import { guardStdout } from './lines.js'
 
 /** The commands that take several inputs, each with its option table (the flags that take a value

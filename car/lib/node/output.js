@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import crypto from 'node:crypto'
 import { encode } from 'dag-cbor-fast'
-import { ToolError, systemReason } from '../core/errors.js'
+import { ToolError, systemReason } from '../core/base/errors.js'
 import { temporaryFiles, addTemporaryFile } from './temporary-files.js'
 
 const STAGING = 1 << 20

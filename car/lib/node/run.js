@@ -4,11 +4,11 @@
 // threads from the input's size and the machine's cores.
 import os from 'node:os'
 import './hash.js'
-import { runPipeline } from '../core/pipeline.js'
+import { runPipeline } from '../core/run/pipeline.js'
 import { idleCores } from './idle-cores.js'
 
 /** Our codec, imported by module URL so worker threads can load the same one (the bench swaps it). */
-export const defaultCodecUrl = new URL('../core/codec.js', import.meta.url).href
+export const defaultCodecUrl = new URL('../core/check/dag-cbor.js', import.meta.url).href
 /**
  * Below this size a run uses one thread by default: a worker thread starts (its isolate, then its
  * modules) in about the time this thread takes to check tens of MB, and until then it only takes
@@ -40,7 +40,7 @@ export function defaultWorkers (size, out = false) {
  * @property {string} [mapFile] with canonicalize: also write every old -> new CID to this file
  * @property {string} [codecUrl] module URL of the codec (default: ../core/codec.js)
  *
- * @typedef {Omit<import('../core/pipeline.js').RunOptions, 'output' | 'codec' | 'workerPool'> & NodeRunOptions} RunOptions
+ * @typedef {Omit<import('../core/run/pipeline.js').RunOptions, 'output' | 'codec' | 'workerPool'> & NodeRunOptions} RunOptions
  */
 
 /**
@@ -48,7 +48,7 @@ export function defaultWorkers (size, out = false) {
  * was read before it, as `err.summary`, so the caller can still print it.
  *
  * @param {RunOptions} options
- * @returns {Promise<import('../core/summary.js').Summary>}
+ * @returns {Promise<import('../core/report/summary.js').Summary>}
  */
 export async function roundTrip (options) {
   const { out, mapFile, codecUrl = defaultCodecUrl, ...rest } = options
@@ -60,7 +60,7 @@ export async function roundTrip (options) {
   // before the codec is loaded and the header read: a thread takes longer to start than those, and
   // this one checks batches itself until one has
   const threads = out === undefined ? workers - 1 : workers
-  /** @type {Promise<import('../core/pipeline.js').Processor> | null} */
+  /** @type {Promise<import('../core/run/pipeline.js').Processor> | null} */
   let early = threads > 0 ? startPool(threads) : null
   early?.catch(() => {}) // its failure, if any, is the run's when the run takes it
   try {
@@ -68,7 +68,7 @@ export async function roundTrip (options) {
       ...rest,
       workers,
       // the default by its specifier, which the CLI's bundle (scripts/build-cli.js) then carries
-      codec: codecUrl === defaultCodecUrl ? await import('../core/codec.js') : await import(codecUrl),
+      codec: codecUrl === defaultCodecUrl ? await import('../core/check/dag-cbor.js') : await import(codecUrl),
       workerPool: (n) => {
         const pool = early !== null && n === threads ? early : startPool(n)
         if (pool === early) early = null
@@ -87,7 +87,7 @@ export async function roundTrip (options) {
  *
  * @param {string} out
  * @param {string | undefined} mapFile
- * @returns {import('../core/pipeline.js').OutputTarget}
+ * @returns {import('../core/run/pipeline.js').OutputTarget}
  */
 function fileTarget (out, mapFile) {
   return {

@@ -2,13 +2,13 @@
 // stream (standard input, a pipe, a FIFO, a device) read once, front to back, size unknown.
 import fs from 'node:fs'
 import net from 'node:net'
-import { systemReason } from '../core/errors.js'
-import { InputError, bytesSource } from '../core/input.js'
+import { systemReason } from '../core/base/errors.js'
+import { InputError, bytesSource } from '../core/read/source.js'
 
 const CHUNK = 1 << 20
 const WAIT_NOTE_MS = 500
 
-/** @typedef {import('../core/input.js').Source} Source */
+/** @typedef {import('../core/read/source.js').Source} Source */
 
 export { InputError, bytesSource }
 

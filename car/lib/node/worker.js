@@ -2,9 +2,9 @@
 // order; or batches of whole sections (verify without output), answered with a SectionResult.
 import { parentPort, workerData } from 'node:worker_threads'
 import './hash.js'
-import { unpack, processBatch } from '../core/batch.js'
-import { processSections } from '../core/sections.js'
-import { checkLoading } from '../core/on-demand.js'
+import { unpack, processBatch } from '../core/run/batch.js'
+import { processSections } from '../core/run/sections.js'
+import { checkLoading } from '../core/check/on-demand.js'
 
 const codec = await import(workerData.codecUrl)
 const options = { canonicalize: workerData.canonicalize }
@@ -12,7 +12,7 @@ const options = { canonicalize: workerData.canonicalize }
 const progress = workerData.progress
 const at = 2 * workerData.index
 
-/** @typedef {{ id: number, batch?: import('../core/batch.js').PackedBatch, sections?: import('../core/read.js').SectionBatch, maxBlockSize?: number }} Message */
+/** @typedef {{ id: number, batch?: import('../core/run/batch.js').PackedBatch, sections?: import('../core/read/car-reader.js').SectionBatch, maxBlockSize?: number }} Message */
 
 /** @param {Message} msg */
 function check (msg) {
@@ -26,7 +26,7 @@ function check (msg) {
     const result = checkLoading(() => msg.sections
       ? { id: msg.id, sectionResult: processSections(codec, msg.sections, { maxBlockSize: /** @type {number} */ (msg.maxBlockSize) }) }
       // results are cloned, not transferred: an encoder's output may be a view on a buffer it reuses
-      : { id: msg.id, results: processBatch(codec, unpack(/** @type {import('../core/batch.js').PackedBatch} */ (msg.batch)), options) })
+      : { id: msg.id, results: processBatch(codec, unpack(/** @type {import('../core/run/batch.js').PackedBatch} */ (msg.batch)), options) })
     if (result instanceof Promise) result.then(answer, failed)
     else answer(result)
   } catch (err) {

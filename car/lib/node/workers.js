@@ -2,12 +2,12 @@
 // (the inline one is the core's, core/pipeline.js). It takes batches of blocks and returns per-block
 // results for each batch; the caller awaits batches in submission order, so output and summary are
 // identical whatever the number of workers.
-import { pack, transferList } from '../core/batch.js'
+import { pack, transferList } from '../core/run/batch.js'
 
 /**
- * @typedef {import('../core/classify.js').BlockResult} BlockResult
- * @typedef {import('../core/sections.js').SectionResult} SectionResult
- * @typedef {import('../core/pipeline.js').Processor} Processor
+ * @typedef {import('../core/check/classify.js').BlockResult} BlockResult
+ * @typedef {import('../core/run/sections.js').SectionResult} SectionResult
+ * @typedef {import('../core/run/pipeline.js').Processor} Processor
  */
 
 /**

@@ -3,7 +3,7 @@
 // which must be reported under their rule, naming the node and the key.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
-import { keyHeight, commonPrefixLength } from '../../lib/core/atproto/mst-key.js'
+import { keyHeight, commonPrefixLength } from '../../lib/core/check/atproto/mst-key.js'
 import { fixture, fixtureJson, check } from './helpers/fixtures.js'
 import { heightOf, block, nodeValue, buildMst, buildRepo, commitBlock, keyPair, carBytes, post } from './helpers/repo-builder.js'
 

@@ -1,6 +1,6 @@
 // Identifier syntax against the atproto interop test vectors (car/test/fixtures/atproto/*_syntax_*.txt).
 import assert from 'node:assert/strict'
-import { isNsid, isRecordKey, isTid, isDid, parseRepoPath } from '../../lib/core/atproto/syntax.js'
+import { isNsid, isRecordKey, isTid, isDid, parseRepoPath } from '../../lib/core/check/atproto/syntax.js'
 import { fixtureLines } from './helpers/fixtures.js'
 
 /** @type {Array<[string, (s: string) => boolean]>} */

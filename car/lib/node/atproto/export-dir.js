@@ -5,9 +5,9 @@
 // and files are created exclusively (never overwritten, never followed through a symlink).
 import fs from 'node:fs'
 import path from 'node:path'
-import { exactDagJson } from '../../core/block-view.js'
-import { ToolError, systemReason } from '../../core/errors.js'
-import { isNsid, isRecordKey } from '../../core/atproto/syntax.js'
+import { exactDagJson } from '../../core/report/block-view.js'
+import { ToolError, systemReason } from '../../core/base/errors.js'
+import { isNsid, isRecordKey } from '../../core/check/atproto/syntax.js'
 
 // Names Windows gives special meaning to, whatever the extension: refused there.
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i

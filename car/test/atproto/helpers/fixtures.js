@@ -3,9 +3,9 @@
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { bytesSource } from '../../../lib/node/source.js'
-import { readBlocks } from '../../../lib/core/atproto/blocks.js'
-import { checkRepo } from '../../../lib/core/atproto/check-repo.js'
-import { parseDidKey } from '../../../lib/core/atproto/did-key.js'
+import { readBlocks } from '../../../lib/core/check/atproto/blocks.js'
+import { checkRepo } from '../../../lib/core/check/atproto/check-repo.js'
+import { parseDidKey } from '../../../lib/core/check/atproto/did-key.js'
 
 /** @param {string} name */
 export const fixture = (name) => fileURLToPath(new URL(`../../fixtures/atproto/${name}`, import.meta.url))
@@ -22,7 +22,7 @@ export const fixtureLines = (name) => fs.readFileSync(fixture(name), 'utf8').spl
  */
 export async function check (car, { did, records = true } = {}) {
   const store = await readBlocks(bytesSource('test.car', car))
-  /** @type {import('../../../lib/core/atproto/mst-walk.js').Entry[]} */
+  /** @type {import('../../../lib/core/check/atproto/mst-walk.js').Entry[]} */
   const entries = []
   const summary = await checkRepo(store, {
     input: 'test.car',

@@ -4,10 +4,10 @@
 import * as codec from 'dag-cbor-fast'
 import { CID } from 'multiformats/cid'
 import { base36 } from 'multiformats/bases/base36'
-import { processBlock } from './classify.js'
+import { processBlock } from '../check/classify.js'
 import { codecName } from './summary.js'
-import { hashName } from './hash.js'
-import { UsageError } from './errors.js'
+import { hashName } from '../check/hash.js'
+import { UsageError } from '../base/errors.js'
 
 /** Codecs the commands know by name (any other is given as a number: 0x0112 or 274). */
 const NAMED_CODECS = [0x71, 0x55, 0x70, 0x0129, 0x0200]
@@ -17,7 +17,7 @@ const NAMED_CODECS = [0x71, 0x55, 0x70, 0x0129, 0x0200]
  * @property {'ok' | 'mismatch' | 'unverified'} hash
  * @property {'canonical' | 'non-canonical' | 'invalid' | undefined} dagCbor for DAG-CBOR blocks
  * @property {{ kind: string, message: string } | null} problem what makes `verify` fail on this block (a hash, DAG-CBOR, or another codec's content)
- * @property {import('./classify.js').BlockResult} result
+ * @property {import('../check/classify.js').BlockResult} result
  */
 
 /**

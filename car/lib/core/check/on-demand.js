@@ -7,7 +7,7 @@
 // most once per hasher and decoder in a thread, and nothing to do per block once all is loaded.
 import { loadHasher, hasherMissing } from './hash.js'
 import { loadCodec, codecMissing } from './codecs.js'
-import { NotLoadedError } from './errors.js'
+import { NotLoadedError } from '../base/errors.js'
 
 /**
  * Does checking a block with this codec and multihash code wait for a load?
@@ -26,6 +26,18 @@ export function missing (codec, hash) {
  */
 export async function loadFor (codec, hash) {
   await Promise.all([loadCodec(codec), loadHasher(hash)])
+}
+
+/**
+ * What a reader's `ready` option takes (read/car-reader.js): nothing when a block of this codec and
+ * multihash can be checked now, else the load that makes it so.
+ *
+ * @param {number} codec
+ * @param {number} hash
+ * @returns {Promise<void> | undefined}
+ */
+export function readyFor (codec, hash) {
+  return missing(codec, hash) ? loadFor(codec, hash) : undefined
 }
 
 /**

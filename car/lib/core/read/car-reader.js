@@ -7,10 +7,9 @@
 // whatever a section claims before it can be checked.
 import { CID } from 'multiformats/cid'
 import { decode } from 'dag-cbor-fast'
-import { ToolError } from './errors.js'
-import { InputError } from './input.js'
-import { missing, loadFor } from './on-demand.js'
-import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from './block-size.js'
+import { ToolError } from '../base/errors.js'
+import { InputError } from './source.js'
+import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from './limits.js'
 
 /** Room for the CID in a section's length claim, on top of the block (identity CIDs inline data). */
 const CID_ROOM = 4096
@@ -256,14 +255,16 @@ export function decodeSectionCid (section) {
  * Read a CAR's header from a stream of chunks, and return a generator of its blocks.
  *
  * @param {AsyncIterable<Uint8Array>} chunks
- * @param {{ size?: number, maxBlockSize?: number, file?: SeekableFile, shared?: boolean, reuse?: boolean }} [options] size: the input's size
+ * @param {{ size?: number, maxBlockSize?: number, file?: SeekableFile, shared?: boolean, reuse?: boolean, ready?: (codec: number, hash: number) => Promise<void> | undefined }} [options] size: the input's size
  *   in bytes, when known; file: the same input, to read by position (sectionBatches reads it directly);
  *   shared (default true): sectionBatches' buffers are SharedArrayBuffers where the runtime has them
  *   (for worker threads); false: ArrayBuffers (blocks handed to a caller, who may keep them);
- *   reuse (default: shared): buffers are made with room to be read into again (spare ones)
+ *   reuse (default: shared): buffers are made with room to be read into again (spare ones);
+ *   ready: called for each block blocks() is about to hand out, with its codec and multihash code;
+ *   a Promise it returns (a hasher or decoder loading: check/on-demand.js's readyFor) is awaited first
  * @returns {Promise<Car>}
  */
-export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_SIZE, file, shared = true, reuse = shared } = {}) {
+export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_SIZE, file, shared = true, reuse = shared, ready } = {}) {
   /** @type {BatchKind} what a new batch buffer is made of, and whether it will be used again */
   const batchKind = [shared ? BatchBuffer : ArrayBuffer, reuse]
   let reader = new ByteReader(chunks, size !== undefined)
@@ -386,8 +387,11 @@ export async function openCar (chunks, { size, maxBlockSize = DEFAULT_MAX_BLOCK_
         throw sectionError(start, count, 'cid', describe(err), 0, maxBlockSize)
       }
       if (bytes.length > maxBlockSize) throw sectionError(start, count, 'too-big', '', bytes.length, maxBlockSize)
-      // every block handed out can be checked at once: its hasher and decoder are loaded
-      if (missing(cid.code, cid.multihash.code)) await loadFor(cid.code, cid.multihash.code)
+      // every block handed out can be checked at once: the caller's `ready` loads its hasher and decoder
+      if (ready !== undefined) {
+        const loading = ready(cid.code, cid.multihash.code)
+        if (loading !== undefined) await loading
+      }
       yield { cid, bytes, offset: start }
       count++
     }

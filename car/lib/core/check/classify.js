@@ -3,9 +3,9 @@
 import { CID } from 'multiformats/cid'
 import { PHRASES } from './phrases.js'
 import { create as createDigest } from 'multiformats/hashes/digest'
-import { sameBytes, firstDifference } from './bytes.js'
+import { sameBytes, firstDifference } from '../base/bytes.js'
 import { verifyBlock, digestOf } from './hash.js'
-import { walkCbor } from './cbor-walk.js'
+import { walkCbor } from '../graph/cbor-walk.js'
 import { checkContent } from './codecs.js'
 
 export const DAG_CBOR = 0x71

@@ -7,10 +7,10 @@
 // keeping every CID (a common pattern) would hold the whole file. `viewBytes` opts into views.
 import { CID } from 'multiformats/cid'
 import { Digest } from 'multiformats/hashes/digest'
-import { sectionError, decodeSectionCid } from './read.js'
-import { missing, loadFor } from './on-demand.js'
-import { uvarint, varintEnd } from './varint.js'
-import { ownedCopy } from './bytes.js'
+import { sectionError, decodeSectionCid } from '../read/car-reader.js'
+import { missing, loadFor } from '../check/on-demand.js'
+import { uvarint, varintEnd } from '../base/varint.js'
+import { ownedCopy } from '../base/bytes.js'
 
 const BATCH_BYTES = 1 << 20
 const BATCH_SECTIONS = 8192
@@ -94,7 +94,7 @@ function heapCid (code, hashCode, size, bytes, multihash, digest) {
 }
 
 /**
- * @typedef {import('./read.js').SectionBatch & { verified?: number }} HashedBatch a batch of
+ * @typedef {import('../read/car-reader.js').SectionBatch & { verified?: number }} HashedBatch a batch of
  *   sections whose first `verified` blocks are known to hash to their CIDs (a shell's worker threads
  *   checked them: see hashed-sections.js); the others are checked as they are handed out
  */
@@ -102,7 +102,7 @@ function heapCid (code, hashCode, size, bytes, multihash, digest) {
 /**
  * The CAR's sections in batches, as the iterator reads them in one thread.
  *
- * @param {import('./read.js').Car} car
+ * @param {import('../read/car-reader.js').Car} car
  * @param {ArrayBufferLike[]} [spare] buffers to read into again
  * @returns {AsyncGenerator<HashedBatch>}
  */
@@ -118,7 +118,7 @@ export function sectionBatches (car, spare) {
  * @template T
  * @param {AsyncIterable<HashedBatch>} batches
  * @param {number} maxBlockSize
- * @param {(block: import('./read.js').Block, hashChecked: boolean) => T} check
+ * @param {(block: import('../read/car-reader.js').Block, hashChecked: boolean) => T} check
  * @param {ArrayBufferLike[]} [spare] given: each block's bytes and CID are copied out of their batch,
  *   whose buffer then goes here to be read into again; not given: views of the batch are handed out
  *   (viewBytes), and the batch stays alive while any is kept

@@ -19,12 +19,12 @@
 // canonical bytes of the canonicalized blocks, which are not in the file. Nothing per other block.
 import { CID } from 'multiformats/cid'
 import { create as createDigest } from 'multiformats/hashes/digest'
-import { linkSpans, scanLinks } from './cbor-walk.js'
-import { digestOf, verifyBlock } from './hash.js'
-import { scanSections } from './read.js'
-import { ToolError } from './errors.js'
-import { missing, loadFor } from './on-demand.js'
-import { toLatin1, indexOfPair } from './bytes.js'
+import { linkSpans, scanLinks } from '../graph/cbor-walk.js'
+import { digestOf, verifyBlock } from '../check/hash.js'
+import { scanSections } from '../read/car-reader.js'
+import { ToolError } from '../base/errors.js'
+import { missing, loadFor } from '../check/on-demand.js'
+import { toLatin1, indexOfPair } from '../base/bytes.js'
 
 export const SEGMENT = 4 * 1024 * 1024
 const DAG_CBOR = 0x71
@@ -86,7 +86,7 @@ class AffectedIndex {
  * Find every block that links, directly or through other blocks, to an affected block.
  *
  * @param {object} args
- * @param {import('../node/source.js').Source} args.source a seekable source
+ * @param {import('../read/source.js').Source} args.source a seekable source
  * @param {number[]} args.segments byte offsets where segments start (each a section start)
  * @param {number} args.dataEnd where the last section ends
  * @param {Map<string, Affected>} args.affected the seeds; grows with what is found
@@ -147,7 +147,7 @@ export async function findAffected ({ source, segments, dataEnd, affected, onPas
  * The bytes whose links an affected block's new form splices: a seed's canonical bytes, or the
  * block's bytes read again from the file.
  *
- * @param {import('../node/source.js').Source} source
+ * @param {import('../read/source.js').Source} source
  * @param {Affected} entry
  */
 export function bytesOf (source, entry) {
@@ -172,7 +172,7 @@ export function relinked (affected, bytes) {
  * reached and again when its children are done, so no bytes are held while its subtree is resolved.
  *
  * @param {Map<string, Affected>} affected
- * @param {import('../node/source.js').Source} source
+ * @param {import('../read/source.js').Source} source
  */
 export async function resolve (affected, source) {
   /** @type {Set<string>} */

@@ -13,7 +13,7 @@ import { keyHeight, compareKeys } from './mst-key.js'
 import { unblessed } from './links.js'
 import { blockKey } from './blocks.js'
 import { parseRepoPath, printable } from './syntax.js'
-import { toHex } from '../bytes.js'
+import { toHex } from '../../base/bytes.js'
 
 /**
  * @typedef {import('multiformats/cid').CID} CID

@@ -6,7 +6,7 @@ import * as dagJson from '@ipld/dag-json'
 import * as dagPb from '@ipld/dag-pb'
 import { CID } from 'multiformats/cid'
 import { scanLinks } from './cbor-walk.js'
-import { toHex } from './bytes.js'
+import { toHex } from '../base/bytes.js'
 
 export const DAG_CBOR = 0x71
 export const RAW = 0x55

@@ -5,9 +5,9 @@ import * as dagJson from '@ipld/dag-json'
 import * as dagPb from '@ipld/dag-pb'
 import * as codec from 'dag-cbor-fast'
 import { CID } from 'multiformats/cid'
-import { describeError, hasEscapedBytes } from './classify.js'
-import { sameBytes } from './bytes.js'
-import { linksOf, DAG_CBOR, DAG_JSON, DAG_PB, RAW } from './links.js'
+import { describeError, hasEscapedBytes } from '../check/classify.js'
+import { sameBytes } from '../base/bytes.js'
+import { linksOf, DAG_CBOR, DAG_JSON, DAG_PB, RAW } from '../graph/links.js'
 
 const JSON_CODE = 0x0200
 const utf8 = new TextDecoder('utf-8', { fatal: true })

@@ -4,7 +4,7 @@
 // leave out) must be listed at its own section offset, and every entry (identity ones too) must name
 // the block that starts where the entry says. @ipld/car reads CARv2 but not its index, so this is done here.
 // Format: https://ipld.io/specs/transport/car/carv2/#index-format
-import { toHex } from './bytes.js'
+import { toHex } from '../base/bytes.js'
 
 const INDEX_SORTED = 0x0400
 const MULTIHASH_INDEX_SORTED = 0x0401

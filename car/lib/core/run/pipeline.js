@@ -4,14 +4,14 @@
 // own, write.js, is bytes in memory). With canonicalize, rewritten blocks' parents are rewritten
 // too (relink.js).
 import { CID } from 'multiformats/cid'
-import { openCar, CarReadError, sectionError, asReadError } from './read.js'
-import { DEFAULT_MAX_BLOCK_SIZE } from './block-size.js'
+import { openCar, CarReadError, sectionError, asReadError } from '../read/car-reader.js'
+import { DEFAULT_MAX_BLOCK_SIZE } from '../read/limits.js'
 import { processBatch } from './batch.js'
-import { createSummary, addBlock, mergeSummary, finishSummary, resultOf } from './summary.js'
-import { ToolError, aboutInput } from './errors.js'
-import { createChecks } from './checks.js'
+import { createSummary, addBlock, mergeSummary, finishSummary, resultOf } from '../report/summary.js'
+import { ToolError, aboutInput } from '../base/errors.js'
+import { createChecks } from '../check/car-checks.js'
 import { processSections } from './sections.js'
-import { checkLoading } from './on-demand.js'
+import { checkLoading, readyFor } from '../check/on-demand.js'
 
 const BATCH_BLOCKS = 512
 const BATCH_BYTES = 1 << 20
@@ -19,12 +19,12 @@ const BATCH_BYTES = 1 << 20
 const SECTION_BATCH = 8192
 
 /**
- * @typedef {import('./classify.js').BlockResult} BlockResult
+ * @typedef {import('../check/classify.js').BlockResult} BlockResult
  * @typedef {import('./sections.js').SectionResult} SectionResult
- * @typedef {{ submit: (blocks: import('./batch.js').Block[]) => Promise<BlockResult[]>, submitSections: (batch: import('./read.js').SectionBatch, maxBlockSize: number) => Promise<SectionResult>, pending: () => number, ready: () => boolean, close: () => Promise<void> }} Processor
+ * @typedef {{ submit: (blocks: import('./batch.js').Block[]) => Promise<BlockResult[]>, submitSections: (batch: import('../read/car-reader.js').SectionBatch, maxBlockSize: number) => Promise<SectionResult>, pending: () => number, ready: () => boolean, close: () => Promise<void> }} Processor
  *   pending: batches submitted and not yet checked; ready: some worker has loaded its modules (a
  *   batch sent before then would wait behind that loading, so the main thread may better check it)
- * @typedef {{ put: (cid: CID, bytes: Uint8Array) => Promise<void>, finish: () => Promise<void>, reopen: () => Promise<import('./input.js').Source | null>, commit: () => Promise<void>, abort: () => Promise<void> }} CarOutput
+ * @typedef {{ put: (cid: CID, bytes: Uint8Array) => Promise<void>, finish: () => Promise<void>, reopen: () => Promise<import('../read/source.js').Source | null>, commit: () => Promise<void>, abort: () => Promise<void> }} CarOutput
  *   finish: everything put is written (and flushed), still under a temporary name; reopen (after
  *   finish): what was written, to read back and check (null: it cannot be, as a device); commit:
  *   the output takes its name; abort: nothing is left of it
@@ -39,7 +39,7 @@ const SECTION_BATCH = 8192
 /**
  * The processor that checks each batch in the calling thread.
  *
- * @param {import('./classify.js').Codec} codec
+ * @param {import('../check/classify.js').Codec} codec
  * @param {{ canonicalize?: boolean, onSection?: import('./sections.js').OnSection }} options onSection: see
  *   processSections (a batch checked again after a load calls it again for its first blocks)
  * @returns {Processor}
@@ -75,12 +75,12 @@ export function inlineProcessor (codec, options) {
 
 /**
  * @typedef {object} RunOptions
- * @property {import('./input.js').Source} source
+ * @property {import('../read/source.js').Source} source
  * @property {OutputTarget} [output] write a CAR there
  * @property {boolean} [canonicalize] write canonical forms of non-canonical blocks, and relink their parents
  * @property {number} [workers] threads checking blocks: 1 = inline; without `output`, N = this thread and N - 1 worker threads; with `output`, N worker threads
  * @property {(threads: number, options: { canonicalize?: boolean }) => Promise<Processor>} [workerPool] the shell's worker threads (without it, `workers` must be 1)
- * @property {import('./classify.js').Codec} [codec] the DAG-CBOR codec (default: ./codec.js)
+ * @property {import('../check/classify.js').Codec} [codec] the DAG-CBOR codec (default: ./codec.js)
  * @property {number} [maxBlockSize] largest block (and section length claim) accepted
  * @property {boolean} [relaxed] non-canonical DAG-CBOR blocks that relaxed decode reads losslessly are counted and listed, not a failure
  * @property {boolean} [partial] the CAR is part of a larger DAG: roots may be absent from its blocks, and the header may list none
@@ -91,7 +91,7 @@ export function inlineProcessor (codec, options) {
  *   may come again (a batch checked again after a load): its index says so. With worker threads or an
  *   output, the run then reads block by block
  * @property {AbortSignal} [signal] stops the run between batches, with the signal's reason
- * @property {(summary: import('./summary.js').Summary) => boolean} [passes] whether the run passed, so
+ * @property {(summary: import('../report/summary.js').Summary) => boolean} [passes] whether the run passed, so
  *   that its output takes its name (default: result ok or fixed; the CLI's embedded sample passes
  *   when exactly its planted problems are found)
  */
@@ -101,19 +101,19 @@ export function inlineProcessor (codec, options) {
  * what was read before it, as `err.summary`, so the caller can still print it.
  *
  * @param {RunOptions} options
- * @returns {Promise<import('./summary.js').Summary>}
+ * @returns {Promise<import('../report/summary.js').Summary>}
  */
 export async function runPipeline (options) {
   const { source, output: target, canonicalize = false, onProgress, onBlock, signal, maxBlockSize, partial = false, relaxed = false, mainThreadChecks = true } = options
   const workers = options.workers ?? 1
   if (workers > 1 && !options.workerPool) throw new TypeError('workers > 1 needs a workerPool (the Node entry has one)')
-  const codec = options.codec ?? await import('./codec.js')
+  const codec = options.codec ?? await import('../check/dag-cbor.js')
   const start = performance.now()
   const summary = createSummary()
   summary.input = source.name
   summary.workers = workers
   summary.relaxed = relaxed
-  /** @type {import('./read.js').Car | null} */
+  /** @type {import('../read/car-reader.js').Car | null} */
   let car = null
   /** @type {CarOutput | null} */
   let output = null
@@ -121,7 +121,7 @@ export async function runPipeline (options) {
   let processor = null
   try {
     signal?.throwIfAborted()
-    car = await openCar(source.stream(), { size: source.size, maxBlockSize, file: source.seekable ? source : undefined })
+    car = await openCar(source.stream(), { size: source.size, maxBlockSize, file: source.seekable ? source : undefined, ready: readyFor })
     summary.version = car.version
     summary.roots = car.roots.map(String)
     const checks = createChecks(car, { partial })
@@ -133,7 +133,7 @@ export async function runPipeline (options) {
       output = await target.open(car.roots)
       summary.output = { file: target.name, blocks: 0, unchanged: 0, canonicalized: 0, relinked: 0, keptUnchanged: 0, rootsReplaced: 0, passes: 1, mappings: [], cannotRewrite: [] }
     }
-    /** @type {Map<string, import('./relink.js').Affected>} the blocks canonicalized in this pass */
+    /** @type {Map<string, import('../write/relink.js').Affected>} the blocks canonicalized in this pass */
     const seeds = new Map()
     /** @type {number[]} section offsets where the file's SEGMENTs start, for relinking passes */
     const segments = []
@@ -148,9 +148,9 @@ export async function runPipeline (options) {
       await car.stop()
       return finishSummary(summary, start)
     }
-    const { SEGMENT, cidKey, detach } = await import('./relink.js')
+    const { SEGMENT, cidKey, detach } = await import('../write/relink.js')
     const maxInFlight = threads > 0 ? 2 * threads : 1
-    /** @type {{ blocks: import('./read.js').Block[], results: Promise<import('./classify.js').BlockResult[]> }[]} */
+    /** @type {{ blocks: import('../read/car-reader.js').Block[], results: Promise<import('../check/classify.js').BlockResult[]> }[]} */
     const inFlight = []
     const drainOne = async () => {
       const { blocks, results } = /** @type {typeof inFlight[0]} */ (inFlight.shift())
@@ -181,7 +181,7 @@ export async function runPipeline (options) {
       onProgress?.(summary.blocks, blocks.length ? blocks[blocks.length - 1].offset : currentCar.position())
     }
     try {
-      /** @type {import('./read.js').Block[]} */
+      /** @type {import('../read/car-reader.js').Block[]} */
       let batch = []
       let batchBytes = 0
       let nextSegment = 0
@@ -272,11 +272,11 @@ export async function runPipeline (options) {
  * duplicates, index).
  *
  * @param {object} a
- * @param {import('./read.js').Car} a.car
+ * @param {import('../read/car-reader.js').Car} a.car
  * @param {Processor} a.processor worker threads, or the inline processor
- * @param {import('./classify.js').Codec | null} a.inline the codec, for the main thread's share; null: the processor is inline
+ * @param {import('../check/classify.js').Codec | null} a.inline the codec, for the main thread's share; null: the processor is inline
  * @param {number} a.threads worker threads in the processor (0: inline)
- * @param {import('./summary.js').Summary} a.summary
+ * @param {import('../report/summary.js').Summary} a.summary
  * @param {ReturnType<typeof createChecks>} a.checks
  * @param {number} a.maxBlockSize
  * @param {RunOptions['onProgress']} [a.onProgress]
@@ -357,18 +357,18 @@ async function verifyInWorkers ({ car, processor, inline, threads, summary, chec
  * new CIDs up the DAG, and write the output again if anything beyond the first pass's output changed.
  *
  * @param {object} a
- * @param {import('./input.js').Source} a.source
+ * @param {import('../read/source.js').Source} a.source
  * @param {OutputTarget} a.target
- * @param {import('./read.js').Car} a.car
- * @param {Map<string, import('./relink.js').Affected>} a.seeds
+ * @param {import('../read/car-reader.js').Car} a.car
+ * @param {Map<string, import('../write/relink.js').Affected>} a.seeds
  * @param {number[]} a.segments
- * @param {import('./summary.js').Summary} a.summary
+ * @param {import('../report/summary.js').Summary} a.summary
  * @param {CarOutput} a.output the first pass's output
  * @param {number} [a.maxBlockSize]
  * @param {RunOptions['onProgress']} [a.onProgress]
  */
 async function relinkAndRewrite ({ source, target, car, seeds, segments, summary, output, maxBlockSize, onProgress }) {
-  const { cidKey, cidFor, findAffected, relinked, resolve } = await import('./relink.js')
+  const { cidKey, cidFor, findAffected, relinked, resolve } = await import('../write/relink.js')
   const o = /** @type {NonNullable<typeof summary.output>} */ (summary.output)
   if (!source.seekable) throw new Error('--canonicalize needs an input it can read again')
   const affected = new Map(seeds)
@@ -398,7 +398,7 @@ async function relinkAndRewrite ({ source, target, car, seeds, segments, summary
     o.mappings = []
     /** @type {Set<string>} */
     const mapped = new Set()
-    const again = await openCar(source.stream(), { size: source.size, maxBlockSize })
+    const again = await openCar(source.stream(), { size: source.size, maxBlockSize, ready: readyFor })
     let n = 0
     for await (const block of again.blocks()) {
       const key = cidKey(block.cid.bytes)
@@ -430,7 +430,7 @@ async function relinkAndRewrite ({ source, target, car, seeds, segments, summary
   return rewrite
 }
 
-/** @param {import('./summary.js').Summary} summary */
+/** @param {import('../report/summary.js').Summary} summary */
 const passedChecks = (summary) => resultOf(summary) === 'ok' || resultOf(summary) === 'fixed'
 
 /**

@@ -4,7 +4,7 @@
 // (`$type: "blob"`) has a raw-codec `ref` link, a non-empty `mimeType` and a positive integer `size`.
 // Legacy blobs (`cid` + `mimeType`, no `$type`) are accepted, as the spec asks.
 import { CID } from 'multiformats/cid'
-import { walkCbor } from '../cbor-walk.js'
+import { walkCbor } from '../../graph/cbor-walk.js'
 
 const RAW = 0x55
 const INT64_MIN = -(2n ** 63n)

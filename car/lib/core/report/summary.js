@@ -1,5 +1,5 @@
 // The run's summary: counts accumulated block by block (in CAR order), then printed for humans or as JSON.
-import { hashName } from './hash.js'
+import { hashName } from '../check/hash.js'
 import { humanBytes, humanRate, humanSeconds } from './units.js'
 
 const MAX_PROBLEMS = 10
@@ -48,7 +48,7 @@ export function createSummary () {
     partial: false,
     /** blocks whose CID appeared earlier in the CAR (reported, not a problem) */
     duplicates: 0,
-    /** @type {null | import('./car-index.js').IndexCheck} the CARv2 index, when the file has one */
+    /** @type {null | import('../read/carv2-index.js').IndexCheck} the CARv2 index, when the file has one */
     index: null,
     /** problems with the CAR as a whole (roots, index), counted in problemCount too */
     carProblems: 0,
@@ -91,8 +91,8 @@ export function createSummary () {
 
 /**
  * @param {Summary} s
- * @param {import('./batch.js').Block & { offset?: number }} block
- * @param {import('./classify.js').BlockResult} r
+ * @param {import('../run/batch.js').Block & { offset?: number }} block
+ * @param {import('../check/classify.js').BlockResult} r
  */
 export function addBlock (s, block, r) {
   const { cid, bytes } = block

@@ -5,12 +5,12 @@
 // CAR (roots, duplicates, the CARv2 index) that need every block. So the main thread neither
 // parses CIDs nor makes an object per block, and no per-block result crosses between threads.
 /** @typedef {import('multiformats/cid').CID} CID */
-import { processBlock, DAG_CBOR } from './classify.js'
-import { createSummary, addBlock, countBlock } from './summary.js'
-import { digest32Matches } from './hash.js'
-import { fingerprintInto } from './seen.js'
-import { uvarint, varintEnd } from './varint.js'
-import { decodeSectionCid } from './read.js'
+import { processBlock, DAG_CBOR } from '../check/classify.js'
+import { createSummary, addBlock, countBlock } from '../report/summary.js'
+import { digest32Matches } from '../check/hash.js'
+import { fingerprintInto } from '../graph/seen.js'
+import { uvarint, varintEnd } from '../base/varint.js'
+import { decodeSectionCid } from '../read/car-reader.js'
 
 const RAW = 0x55
 const SHA2_256 = 0x12
@@ -25,7 +25,7 @@ const DIGEST_SIZE = 32
  * processBlock, addBlock), as every block did before; its verdict is the one processBlock gives
  * such a block.
  *
- * @param {import('./classify.js').Codec} codec
+ * @param {import('../check/classify.js').Codec} codec
  * @param {Uint8Array} bytes
  * @param {number} from
  * @param {number} to
@@ -62,7 +62,7 @@ function commonBlock (codec, bytes, from, to, maxBlockSize) {
  * @property {number} length the block's size (too-big)
  *
  * @typedef {object} SectionResult
- * @property {import('./summary.js').Summary} summary the batch's blocks, counted
+ * @property {import('../report/summary.js').Summary} summary the batch's blocks, counted
  * @property {Uint8Array} cids the CIDs' bytes, end to end
  * @property {Uint32Array} cidEnds where each ends in `cids`
  * @property {Uint32Array} fingerprints each CID's fingerprint (seen.js), two words per CID, made here
@@ -71,14 +71,14 @@ function commonBlock (codec, bytes, from, to, maxBlockSize) {
  */
 
 /**
- * @typedef {(cidBytes: Uint8Array, data: Uint8Array, offset: number, index: number, result: import('./classify.js').BlockResult | null) => void} OnSection
+ * @typedef {(cidBytes: Uint8Array, data: Uint8Array, offset: number, index: number, result: import('../check/classify.js').BlockResult | null) => void} OnSection
  *   each block checked, in order (index: the batch's `first` + its place in it); result null: a common
  *   block that passed every check (DAG-CBOR canonical, or raw)
  */
 
 /**
- * @param {import('./classify.js').Codec} codec
- * @param {import('./read.js').SectionBatch} batch
+ * @param {import('../check/classify.js').Codec} codec
+ * @param {import('../read/car-reader.js').SectionBatch} batch
  * @param {{ maxBlockSize: number, onSection?: OnSection }} options onSection: only where the batch is
  *   checked in the calling thread
  * @returns {SectionResult}
@@ -91,7 +91,7 @@ export function processSections (codec, batch, options) {
 
 /** What checkSections gathers for a batch. */
 class BatchState {
-  /** @param {import('./read.js').SectionBatch} batch @param {OnSection | null} onSection */
+  /** @param {import('../read/car-reader.js').SectionBatch} batch @param {OnSection | null} onSection */
   constructor (batch, onSection) {
     const n = batch.ends.length
     this.onSection = onSection
@@ -112,7 +112,7 @@ class BatchState {
  * code after it has ever run, and code that then finds no feedback there is thrown away at the end
  * of every batch.
  *
- * @param {import('./classify.js').Codec} codec
+ * @param {import('../check/classify.js').Codec} codec
  * @param {Uint8Array} bytes
  * @param {Uint32Array} ends
  * @param {Float64Array} starts

@@ -4,7 +4,7 @@
 // know is reported, not passed: its content was not checked, and a CID whose codec was damaged
 // (0x71 becoming 0x51, say) still hashes right. @ipld/dag-pb and @ipld/dag-json are loaded by
 // loadCodec when the first block of theirs is met (on-demand.js), not at start-up.
-import { NotLoadedError } from './errors.js'
+import { NotLoadedError } from '../base/errors.js'
 
 const RAW = 0x55
 const DAG_PB = 0x70

@@ -2,7 +2,7 @@
 // Blob or File (read by position through slice(), never held whole), a ReadableStream or any
 // async iterable of Uint8Array chunks (read once, front to back, size unknown). The Node shell
 // adds its own Sources (a file read by position, standard input, a pipe: lib/node/source.js).
-import { ToolError } from './errors.js'
+import { ToolError } from '../base/errors.js'
 
 const CHUNK = 1 << 20
 

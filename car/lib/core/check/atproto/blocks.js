@@ -3,8 +3,9 @@
 // through a few read-ahead windows (neighbouring blocks are often reached together: a node's
 // records, a run of nodes), so a read serves many blocks; from a stream, which cannot be read
 // again, the blocks themselves are kept.
-import { openCar } from '../read.js'
-import { toLatin1 } from '../bytes.js'
+import { openCar } from '../../read/car-reader.js'
+import { toLatin1 } from '../../base/bytes.js'
+import { readyFor } from '../on-demand.js'
 
 const WINDOW = 64 * 1024
 const WINDOWS = 8
@@ -36,13 +37,13 @@ export function blockKey (cid) {
  * Read the whole CAR once (every section's length and CID is checked by openCar; a CAR that
  * cannot be read to the end throws its CarReadError, exit status 2).
  *
- * @param {import('../input.js').Source} source
- * @param {{ maxBlockSize?: number, onOpen?: (car: import('../read.js').Car) => void }} [options] onOpen: called with the
+ * @param {import('../../read/source.js').Source} source
+ * @param {{ maxBlockSize?: number, onOpen?: (car: import('../../read/car-reader.js').Car) => void }} [options] onOpen: called with the
  *   CAR once its header is read, before its blocks (the CLI draws its progress line from it)
  * @returns {Promise<BlockStore>}
  */
 export async function readBlocks (source, { maxBlockSize, onOpen } = {}) {
-  const car = await openCar(source.stream(), { size: source.size, maxBlockSize })
+  const car = await openCar(source.stream(), { size: source.size, maxBlockSize, ready: readyFor })
   onOpen?.(car)
   /** @type {Map<string, Place>} */
   const places = new Map()
@@ -73,7 +74,7 @@ export async function readBlocks (source, { maxBlockSize, onOpen } = {}) {
 /**
  * Reads of a seekable source through the last few windows read, least recently used replaced.
  *
- * @param {import('../input.js').Source} source
+ * @param {import('../../read/source.js').Source} source
  */
 function readAhead (source) {
   /** @type {{ start: number, bytes: Uint8Array }[]} most recently used first */

@@ -137,7 +137,7 @@ export class CarWriter {
 export function memoryTarget (name) {
   /** @type {Uint8Array[] | null} */
   let committed = null
-  /** @type {import('./pipeline.js').OutputTarget & { chunks: () => Uint8Array[] }} */
+  /** @type {import('../run/pipeline.js').OutputTarget & { chunks: () => Uint8Array[] }} */
   const target = {
     name,
     async open (roots) {
@@ -170,7 +170,7 @@ export function memoryTarget (name) {
           staging = new Uint8Array(0)
         },
         reopen: async () => {
-          const { bytesSource } = await import('./input.js')
+          const { bytesSource } = await import('../read/source.js')
           return bytesSource(name, concat(chunks))
         },
         commit: async () => { committed = chunks },

@@ -2,14 +2,14 @@
 // least one root, every root is present as a block, duplicate blocks are counted, and a CARv2 index
 // (when there is one) matches the blocks. Fed block by block in CAR order on the main thread.
 import { CID } from 'multiformats/cid'
-import { SeenCids, fingerprintInto } from './seen.js'
-import { BlockRecords, checkIndex } from './car-index.js'
-import { toHex } from './bytes.js'
+import { SeenCids, fingerprintInto } from '../graph/seen.js'
+import { BlockRecords, checkIndex } from '../read/carv2-index.js'
+import { toHex } from '../base/bytes.js'
 
 const MAX_CAR_PROBLEMS = 10
 
 /**
- * @param {import('./read.js').Car} car
+ * @param {import('../read/car-reader.js').Car} car
  * @param {{ partial?: boolean }} options partial: the CAR is part of a larger DAG, so its roots may be
  *   stored elsewhere (absent from its blocks) and its header may list none
  */
@@ -53,7 +53,7 @@ export function createChecks (car, { partial = false } = {}) {
 
   return {
     /**
-     * @param {import('./read.js').Block} block
+     * @param {import('../read/car-reader.js').Block} block
      */
     block (block) {
       const bytes = block.cid.bytes
@@ -81,7 +81,7 @@ export function createChecks (car, { partial = false } = {}) {
     /**
      * After the last block: record the results in the summary (problems included).
      *
-     * @param {import('./summary.js').Summary} s
+     * @param {import('../report/summary.js').Summary} s
      */
     async finish (s) {
       s.partial = partial
@@ -117,15 +117,15 @@ const CHARACTERISTICS_AT = 11
 /** the one characteristic the CARv2 spec defines: the leftmost bit, "fully indexed" */
 const FULLY_INDEXED = 0x80
 
-/** @param {import('./read.js').V2Header} v2 the index lists every block, identity CIDs too */
+/** @param {import('../read/car-reader.js').V2Header} v2 the index lists every block, identity CIDs too */
 const fullyIndexed = (v2) => (v2.characteristics[0] & FULLY_INDEXED) !== 0
 
 /**
  * The CARv2 characteristics: a bit the spec does not define is no writer's, so it is corruption
  * (a flipped bit there would otherwise pass); "fully indexed" needs an index.
  *
- * @param {import('./summary.js').Summary} s
- * @param {import('./read.js').V2Header} v2
+ * @param {import('../report/summary.js').Summary} s
+ * @param {import('../read/car-reader.js').V2Header} v2
  */
 function checkCharacteristics (s, v2) {
   const bits = v2.characteristics
@@ -139,8 +139,8 @@ function checkCharacteristics (s, v2) {
 }
 
 /**
- * @param {import('./summary.js').Summary} s
- * @param {import('./summary.js').Problem} p
+ * @param {import('../report/summary.js').Summary} s
+ * @param {import('../report/summary.js').Problem} p
  */
 function addProblem (s, p) {
   s.carProblems++

@@ -5,8 +5,8 @@
 // falls back to @noble/hashes' pure-JS one where WebAssembly cannot be compiled at run time
 // (workerd forbids it): slower, never a failure. hashBackends() says which one each hash uses.
 import { identity } from 'multiformats/hashes/identity'
-import { sameBytes } from './bytes.js'
-import { NotLoadedError } from './errors.js'
+import { sameBytes } from '../base/bytes.js'
+import { NotLoadedError } from '../base/errors.js'
 
 const SHA2_256 = 0x12
 const IDENTITY = identity.code

@@ -1,7 +1,7 @@
 // Blocks travel to worker threads in batches: CID bytes and block bytes packed into one transferable
 // buffer each, so a batch costs one copy and one message instead of one per block.
 import { CID } from 'multiformats/cid'
-import { processBlock } from './classify.js'
+import { processBlock } from '../check/classify.js'
 
 /**
  * @typedef {{ cid: CID, bytes: Uint8Array }} Block
@@ -53,7 +53,7 @@ export function unpack (p) {
 }
 
 /**
- * @param {import('./classify.js').Codec} codec
+ * @param {import('../check/classify.js').Codec} codec
  * @param {Block[]} blocks
  * @param {{ canonicalize?: boolean }} options
  */

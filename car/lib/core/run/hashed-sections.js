@@ -1,7 +1,7 @@
 // The hash check of a batch of sections on its own, for a shell's worker threads (the Node
 // CarBlockIterator's): it imports only the hashers, so such a thread starts quickly.
-import { digest32Matches, hasherMissing } from './hash.js'
-import { uvarint, varintEnd } from './varint.js'
+import { digest32Matches, hasherMissing } from '../check/hash.js'
+import { uvarint, varintEnd } from '../base/varint.js'
 
 /**
  * How many of a batch's first sections are plain CIDv1s (short varints in shortest form) with a 32-byte sha2-256

@@ -1,0 +1,38 @@
+// The AT Protocol repository check, as the library offers it: the input opened, the key parsed,
+// check/atproto's walk run over the blocks.
+import { openSource } from '../read/source.js'
+import { loadHasher } from '../check/hash.js'
+
+/**
+ * @typedef {import('../read/source.js').CarInput} CarInput
+ * @typedef {import('./block-iterator.js').Block} Block
+ */
+
+const SHA2_256 = 0x12
+
+/**
+ * The AT Protocol repository check (`repo verify --json`'s object): the signed commit, the MST,
+ * every record. With didKey (did:key:z...) or didDocument (the account's DID document, parsed
+ * JSON), the commit's signature is checked; without, it is not.
+ *
+ * @param {CarInput} input
+ * @param {{ didKey?: string, didDocument?: object, name?: string, maxBlockSize?: number, records?: boolean,
+ *   onFault?: (fault: import('../check/atproto/mst-walk.js').Fault) => void,
+ *   onRecord?: (entry: import('../check/atproto/mst-walk.js').Entry, record: any) => void }} [options]
+ * @returns {Promise<import('../check/atproto/check-repo.js').RepoSummary>}
+ */
+export async function checkRepo (input, options = {}) {
+  const [{ readBlocks }, { checkRepo: check }, { parseDidKey, keyFromDidDocument }] = await Promise.all([
+    import('../check/atproto/blocks.js'), import('../check/atproto/check-repo.js'), import('../check/atproto/did-key.js')])
+  const key = options.didKey !== undefined
+    ? { key: parseDidKey(options.didKey), did: null }
+    : options.didDocument !== undefined ? keyFromDidDocument(options.didDocument, 'the DID document') : null
+  await loadHasher(SHA2_256) // the MST's key heights and every block's hash
+  const source = openSource(input, { name: options.name })
+  try {
+    const store = await readBlocks(source, { maxBlockSize: options.maxBlockSize })
+    return await check(store, { input: source.name, records: options.records ?? true, key, onFault: options.onFault, onRecord: options.onRecord })
+  } finally {
+    await source.close()
+  }
+}
