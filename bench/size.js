@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run size`: minified esbuild bundles (platform browser, ESM) of what a user imports, gzipped
-// with node's zlib at level 9, all measured in this run. Prints the table as Markdown (the README's
-// bundle-size table is this table: `npm run size -- --write-readme` puts it between the README's
+// with node's zlib at level 9, all measured in this run. Prints the table as Markdown (bench/README.md's
+// bundle-size table is this table: `npm run size -- --write-readme` puts it between that file's
 // size markers), then the checks: each of the three drop-in bundles (named encode + decode, the
 // namespace used as a value, the README's Block.encode example) at most its ceiling in
 // bench/size-ceilings.json, so that no change grows one unnoticed; and, reported beside, the goal:
@@ -17,6 +17,8 @@ const root = fileURLToPath(new URL('../', import.meta.url))
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
 const KB = 1024
 const README = path.join(root, 'README.md')
+// the file whose size markers hold this table (bench/README.md, "Bundle size")
+const TABLE_FILE = path.join(root, 'bench', 'README.md')
 const BEGIN = '<!-- size:begin -->'
 const END = '<!-- size:end -->'
 
@@ -113,21 +115,21 @@ for (const [label, code] of DROP_IN) {
   }
 }
 
-// the README's table is this one: rewritten on request, otherwise compared
-const readme = fs.readFileSync(README, 'utf8')
+// bench/README.md's table is this one: rewritten on request, otherwise compared
+const readme = fs.readFileSync(TABLE_FILE, 'utf8')
 const begin = readme.indexOf(BEGIN)
 const end = readme.indexOf(END)
 if (begin >= 0 && end > begin) {
   const block = `${BEGIN}\n${table.join('\n')}\n${END}`
   const current = readme.slice(begin, end + END.length)
   if (process.argv.includes('--write-readme')) {
-    if (current !== block) fs.writeFileSync(README, readme.slice(0, begin) + block + readme.slice(end + END.length))
-    console.log(`README.md: bundle-size table ${current === block ? 'already up to date' : 'rewritten'}`)
+    if (current !== block) fs.writeFileSync(TABLE_FILE, readme.slice(0, begin) + block + readme.slice(end + END.length))
+    console.log(`bench/README.md: bundle-size table ${current === block ? 'already up to date' : 'rewritten'}`)
   } else {
-    console.log(`README.md: bundle-size table ${current === block ? 'matches this run' : 'differs from this run (npm run size -- --write-readme rewrites it)'}`)
+    console.log(`bench/README.md: bundle-size table ${current === block ? 'matches this run' : 'differs from this run (npm run size -- --write-readme rewrites it)'}`)
   }
 } else {
-  console.log(`README.md: no ${BEGIN} ... ${END} block`)
+  console.log(`bench/README.md: no ${BEGIN} ... ${END} block`)
 }
 
 for (const [what, met] of checks) console.log(`${met ? 'met    ' : 'NOT met'}  ${what}`)
