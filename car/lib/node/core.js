@@ -7,6 +7,7 @@ import library from './library-bundle.js'
 export const {
   CarBlockError,
   CarBlockIterator,
+  CarBufferWriter,
   CarReadError,
   CarWriter,
   blockToJson,

@@ -14,6 +14,7 @@ import library from './library-bundle.js'
 export const {
   CarBlockError,
   CarBlockIterator,
+  CarBufferWriter,
   CarReadError,
   CarWriter,
   blockToJson,
