@@ -3,10 +3,13 @@
 // encoded with this library's codec, and its length computed from the CBOR heads (no encoder needed).
 // Blocks are written after the space kept for the header; close() writes the header in front and
 // returns a view of the caller's buffer (moving the blocks if the header's size was not known and
-// `{ resize: true }` allows it). Added: a root or a block's CID must be a CID (TypeError otherwise),
+// `{ resize: true }` allows it). Added: a root or a block's CID must be a CID whose bytes are one
+// (TypeError otherwise, before anything is written),
 // and a root that fits the buffer exactly is taken (@ipld/car refuses one that ends on its last byte).
-import { CID } from 'multiformats/cid'
-import { headerBytes, varintBytes } from './car-writer.js'
+import { headerBytes, varintBytes } from './car-bytes.js'
+import { asCid } from './cid-check.js'
+
+/** @typedef {import('multiformats/cid').CID} CID */
 
 /**
  * @typedef {{ cid: CID, bytes: Uint8Array }} Block
@@ -74,8 +77,8 @@ class CarBufferWriter {
  * @returns {CID}
  */
 function cidOf (value, what) {
-  const cid = CID.asCID(value)
-  if (!cid || !(cid.bytes instanceof Uint8Array)) throw new TypeError(`${what} must be a CID`)
+  const cid = asCid(value)
+  if (typeof cid === 'string') throw new TypeError(`${what} must be a CID: it is ${cid}`)
   return cid
 }
 
