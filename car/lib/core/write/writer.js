@@ -46,7 +46,7 @@ export function installFileDescriptors (access) {
  * @param {CID[] | CID | void} roots
  * @returns {CID[]}
  */
-export function toRoots (roots) {
+function toRoots (roots) {
   if (roots === undefined) return []
   const list = Array.isArray(roots) ? roots : [roots]
   return list.map((root, i) => {
@@ -150,14 +150,17 @@ export class CarWriter {
    */
   constructor (roots, header) {
     void roots // in the header already; kept as @ipld/car's constructor's first argument
-    /** @type {(Chunk | undefined)[]} the chunks not yet read, from `head` on */
+    /** @private @type {(Chunk | undefined)[]} the chunks not yet read, from `head` on */
     this.queue = []
+    /** @private */
     this.head = 0
-    /** @type {((result: IteratorResult<Uint8Array, undefined>) => void) | null} the reader, waiting for a chunk */
+    /** @private @type {((result: IteratorResult<Uint8Array, undefined>) => void) | null} the reader, waiting for a chunk */
     this.waiting = null
+    /** @private */
     this.ended = false
+    /** @private */
     this.endTaken = false
-    /** @type {(() => void) | null} close(), waiting for the reader to be told the CAR ended */
+    /** @private @type {(() => void) | null} close(), waiting for the reader to be told the CAR ended */
     this.closed = null
     if (header) this.queue.push({ bytes: header, taken: null })
   }
