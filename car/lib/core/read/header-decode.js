@@ -11,7 +11,7 @@ const NOT_SHORTEST = 'CBOR decode error: integer encoded in more bytes than nece
 const NO_PREFIX = 'Invalid CID for CBOR tag 42; expected leading 0x00'
 const CID_TAG = 42
 /** the least argument each longer head form (additional information 24 to 27) may hold */
-const SHORTEST = [24, 256, 65536, 2 ** 32]
+const SHORTEST = [24, 0x100, 0x10000, 2 ** 32]
 
 /**
  * @param {Uint8Array} bytes the header, after its length varint
