@@ -77,6 +77,8 @@ describe('read.js: the CAR header', () => {
     ['a long length before a bad tag 42', raw('a2 65 726f6f7473 98 01 d8 2a 43 015500 67 76657273696f6e 01')],
     ['tag 42 without its 00 prefix', raw('a2 65 726f6f7473 81 d8 2a 43 015500 67 76657273696f6e 01')],
     ['tag 42 over text', raw('a2 65 726f6f7473 81 d8 2a 63 616263 67 76657273696f6e 01')],
+    ['tag 42 over text whose length is written long', raw('a2 65 726f6f7473 81 d8 2a 78 03 616263 67 76657273696f6e 01')],
+    ['tag 42 over an empty byte string', raw('a2 65 726f6f7473 81 d8 2a 40 67 76657273696f6e 01')],
     ['tag 42 over a CID of version 5', raw('a2 65 726f6f7473 81 d8 2a 44 00055500 67 76657273696f6e 01')],
     ['a tag other than 42', raw('a2 65 726f6f7473 81 d8 2b 40 67 76657273696f6e 01')],
     ['an extra undefined', raw('a3 61 78 f7 65 726f6f7473 80 67 76657273696f6e 01')],

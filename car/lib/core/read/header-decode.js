@@ -55,8 +55,6 @@ function isHeaderShape (value) {
  * @param {Uint8Array} bytes
  */
 function cborgDecode (bytes) {
-  const found = heads(bytes)
-  const notShortest = found.find((h) => h.major <= 6 && h.ai >= 24 && h.value < SHORTEST[h.ai - 24])
   /** @type {any} */
   let failure = null
   let value
@@ -65,30 +63,32 @@ function cborgDecode (bytes) {
   } catch (err) {
     failure = err
   }
-  if (notShortest && (failure === null || !(notShortest.start >= failure.offset))) throw new Error(NOT_SHORTEST)
+  // only what comes before the error counts: cborg stops at whichever it meets first
+  const stop = failure !== null && failure.offset >= 0 ? failure.offset : bytes.length
+  const { notShortest, cidBytes } = scanHeads(bytes, stop)
+  if (notShortest) throw new Error(NOT_SHORTEST)
   if (failure === null) return value
-  if (failure.rule === 'cid') throw new Error(cidMessage(bytes, found, failure))
+  if (failure.rule === 'cid') throw new Error(cidMessage(cidBytes, failure))
   throw new Error(`CBOR decode error: ${failure.detail ?? failure.message}`)
 }
 
 /**
- * @typedef {{ start: number, major: number, ai: number, value: number, end: number }} Head a CBOR
- *   item's head: where it starts, its major type, additional information, argument, and where it ends
- */
-
-/**
- * The heads of the items in `bytes`, in order, as far as they can be read (an indefinite length
- * or a reserved value ends the list: the decode reports those).
+ * The heads of the items in `bytes` that start before `stop` (and a tag 42's content), in order, as
+ * far as they can be read (an indefinite length or a reserved value ends them: the decode reports
+ * those), in constant memory: whether one is not in its shortest form, and the last tag 42's content.
  *
  * @param {Uint8Array} bytes
- * @returns {Head[]}
+ * @param {number} stop
+ * @returns {{ notShortest: boolean, cidBytes: Uint8Array | null | undefined }} cidBytes: the last
+ *   tag 42's byte string, null when its content is something else, undefined when there is none
  */
-function heads (bytes) {
-  const out = []
+function scanHeads (bytes, stop) {
   let at = 0
   let pending = 1 // items still to read
-  while (pending > 0 && at < bytes.length) {
-    const start = at
+  let tagged = false // the item at hand is a tag 42's content
+  /** @type {Uint8Array | null | undefined} */
+  let cidBytes
+  while (pending > 0 && (at < stop || tagged) && at < bytes.length) {
     const major = bytes[at] >> 5
     const ai = bytes[at++] & 31
     let value = ai
@@ -99,30 +99,29 @@ function heads (bytes) {
       value = 0
       for (let k = 0; k < n; k++) value = value * 256 + bytes[at + k]
       at += n
+      if (major <= 6 && value < SHORTEST[ai - 24]) return { notShortest: true, cidBytes }
     }
-    out.push({ start, major, ai, value, end: at })
+    if (tagged) cidBytes = major === 2 ? bytes.subarray(at, at + value) : null
+    tagged = major === 6 && value === CID_TAG
     pending += major === 4 ? value : major === 5 ? 2 * value : major === 6 ? 1 : 0
     pending--
     if (major === 2 || major === 3) at += value
   }
-  return out
+  return { notShortest: false, cidBytes }
 }
 
 /**
  * What @ipld/dag-cbor says of the tag 42 our decode refused: its content must be a byte string that
  * starts with 0x00, and the rest must be what multiformats' CID.decode takes.
  *
- * @param {Uint8Array} bytes
- * @param {Head[]} found
- * @param {{ offset: number, message: string }} failure
+ * @param {Uint8Array | null | undefined} content the tag's content (scanHeads)
+ * @param {{ message: string }} failure
  */
-function cidMessage (bytes, found, failure) {
-  const tag = found.findLastIndex((h) => h.major === 6 && h.value === CID_TAG && h.start < failure.offset)
-  const content = found[tag + 1]
-  if (tag < 0 || content === undefined) return failure.message
-  if (content.major !== 2 || content.value === 0 || bytes[content.end] !== 0) return NO_PREFIX
+function cidMessage (content, failure) {
+  if (content === undefined) return failure.message
+  if (content === null || content[0] !== 0) return NO_PREFIX
   try {
-    CID.decode(bytes.subarray(content.end + 1, content.end + content.value))
+    CID.decode(content.subarray(1))
   } catch (err) {
     return String(/** @type {any} */ (err)?.message ?? err)
   }
