@@ -13,6 +13,7 @@ import { CarIndexer as CoreCarIndexer } from '../core/run/indexer.js'
 import { CarCIDIterator as CoreCarCIDIterator } from '../core/run/cid-iterator.js'
 import { missing, loadFor } from '../core/check/on-demand.js'
 import { openInput } from './source.js'
+import { blake2b } from '@noble/hashes/blake2.js'
 
 const fsread = promisify(fs.read)
 
@@ -47,6 +48,13 @@ async function nodeBlockIterator (input, options) {
   return CarBlockIterator.fromSource(await openNodeInput(input), { ...options, validate: false, decode: false }, false)
 }
 
+/**
+ * blake2b-256 in JavaScript, for a synchronous read that meets one before its WebAssembly is loaded.
+ *
+ * @type {import('../core/run/buffer-reader.js').HashNow}
+ */
+const hashNow = (code, bytes) => code === 0xb220 ? blake2b(bytes, { dkLen: 32 }) : null
+
 /** @param {RawLocation} blockIndex */
 function checkLocation (blockIndex) {
   const { blockOffset, blockLength } = blockIndex ?? {}
@@ -65,7 +73,7 @@ function checkLocation (blockIndex) {
 function rawBlock ({ cid, blockOffset, blockLength, offset }, bytes, read, options) {
   if (read !== blockLength) throw new Error(`Failed to read entire block (${read} instead of ${blockLength})`)
   const at = offset ?? blockOffset - cid.bytes.length
-  checkBlockNow(cid, bytes, at, options)
+  checkBlockNow(cid, bytes, at, options, hashNow)
   return { cid, bytes, offset: at }
 }
 
@@ -109,6 +117,8 @@ export class CarReader extends CoreCarReader {
 }
 
 export class CarBufferReader extends CoreCarBufferReader {
+  static hashNow = hashNow
+
   /**
    * One block, read synchronously from a file descriptor at the place a CarIndexer gave, checked
    * against its CID (a blake2b-256 one needs `await CarBufferReader.ready()` once before).

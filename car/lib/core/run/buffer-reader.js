@@ -4,8 +4,9 @@
 import { CID } from 'multiformats/cid'
 import { readCarHeader, forEachSection } from '../read/car-bytes.js'
 import { BlockTable } from '../graph/block-table.js'
-import { verifyBlock, loadHashers } from '../check/hash.js'
+import { verifyBlock, loadHashers, loadHasher } from '../check/hash.js'
 import { NotLoadedError } from '../base/errors.js'
+import { sameBytes } from '../base/bytes.js'
 import { CarBlockError } from './block-iterator.js'
 
 /**
@@ -15,6 +16,8 @@ import { CarBlockError } from './block-iterator.js'
  *   a mismatch throws a CarBlockError, and so does a hash this library does not compute, unless `allowUnverified`
  * @property {boolean} [allowUnverified] take blocks whose hash function this library does not compute, unchecked
  * @property {number} [maxBlockSize] the largest block (and section length claim) accepted
+ * @typedef {(code: number, bytes: Uint8Array) => Uint8Array | null} HashNow a synchronous digest for a
+ *   multihash code whose hasher is not loaded yet (null: none)
  */
 
 /**
@@ -24,15 +27,20 @@ import { CarBlockError } from './block-iterator.js'
  * @param {Uint8Array} bytes
  * @param {number} offset
  * @param {ReaderOptions} options
+ * @param {HashNow} [hashNow]
  */
-export function checkBlockNow (cid, bytes, offset, { verifyHashes = true, allowUnverified = false }) {
+export function checkBlockNow (cid, bytes, offset, { verifyHashes = true, allowUnverified = false }, hashNow) {
   if (!verifyHashes) return
   let result
   try {
     result = verifyBlock(cid, bytes)
   } catch (err) {
     if (!(err instanceof NotLoadedError)) throw err
-    throw new Error(`the block at byte offset ${offset} has CID ${cid}, whose hash function (0x${cid.multihash.code.toString(16)}) is not loaded yet: await CarBufferReader.ready() once before reading synchronously`)
+    // the loaded hasher for the next blocks and reads; this one now, the slower way, if there is one
+    loadHasher(err.code).catch(() => {})
+    const digest = hashNow?.(cid.multihash.code, bytes)
+    if (digest) result = sameBytes(digest, cid.multihash.digest) ? 'ok' : 'mismatch'
+    else throw new Error(`the block at byte offset ${offset} has CID ${cid}, whose hash function (0x${cid.multihash.code.toString(16)}) is not loaded yet: await CarBufferReader.ready() once before reading synchronously`)
   }
   if (result === 'mismatch') throw new CarBlockError(`the block at byte offset ${offset} does not hash to its CID ${cid}`, { offset, cid, kind: 'hash-mismatch' })
   if (result === 'unverified' && !allowUnverified) throw new CarBlockError(`the block at byte offset ${offset} has CID ${cid}, whose hash function (0x${cid.multihash.code.toString(16)}) this library does not compute; pass allowUnverified to read it unchecked`, { offset, cid, kind: 'unverified' })
@@ -99,6 +107,14 @@ export class CarBufferReader {
   }
 
   /**
+   * A synchronous digest for a hash whose hasher is not loaded yet (the core has none: `ready()`
+   * loads them; the Node entry's computes blake2b-256 in JavaScript until its WebAssembly is loaded).
+   *
+   * @type {HashNow | undefined}
+   */
+  static hashNow = undefined
+
+  /**
    * Load the hash functions a synchronous read may need (blake2b-256, and sha2-256 outside Node),
    * so that fromBytes can check every block at once.
    *
@@ -120,7 +136,7 @@ export class CarBufferReader {
     const blocks = []
     forEachSection(bytes, header.dataStart, header.dataEnd, (place) => {
       const block = ownBlock(bytes, place)
-      checkBlockNow(block.cid, block.bytes, block.offset, options)
+      checkBlockNow(block.cid, block.bytes, block.offset, options, this.hashNow)
       blocks.push(block)
     }, { maxBlockSize: options.maxBlockSize, version: header.version })
     return new this({ version: header.version, roots: header.roots }, blocks)
