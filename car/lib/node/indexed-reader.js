@@ -2,11 +2,12 @@
 // bytes in a CidTable and two numbers, not as strings in a Map), then read block by block by
 // position. Each block `get` hands out is read into its own bytes and checked against its CID.
 import { CID } from 'multiformats/cid'
-import { openCar, asReadError } from '../core/read/car-reader.js'
+import { asReadError } from '../core/read/car-reader.js'
+import { DEFAULT_MAX_BLOCK_SIZE } from '../core/read/limits.js'
 import { CidTable } from '../core/graph/cid-table.js'
 import { missing, loadFor } from '../core/check/on-demand.js'
 import { checkBlockNow } from '../core/run/buffer-reader.js'
-import { varintSize } from '../core/run/indexer.js'
+import { openForIndex, visitSections } from '../core/run/indexer.js'
 import { openInput } from './source.js'
 
 /**
@@ -72,7 +73,11 @@ export class CarIndexedReader {
   async _read (id, known) {
     const { table, offsets, blockOffsets, blockLengths, source } = this._index
     const cid = known ?? CID.decode(table.bytesOf(id).slice())
-    const bytes = await source.readRange(blockOffsets[id], blockLengths[id])
+    // a regular file's read ends at once: read in this thread, not through the thread pool (a
+    // round trip per block, which costs more than the read)
+    const bytes = source.readRangeSync
+      ? source.readRangeSync(blockOffsets[id], blockLengths[id], new Uint8Array(blockLengths[id]))
+      : await source.readRange(blockOffsets[id], blockLengths[id])
     if (missing(cid.code, cid.multihash.code)) await loadFor(cid.code, cid.multihash.code)
     checkBlockNow(cid, bytes, offsets[id], this._options)
     return { cid, bytes, offset: offsets[id] }
@@ -111,29 +116,24 @@ export class CarIndexedReader {
     /** @type {number[]} */ const blockOffsets = []
     /** @type {number[]} */ const blockLengths = []
     /** @type {number[]} */ const order = []
-    let car
+    const maxBlockSize = options.maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE
+    const car = await openForIndex(source, maxBlockSize)
     let count = 0
     try {
-      car = await openCar(source.stream(), { size: source.size, maxBlockSize: options.maxBlockSize })
-      try {
-        for await (const { cid, bytes, offset } of car.blocks()) {
-          const id = table.add(cid.bytes, 0, cid.bytes.length)
-          if (id === offsets.length) {
-            offsets.push(offset)
-            blockLengths.push(bytes.length)
-            // the block's bytes end where the section does: the length varint and the CID come before them
-            const sectionLength = cid.bytes.length + bytes.length
-            blockOffsets.push(offset + varintSize(sectionLength) + cid.bytes.length)
-          }
-          order.push(id)
-          count++
+      // the CIDs' bytes go into the table as they lie in the batch: no CID object kept per block
+      const sections = visitSections(car, maxBlockSize, (bytes, cidStart, cidEnd, offset, length, blockOffset) => {
+        const id = table.add(bytes, cidStart, cidEnd)
+        if (id === offsets.length) {
+          offsets.push(offset)
+          blockOffsets.push(blockOffset)
+          blockLengths.push(offset + length - blockOffset)
         }
-      } catch (err) {
-        throw asReadError(err, count, car.position())
-      }
+        order.push(id)
+      })
+      for await (const n of sections) count = n
     } catch (err) {
       await source.close()
-      throw asReadError(err, 0, 0)
+      throw asReadError(err, count, car.position())
     }
     return new this(car.version, path, car.roots, { table, offsets, blockOffsets, blockLengths, order, source }, options)
   }

@@ -333,6 +333,33 @@ describe('@ipld/car-compatible readers: what this library adds', () => {
 })
 
 describe('@ipld/car-compatible readers: a section\'s own bytes', () => {
+  it('a CID written in a form not its own (a varint longer than needed) is refused by every reader, the indexer too', async () => {
+    const { blocks } = await smallCar()
+    const good = new Uint8Array(carV1([], [blocks[0]]))
+    const headerEnd = good[0] + 1
+    const cid = blocks[0].cid.bytes // 01 55 12 20 ...
+    const long = Uint8Array.from([1, 0xd5, 0x00, ...cid.subarray(2)]) // 0x55 written in two bytes
+    const bad = new Uint8Array([...good.subarray(0, headerEnd), ...varint(long.length + blocks[0].bytes.length), ...long, ...blocks[0].bytes])
+    const refused = { name: 'CarReadError', message: /does not start with a valid CID/ }
+    await assert.rejects(node.CarReader.fromBytes(bad), refused)
+    assert.throws(() => node.CarBufferReader.fromBytes(bad), refused)
+    await assert.rejects(async () => all(await node.CarIndexer.fromBytes(bad)), refused)
+    await assert.rejects(async () => all(await core.CarIndexer.fromIterable(chunked(bad))), refused)
+    const { file, done } = tmpFile('readers-cid-form-', bad)
+    try {
+      await assert.rejects(node.CarIndexedReader.fromFile(file), refused)
+    } finally {
+      done()
+    }
+    // an identity CID (its data inline) is read as any other
+    const { identity } = await import('multiformats/hashes/identity')
+    const inline = await cidOf(new TextEncoder().encode('inline'), { code: raw.code, hasher: identity })
+    const withInline = new Uint8Array(carV1([], [{ cid: inline, bytes: new TextEncoder().encode('inline') }, blocks[1]]))
+    const want = await all(await ipld.CarIndexer.fromBytes(withInline))
+    assert.deepEqual(await all(await node.CarIndexer.fromBytes(withInline)), want)
+  })
+
+
   it('the index is of CID bytes: a CIDv0 and the CIDv1 of the same multihash are different blocks, as in the CAR', async () => {
     const { blocks } = await smallCar()
     const bytes = new Uint8Array(carV1([], [blocks[0]]))
