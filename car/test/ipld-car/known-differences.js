@@ -10,6 +10,8 @@ import path from 'node:path'
 
 const MESSAGES = 'errors are CarReadError, whose messages say what is wrong and where (byte offset, blocks read), not @ipld/car\'s; every one of these CARs is still refused'
 
+const PRIVATE_BLOCKS = 'CarBufferWriter is not in this library yet; and then still a deliberate difference: the test compares CarReader\'s private `_blocks` with { cid, bytes } objects, and a block here also has its `offset`'
+
 /** @type {[file: string, title: string, kind: 'differs' | 'writer', reason: string][]} a title ending in '*' is a prefix */
 export const KNOWN = [
   ['test-errors.spec.js', 'Misc errors bad version', 'differs', MESSAGES],
@@ -32,6 +34,13 @@ export const KNOWN = [
   ['test-reader-sync.spec.js', 'Shared fixtures Header sample-rootless-v42.car', 'differs', MESSAGES],
   ['test-reader-sync.spec.js', 'Shared fixtures Header sample-v2-corrupt-data-and-index.car', 'differs', MESSAGES],
   ['test-reader-sync.spec.js', 'Shared fixtures Header sample-corrupt-pragma.car', 'differs', MESSAGES],
+  ['test-buffer-writer.spec.js', 'CarBufferWriter writer estimate header and write blocks', 'writer', PRIVATE_BLOCKS],
+  ['test-buffer-writer.spec.js', 'CarBufferWriter writer overestimate header', 'writer', PRIVATE_BLOCKS],
+  ['test-buffer-writer.spec.js', 'CarBufferWriter writer underestimate header', 'writer', PRIVATE_BLOCKS],
+  ['test-buffer-writer.spec.js', 'CarBufferWriter has no space for the root', 'writer', PRIVATE_BLOCKS],
+  ['test-buffer-writer.spec.js', 'CarBufferWriter has no space for the block', 'writer', PRIVATE_BLOCKS],
+  ['test-buffer-writer.spec.js', 'CarBufferWriter provide roots', 'writer', PRIVATE_BLOCKS],
+  ['test-buffer-writer.spec.js', 'CarBufferWriter provide large CID root', 'writer', PRIVATE_BLOCKS],
   ['test-buffer-writer.spec.js', 'CarBufferWriter *', 'writer', 'CarBufferWriter is not in this library yet'],
   ['node.spec.js', 'Node CarWriter.updateHeader() *', 'writer', 'CarWriter.updateRootsInFile is not in this library yet'],
   ['test-writer.spec.js', 'CarWriter complete', 'writer', 'CarWriter.put does not yet wait for its output to be read (@ipld/car\'s back-pressure)'],
