@@ -8,7 +8,9 @@ import * as core from '../core/index.js'
 import { openInput } from './source.js'
 import { defaultCodecUrl, maxWorkers } from './run.js'
 
-export { CarWriter, CarBufferWriter, CarBlockError, CarReadError, blockToJson, hashBackends, installHashers } from '../core/index.js'
+export { CarWriter, CarBufferWriter, CarBlockError, CarReadError, blockToJson, hashBackends, installHashers, contentType } from '../core/index.js'
+export { CarReader, CarBufferReader, CarIndexer, CarCIDIterator } from './readers.js'
+export { CarIndexedReader } from './indexed-reader.js'
 
 /**
  * @typedef {import('../core/index.js').CarInput | string | URL} NodeCarInput a CarInput, or a file path or file: URL
