@@ -12,7 +12,6 @@ import { CID } from 'multiformats/cid'
 import { identity } from 'multiformats/hashes/identity'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import { encode } from 'dag-cbor-fast'
-import '../lib/node/hash.js' // the Node shell's hashers, which digestOf uses
 import { loadHasher, digestOf } from '../lib/core/check/hash.js'
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'

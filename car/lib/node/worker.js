@@ -1,7 +1,6 @@
 // Worker thread: receives packed batches of blocks, answers with one BlockResult per block, in
 // order; or batches of whole sections (verify without output), answered with a SectionResult.
 import { parentPort, workerData } from 'node:worker_threads'
-import './hash.js'
 import { unpack, processBatch } from '../core/run/batch.js'
 import { processSections } from '../core/run/sections.js'
 import { checkLoading } from '../core/check/on-demand.js'
