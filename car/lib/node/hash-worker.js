@@ -1,7 +1,6 @@
 // Worker thread of the Node CarBlockIterator: checks the hashes of a batch of sections and sends
 // the batch's buffer back (transferred both ways: the blocks are the caller's, in its ArrayBuffer).
 import { parentPort, workerData } from 'node:worker_threads'
-import './hash.js'
 import { hashedSections } from '../core/run/hashed-sections.js'
 import { loadHasher } from '../core/check/hash.js'
 

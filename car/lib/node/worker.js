@@ -1,12 +1,17 @@
 // Worker thread: receives packed batches of blocks, answers with one BlockResult per block, in
 // order; or batches of whole sections (verify without output), answered with a SectionResult.
 import { parentPort, workerData } from 'node:worker_threads'
-import './hash.js'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
 import { unpack, processBatch } from '../core/run/batch.js'
 import { processSections } from '../core/run/sections.js'
 import { checkLoading } from '../core/check/on-demand.js'
+import * as ownCodec from '../core/check/dag-cbor.js'
 
-const codec = await import(workerData.codecUrl)
+// the codec: this build's own when it is the main thread's default (run.js's defaultCodecUrl), so
+// that a bundled thread runs the bundle's; another (a bench's) by require, as no top-level await is
+// possible in the bundle (CommonJS)
+const codec = workerData.codecUrl === new URL('../core/check/dag-cbor.js', import.meta.url).href ? ownCodec : createRequire(import.meta.url)(fileURLToPath(workerData.codecUrl))
 const options = { canonicalize: workerData.canonicalize }
 /** @type {Int32Array} [ready, batches checked] per worker, read by the main thread (workers.js) */
 const progress = workerData.progress
