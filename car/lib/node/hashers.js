@@ -1,5 +1,5 @@
 // Node's hashers, which lib/core/check/hash.js installs as it loads: the package's `imports` map
-// resolves its `#hashers` to this file under the "node" condition (package.json; Deno, Bun and
+// resolves its `#hashers` to this file under the "node" condition, Bun's too (package.json; Deno and
 // bundles for browsers and workerd get lib/core/check/hashers.js). sha2-256 is node:crypto's one-shot
 // hash() (no Hash object, no multihash wrapper), the fastest in Node, and no WebAssembly to load
 // for it. blake2b-256 stays an on-demand load of hash-wasm's build (at the first blake2b-256 block),
