@@ -232,6 +232,33 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
     assert.equal(r.stdout.trim(), '1207 fail 1')
   })
 
+  it("@ipld/car's sub-entries resolve from the tarball, by import and require, with @ipld/car's names", () => {
+    const names = {
+      reader: ['CarReader'],
+      'buffer-reader': ['CarBufferReader'],
+      indexer: ['CarIndexer'],
+      iterator: ['CarBlockIterator', 'CarCIDIterator'],
+      writer: ['CarWriter'],
+      'buffer-writer': ['createWriter', 'addRoot', 'blockLength', 'calculateHeaderLength', 'close', 'estimateHeaderLength', 'headerLength', 'resizeHeader', 'addBlock'],
+      'indexed-reader': ['CarIndexedReader']
+    }
+    fs.writeFileSync(path.join(dir, 'subentries.mjs'), `
+      import { createRequire } from 'node:module'
+      const require = createRequire(import.meta.url)
+      const names = ${JSON.stringify(names)}
+      const missing = []
+      for (const [entry, list] of Object.entries(names)) {
+        const esm = await import('dag-cbor-car/' + entry)
+        const cjs = require('dag-cbor-car/' + entry)
+        for (const name of list) if (typeof esm[name] !== 'function' || cjs[name] !== esm[name]) missing.push(entry + ': ' + name)
+      }
+      console.log(missing.length === 0 ? 'all' : missing.join(', '))
+    `)
+    const r = run(process.execPath, ['subentries.mjs'])
+    assert.equal(r.status, 0, r.stderr)
+    assert.equal(r.stdout.trim(), 'all')
+  })
+
   it('TypeScript (nodenext, strict) type-checks code using the library against the shipped types', () => {
     fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
       compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, types: [], lib: ['es2022', 'dom'] },
