@@ -87,7 +87,7 @@ describe('dag-cbor-car get-dag', function () {
 
   it('a real Bluesky repo CAR, whose records link to blobs it never holds: written, the blobs listed, exit 0 (as go-car)', async () => {
     const repo = fileURLToPath(new URL('../fixtures/atproto/repo-small-v2.car', import.meta.url))
-    const commit = 'bafyreieovfuizojpw3zresz7sx3nk4trm2by23pt5rxbey3jme4uo5ogiu' // its root (README: repo verify)
+    const commit = 'bafyreieovfuizojpw3zresz7sx3nk4trm2by23pt5rxbey3jme4uo5ogiu' // its root (docs/atproto.md: what repo verify prints)
     const out = path.join(tmp, 'repo-sub.car')
     const r = tool(['get-dag', repo, commit, '--out', out, '--json'])
     assert.equal(r.code, 0, r.stderr)
