@@ -80,10 +80,10 @@ function rawBlock ({ cid, blockOffset, blockLength, offset }, bytes, read, optio
 export class CarReader extends CoreCarReader {
   /**
    * @param {NodeCarInput} input
-   * @param {IteratorOptions} options
+   * @returns {Promise<import('../core/read/source.js').Source>}
    */
-  static blockIterator (input, options) {
-    return nodeBlockIterator(input, options)
+  static source (input) {
+    return openNodeInput(input)
   }
 
   /**
