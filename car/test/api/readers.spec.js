@@ -332,6 +332,27 @@ describe('@ipld/car-compatible readers: what this library adds', () => {
     await assert.rejects(async () => all(await node.CarIndexer.fromBytes(bytes, { maxBlockSize: 3 })), over)
   })
 
+  it('CarIndexer given a read stream of a whole file reads the file by position; one of part of a file, the stream', async () => {
+    const { bytes } = await smallCar()
+    const { index } = await oracle(bytes)
+    const { file, done } = tmpFile('readers-indexer-stream-', bytes)
+    try {
+      const stream = fs.createReadStream(file)
+      assert.deepEqual(await all(await node.CarIndexer.fromIterable(stream)), index)
+      assert.equal(stream.destroyed, true)
+      // a stream that ends before the file does is read as the stream: the CAR it gives is cut short
+      const part = fs.createReadStream(file, { end: bytes.length - 3 })
+      await assert.rejects(async () => all(await node.CarIndexer.fromIterable(part)), { name: 'CarReadError', message: /truncated or corrupt after 3 complete blocks/ })
+      // one already started is read as the stream too
+      const started = fs.createReadStream(file)
+      const first = await new Promise((resolve) => started.once('readable', () => resolve(started.read())))
+      assert.equal(first.length, bytes.length)
+      await assert.rejects(async () => all(await node.CarIndexer.fromIterable(started)), { name: 'CarReadError' })
+    } finally {
+      done()
+    }
+  })
+
   it('a Blob, a ReadableStream, a file path and a file: URL are taken wherever bytes or an async iterable are', async () => {
     const { bytes } = await smallCar()
     const { index } = await oracle(bytes)
