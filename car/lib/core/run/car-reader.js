@@ -1,19 +1,16 @@
 // @ipld/car's CarReader: a whole CAR in memory, its blocks looked up by CID. As @ipld/car's, it
 // holds the caller's bytes (fromBytes) or one buffer the input was collected into (fromIterable),
 // and no copy of the blocks: the framing is read at once (read/car-bytes.js: every length claim
-// checked, a truncated CAR refused here), and each section indexed by its CID (BlockTable) and by
-// where it lies. A block is cut out when it is handed out (get, blocks): a copy that owns its
+// checked, a truncated CAR refused here), and each section indexed by its CID (BlockTable, which
+// keeps a copy of the CIDs' bytes) and by where it lies. A block is cut out when it is handed out (get, blocks): a copy that owns its
 // bytes, checked against its CID at that moment (so bytes the caller changed since are refused
 // then, with a CarBlockError) and carrying its section's offset. Peak memory: the CAR and the index.
 import { CID } from 'multiformats/cid'
 import { readCarHeader, forEachSection } from '../read/car-bytes.js'
-import { readVarint } from '../read/byte-reader.js'
 import { openSource } from '../read/source.js'
 import { BlockTable } from '../graph/block-table.js'
 import { checkBlockNow } from './buffer-reader.js'
-import { CarBlockError } from './block-iterator.js'
 import { missing, loadFor } from '../check/on-demand.js'
-import { sameBytes } from '../base/bytes.js'
 
 /**
  * @typedef {import('../read/source.js').CarInput} CarInput
@@ -23,24 +20,28 @@ import { sameBytes } from '../base/bytes.js'
  */
 
 /**
- * Where each section lies in the CAR: its start, its block's start and its end, by section number.
+ * Where each section lies in the CAR (its start, its block's start and its end) and the id of its
+ * CID in the reader's table, by section number.
  */
 class Places {
   constructor () {
     this.n = 0
     this.offsets = new Float64Array(256)
+    this.ids = new Int32Array(256)
     this.blockOffsets = new Float64Array(256)
     this.ends = new Float64Array(256)
   }
 
-  /** @param {number} offset @param {number} blockOffset @param {number} end */
-  push (offset, blockOffset, end) {
+  /** @param {number} offset @param {number} id @param {number} blockOffset @param {number} end */
+  push (offset, id, blockOffset, end) {
     if (this.n === this.offsets.length) {
       this.offsets = grown(this.offsets)
+      this.ids = grown(this.ids)
       this.blockOffsets = grown(this.blockOffsets)
       this.ends = grown(this.ends)
     }
     this.offsets[this.n] = offset
+    this.ids[this.n] = id
     this.blockOffsets[this.n] = blockOffset
     this.ends[this.n] = end
     this.n++
@@ -49,14 +50,19 @@ class Places {
   /** the arrays cut to their length, once all sections are in */
   trim () {
     this.offsets = this.offsets.slice(0, this.n)
+    this.ids = this.ids.slice(0, this.n)
     this.blockOffsets = this.blockOffsets.slice(0, this.n)
     this.ends = this.ends.slice(0, this.n)
   }
 }
 
-/** @param {Float64Array} a */
+/**
+ * @template {Float64Array | Int32Array} T
+ * @param {T} a
+ * @returns {T}
+ */
 function grown (a) {
-  const next = new Float64Array(a.length * 2)
+  const next = /** @type {T} */ (new /** @type {any} */ (a.constructor)(a.length * 2))
   next.set(a)
   return next
 }
@@ -99,7 +105,7 @@ export class CarReader {
     if (i < 0) return undefined
     const cid = /** @type {CID} */ (key)
     if (missing(cid.code, cid.multihash.code)) await loadFor(cid.code, cid.multihash.code)
-    return this._block(i, cid.bytes)
+    return this._block(i)
   }
 
   /** @returns {AsyncGenerator<Block>} every block, in order */
@@ -107,7 +113,7 @@ export class CarReader {
     for (let i = 0; i < this._places.n; i++) {
       const cid = this._cid(i)
       if (missing(cid.code, cid.multihash.code)) await loadFor(cid.code, cid.multihash.code)
-      yield this._block(i)
+      yield this._block(i, cid)
     }
   }
 
@@ -117,31 +123,23 @@ export class CarReader {
   }
 
   /**
-   * The CID of section i, a copy of its bytes in the CAR.
+   * The CID of section i, as the CAR held it when it was read (the index keeps a copy of its bytes).
    *
    * @param {number} i
    */
   _cid (i) {
-    const { offsets, blockOffsets } = this._places
-    const offset = offsets[i]
-    const bytes = this._bytes
-    const cidStart = offset + (readVarint(bytes.subarray(offset, offset + 9))?.size ?? 0)
-    return CID.decode(bytes.slice(cidStart, blockOffsets[i]))
+    return CID.decode(this._index.table.bytesOf(this._places.ids[i]).slice())
   }
 
   /**
    * Section i's block, copied out of the CAR and checked against its CID now.
    *
    * @param {number} i
-   * @param {Uint8Array} [expected] the CID's bytes it was found by (the CAR's may have changed since)
+   * @param {CID} [cid] its CID, when already made
    * @returns {Block}
    */
-  _block (i, expected) {
+  _block (i, cid = this._cid(i)) {
     const offset = this._places.offsets[i]
-    const cid = this._cid(i)
-    if (expected && !sameBytes(cid.bytes, expected)) {
-      throw new CarBlockError(`the section at byte offset ${offset} no longer holds the block of CID ${CID.decode(expected)}: its bytes changed after the CAR was read`, { offset, cid, kind: 'hash-mismatch' })
-    }
     const bytes = this._bytes.slice(this._places.blockOffsets[i], this._places.ends[i])
     checkBlockNow(cid, bytes, offset, this._options)
     return { cid, bytes, offset }
@@ -163,7 +161,7 @@ export class CarReader {
     const index = new BlockTable()
     forEachSection(bytes, header.dataStart, header.dataEnd, ({ cid, offset, blockOffset, end }, n) => {
       index.add(cid, n)
-      places.push(offset, blockOffset, end)
+      places.push(offset, index.table.find(cid.bytes, 0, cid.bytes.length), blockOffset, end)
     }, { maxBlockSize: options.maxBlockSize, version: header.version })
     places.trim()
     return (new this({ version: header.version, roots: header.roots }, bytes, places, index, options))
@@ -180,6 +178,7 @@ export class CarReader {
    */
   static async fromIterable (input, options = {}) {
     if (input instanceof Uint8Array) return this.fromBytes(input, options)
+    if (input instanceof ArrayBuffer) return this.fromBytes(new Uint8Array(input), options)
     const source = await this.source(input)
     let bytes
     try {
