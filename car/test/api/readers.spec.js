@@ -192,13 +192,42 @@ describe('@ipld/car-compatible readers: what this library adds', () => {
   it('every reader checks each block against its CID: a mismatch is a CarBlockError (unless verifyHashes: false)', async () => {
     const { bad, index } = await corrupt()
     const mismatch = { name: 'CarBlockError', kind: 'hash-mismatch', offset: index[2].offset }
-    await assert.rejects(node.CarReader.fromBytes(bad), mismatch)
-    await assert.rejects(core.CarReader.fromIterable(chunked(bad)), mismatch)
+    // CarReader checks a block when it hands it out (get, blocks), not when it reads the CAR
+    const reader = await node.CarReader.fromBytes(bad)
+    await assert.rejects(reader.get(index[2].cid), mismatch)
+    await assert.rejects(async () => all(reader.blocks()), mismatch)
+    await assert.rejects(async () => all((await core.CarReader.fromIterable(chunked(bad))).blocks()), mismatch)
     assert.throws(() => node.CarBufferReader.fromBytes(bad), mismatch)
     await assert.rejects(async () => all(await node.CarCIDIterator.fromBytes(bad)), mismatch)
     await assert.rejects(async () => all(await node.CarBlockIterator.fromBytes(bad)), mismatch)
     assert.equal((await all((await node.CarReader.fromBytes(bad, { verifyHashes: false })).blocks())).length, 4)
     assert.equal(node.CarBufferReader.fromBytes(bad, { verifyHashes: false }).blocks().length, 4)
+  })
+
+  it('CarReader.fromBytes holds the caller\'s bytes: a block got is a copy, checked when it is got', async () => {
+    const { bytes, blocks } = await smallCar()
+    const { index } = await oracle(bytes)
+    const reader = await node.CarReader.fromBytes(bytes)
+    // a copy: changing the block got changes neither the CAR nor the next get
+    const first = /** @type {any} */ (await reader.get(blocks[1].cid))
+    assert.equal(first.offset, index[1].offset)
+    first.bytes[0] ^= 1
+    assert.deepEqual(/** @type {any} */ (await reader.get(blocks[1].cid)).bytes, blocks[1].bytes)
+    assert.deepEqual(bytes.subarray(index[1].blockOffset, index[1].blockOffset + index[1].blockLength), blocks[1].bytes)
+    // the caller's bytes changed after fromBytes: the block is refused when it is got, not handed out wrong
+    bytes[index[2].blockOffset] ^= 1
+    await assert.rejects(reader.get(blocks[2].cid), { name: 'CarBlockError', kind: 'hash-mismatch', offset: index[2].offset })
+    await assert.rejects(async () => all(reader.blocks()), { name: 'CarBlockError', kind: 'hash-mismatch', offset: index[2].offset })
+    assert.deepEqual(/** @type {any} */ (await reader.get(blocks[0].cid)).bytes, blocks[0].bytes)
+  })
+
+  it('CarReader.fromBytes and fromIterable of a truncated CAR throw at once, not at get', async () => {
+    const { bytes } = await smallCar()
+    const cut = bytes.subarray(0, bytes.length - 2)
+    const truncated = { name: 'CarReadError', message: /truncated or corrupt after 3 complete blocks/ }
+    await assert.rejects(node.CarReader.fromBytes(cut), truncated)
+    await assert.rejects(core.CarReader.fromBytes(cut), truncated)
+    await assert.rejects(core.CarReader.fromIterable(chunked(cut)), truncated)
   })
 
   it('CarIndexedReader checks the block it reads: a file changed after it was indexed gives a CarBlockError, not wrong bytes', async () => {
@@ -224,7 +253,7 @@ describe('@ipld/car-compatible readers: what this library adds', () => {
     const { sha512 } = await import('multiformats/hashes/sha2')
     const cid = await cidOf(bytes, { code: raw.code, hasher: sha512 })
     const car = new Uint8Array(carV1([cid], [{ cid, bytes }]))
-    await assert.rejects(node.CarReader.fromBytes(car), { name: 'CarBlockError', kind: 'unverified' })
+    await assert.rejects(async () => (await node.CarReader.fromBytes(car)).get(cid), { name: 'CarBlockError', kind: 'unverified' })
     assert.throws(() => node.CarBufferReader.fromBytes(car), { name: 'CarBlockError', kind: 'unverified' })
     assert.equal((await all((await node.CarReader.fromBytes(car, { allowUnverified: true })).blocks())).length, 1)
     assert.equal(node.CarBufferReader.fromBytes(car, { allowUnverified: true }).blocks().length, 1)
@@ -289,7 +318,8 @@ describe('@ipld/car-compatible readers: what this library adds', () => {
     await assert.rejects(async () => all(await node.CarCIDIterator.fromBytes(hostile)), claims)
     // a stream of unknown size: the claim is over the maximum block size
     const big = new Uint8Array([...header, ...varint(64 * 1024 * 1024), 1, 2, 3])
-    await assert.rejects(core.CarReader.fromIterable(chunked(big)), { name: 'CarReadError', message: /maximum block size/ })
+    // (CarReader collects the stream first, so its claim is checked against what the stream held)
+    await assert.rejects(core.CarReader.fromIterable(chunked(big)), { name: 'CarReadError', message: /claims \d+ bytes, but only 3 are left/ })
     await assert.rejects(async () => all(await core.CarIndexer.fromIterable(chunked(big))), { name: 'CarReadError', message: /maximum block size/ })
     // a CARv2 whose payload claims more than the file holds
     const v2 = carV2(bytes, { dataSize: 2 ** 40 })
@@ -300,6 +330,27 @@ describe('@ipld/car-compatible readers: what this library adds', () => {
     await assert.rejects(node.CarReader.fromBytes(bytes, { maxBlockSize: 3 }), over)
     assert.throws(() => node.CarBufferReader.fromBytes(bytes, { maxBlockSize: 3 }), over)
     await assert.rejects(async () => all(await node.CarIndexer.fromBytes(bytes, { maxBlockSize: 3 })), over)
+  })
+
+  it('CarIndexer given a read stream of a whole file reads the file by position; one of part of a file, the stream', async () => {
+    const { bytes } = await smallCar()
+    const { index } = await oracle(bytes)
+    const { file, done } = tmpFile('readers-indexer-stream-', bytes)
+    try {
+      const stream = fs.createReadStream(file)
+      assert.deepEqual(await all(await node.CarIndexer.fromIterable(stream)), index)
+      assert.equal(stream.destroyed, true)
+      // a stream that ends before the file does is read as the stream: the CAR it gives is cut short
+      const part = fs.createReadStream(file, { end: bytes.length - 3 })
+      await assert.rejects(async () => all(await node.CarIndexer.fromIterable(part)), { name: 'CarReadError', message: /truncated or corrupt after 3 complete blocks/ })
+      // one already started is read as the stream too
+      const started = fs.createReadStream(file)
+      const first = await new Promise((resolve) => started.once('readable', () => resolve(started.read())))
+      assert.equal(first.length, bytes.length)
+      await assert.rejects(async () => all(await node.CarIndexer.fromIterable(started)), { name: 'CarReadError' })
+    } finally {
+      done()
+    }
   })
 
   it('a Blob, a ReadableStream, a file path and a file: URL are taken wherever bytes or an async iterable are', async () => {
