@@ -6,7 +6,7 @@ import { verifyBlock, digest32Matches, hasherMissing } from '../check/hash.js'
 import { verdict, HASH_OK } from '../check/classify.js'
 import * as codec from '../check/dag-cbor.js'
 import { decodeBlock } from '../report/block-view.js'
-import { blockBatches, sectionBatches } from './iterate.js'
+import { blockBatches, hashedBatches } from './iterate.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from '../read/limits.js'
 
 /**
@@ -105,7 +105,7 @@ export class CarBlockIterator {
    * @returns {AsyncGenerator<import('./iterate.js').HashedBatch>}
    */
   sectionBatches (spare) {
-    return sectionBatches(this.car, spare)
+    return hashedBatches(this.car, spare)
   }
 
   /**
