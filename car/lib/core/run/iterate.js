@@ -1,5 +1,6 @@
 // The blocks of a CAR, one by one, for the library's CarBlockIterator: read in batches of whole
-// sections (read.js sectionBatches: no await per block, no object per length varint), each CID
+// sections (read.js sectionBatches: no await per block, no object per length varint) through the one
+// loop (feed.js: hashed here, or by a shell's worker pool), each CID
 // built from the batch's bytes without multiformats' checks of what is already checked here, and
 // each block's hash verified as it is handed out. The errors are the ones read.js's blocks() gives.
 // Each block's bytes and its CID's bytes are copied out of the batch by default, each into an array
