@@ -3,10 +3,16 @@
 // walks the imports). The Node entry (../node/index.js) re-exports all of this, takes file paths too,
 // and adds worker threads to verifyCar. This file only re-exports: each stage is a folder (docs/layers.md).
 export { CarBlockIterator, CarBlockError } from './run/block-iterator.js'
+export { CarReader } from './run/car-reader.js'
+export { CarBufferReader } from './run/buffer-reader.js'
+export { CarIndexer } from './run/indexer.js'
+export { CarCIDIterator } from './run/cid-iterator.js'
+export { contentType } from './base/content-type.js'
 export { verifyCar, runVerify, canonicalizeCar } from './run/verify.js'
 export { readBlockAt } from './run/read-block-at.js'
 export { checkRepo } from './run/check-repo.js'
-export { CarWriter } from './write/car-writer.js'
+export { CarWriter } from './write/writer.js'
+export { CarBufferWriter } from './write/car-buffer-writer.js'
 export { blockToJson } from './report/block-view.js'
 export { hashBackends, installHashers } from './check/hash.js'
 export { CarReadError } from './read/car-reader.js'

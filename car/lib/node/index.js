@@ -2,12 +2,15 @@
 // (../core/index.js), with node:crypto's sha2-256 installed, file paths (and file: URLs) accepted
 // as input, read by position, and verifyCar's `workers` (worker threads, as the CLI runs them).
 import './hash.js'
+import './writer.js'
 import { openSource } from '../core/read/source.js'
 import * as core from '../core/index.js'
 import { openInput } from './source.js'
 import { defaultCodecUrl, maxWorkers } from './run.js'
 
-export { CarWriter, CarBlockError, CarReadError, blockToJson, hashBackends, installHashers } from '../core/index.js'
+export { CarWriter, CarBufferWriter, CarBlockError, CarReadError, blockToJson, hashBackends, installHashers, contentType } from '../core/index.js'
+export { CarReader, CarBufferReader, CarIndexer, CarCIDIterator } from './readers.js'
+export { CarIndexedReader } from './indexed-reader.js'
 
 /**
  * @typedef {import('../core/index.js').CarInput | string | URL} NodeCarInput a CarInput, or a file path or file: URL

@@ -1,10 +1,46 @@
-// The block size limits (--max-block-size) and how messages write them, apart from read.js so that
-// parsing a command's options loads no CAR reader.
+// Every limit and default of reading a CAR, in one place, each with its reason. Loaded by itself
+// when a command's options are parsed (--max-block-size), so it imports nothing: parsing options
+// loads no CAR reader. test/core/read.spec.js holds that no other file in read/ defines one.
 
 /** Largest block accepted by default (--max-block-size raises it). Real CARs stay well below 2 MiB. */
 export const DEFAULT_MAX_BLOCK_SIZE = 4 * 1024 * 1024
-/** Largest --max-block-size accepted. */
+
+/** Largest --max-block-size accepted, and the largest CARv2 index read: past it, a claim is taken
+ * for a corrupt one rather than something to allocate. */
 export const MAX_MAX_BLOCK_SIZE = 1024 * 1024 * 1024
+
+/** Room for the CID in a section's length claim, on top of the block: an identity CID inlines its
+ * data, so a CID may be far longer than a hash's 36 bytes, but not without end. A section claiming
+ * more than the maximum block size plus this is refused before anything is read. */
+export const CID_ROOM = 4096
+
+/** Reads in flight at once when sections are read from a file by position (one at a time would
+ * leave the reading thread waiting on each while the cores are busy checking the last). */
+export const READS_AHEAD = 4
+
+/** Room before each chunk read by position, for the start of the section the previous chunk cut
+ * short (copied in front of its rest, rather than the chunk copied after it). A section longer
+ * than this that a chunk cuts short is read on its own. */
+export const HEADROOM = 64 * 1024
+
+/** Bytes of whole sections in a batch (the reader's chunk when it reads by position): large enough
+ * that a batch's overhead (a message to a worker, an await) is small per block, small enough to
+ * stay in a core's cache while its blocks are hashed. */
+export const BATCH_BYTES = 1 << 20
+
+/** Most sections in a batch: the arrays of their ends and offsets are made this long up front. */
+export const BATCH_SECTIONS = 8192
+
+/** Most blocks in a batch of Block objects (the pipeline's path for blocks() rather than batches
+ * of sections): with BATCH_BYTES, whichever comes first ends a batch. */
+export const BATCH_BLOCKS = 512
+
+/** Buffers of batches already read that the block iterator keeps, to read into again: as many as
+ * the reader has in use at once (reads ahead and the batch at hand), so fresh memory is rarely mapped. */
+export const SPARE_BUFFERS = 8
+
+/** The size of the chunks a Blob or bytes in memory are streamed in (read/source.js): one batch. */
+export const STREAM_CHUNK = BATCH_BYTES
 
 /** @param {number} n */
 export function bytesText (n) {

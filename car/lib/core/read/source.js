@@ -3,8 +3,7 @@
 // async iterable of Uint8Array chunks (read once, front to back, size unknown). The Node shell
 // adds its own Sources (a file read by position, standard input, a pipe: lib/node/source.js).
 import { ToolError } from '../base/errors.js'
-
-const CHUNK = 1 << 20
+import { STREAM_CHUNK as CHUNK } from './limits.js'
 
 /**
  * @typedef {object} Source

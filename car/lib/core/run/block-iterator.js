@@ -133,7 +133,7 @@ export class CarBlockIterator {
    * @returns {AsyncIterator<CheckedBlock>}
    */
   [Symbol.asyncIterator] () {
-    if (this.used) throw new Error('a CarBlockIterator can be iterated once')
+    if (this.used) throw new Error('a CarBlockIterator cannot be iterated more than once')
     this.used = true
     const { car, source } = this
     const spare = this.options.viewBytes ? undefined : []

@@ -15,9 +15,7 @@ import { ownedCopy } from '../base/bytes.js'
 import { hashedSections } from './hashed-sections.js'
 import { feed } from './feed.js'
 
-const BATCH_BYTES = 1 << 20
-const BATCH_SECTIONS = 8192
-const SPARE_BUFFERS = 8
+import { BATCH_BYTES, BATCH_SECTIONS, SPARE_BUFFERS } from '../read/limits.js'
 
 /**
  * A CIDv1 at bytes[from, to) whose varints are short and whose digest fits (its block starts where

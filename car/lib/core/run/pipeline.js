@@ -14,10 +14,7 @@ import { processSections } from './sections.js'
 import { checkLoading, readyFor } from '../check/on-demand.js'
 import { feed } from './feed.js'
 
-const BATCH_BLOCKS = 512
-const BATCH_BYTES = 1 << 20
-/** most sections in a batch handed to a worker by verifySections */
-const SECTION_BATCH = 8192
+import { BATCH_BLOCKS, BATCH_BYTES, BATCH_SECTIONS as SECTION_BATCH } from '../read/limits.js'
 
 /**
  * @typedef {import('../check/classify.js').BlockResult} BlockResult

@@ -1,0 +1,121 @@
+// A whole CAR in memory, read synchronously: the header and where each section lies, for the
+// readers that must answer at once (CarBufferReader). The same checks as car-reader.js's openCar,
+// with its messages: every length the bytes claim is checked against what is left of them, and
+// against the maximum block size, before anything is cut out of them; a CID is taken only in the
+// one form its bytes have (decodeSectionCid). Nothing is copied here: the caller copies what it keeps.
+import { CID } from 'multiformats/cid'
+import { decode } from 'dag-cbor-fast'
+import { CarReadError, readVarint, decodeSectionCid, sectionError } from './car-reader.js'
+import { DEFAULT_MAX_BLOCK_SIZE, bytesText } from './limits.js'
+
+const CID_ROOM = 4096
+const V2_PRAGMA = Uint8Array.from([0x0a, 0xa1, 0x67, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x02])
+const V2_HEADER_END = V2_PRAGMA.length + 40
+
+/**
+ * @typedef {{ version: 1 | 2, roots: CID[], dataStart: number, dataEnd: number }} CarBytesHeader
+ *   dataStart: where the first section starts; dataEnd: where the sections end (a CARv2: its payload's end)
+ * @typedef {{ cid: CID, offset: number, blockOffset: number, end: number }} SectionPlace a section's CID
+ *   (a view of the bytes), where the section starts, where its block starts and where it ends
+ */
+
+/**
+ * @param {Uint8Array} bytes
+ * @param {{ maxBlockSize?: number }} [options]
+ * @returns {CarBytesHeader}
+ */
+export function readCarHeader (bytes, { maxBlockSize = DEFAULT_MAX_BLOCK_SIZE } = {}) {
+  const maxSection = maxBlockSize + CID_ROOM
+  /** @param {string} what */
+  const bad = (what) => new CarReadError(`not a CAR file: bad header (${what})`, { blocks: 0, offset: 0 })
+  /** the header's length claim at `at`, checked against `end`: where its bytes end */
+  const claim = (/** @type {number} */ at, /** @type {number} */ end, /** @type {string} */ context) => {
+    if (at >= end) throw bad(at === 0 ? 'the input is empty' : `${context}: the input ends at byte ${at}`)
+    const varint = readVarint(bytes.subarray(at, Math.min(at + 9, end)))
+    if (!varint) throw bad(`${context}: malformed length varint at byte ${at}`)
+    if (varint.value === 0) throw bad(`${context}: length 0 at byte ${at}`)
+    const left = end - at - varint.size
+    if (varint.value > left) throw bad(`${context} at byte ${at} claims ${varint.value} bytes, but only ${left} are left in the input`)
+    if (varint.value > maxSection) throw bad(`${context} at byte ${at} claims ${varint.value} bytes, more than the maximum block size (${bytesText(maxBlockSize)})`)
+    return { start: at + varint.size, end: at + varint.size + varint.value }
+  }
+  let first = claim(0, bytes.length, 'header')
+  /** @type {1 | 2} */
+  let version = 1
+  let dataStart = 0
+  let dataEnd = bytes.length
+  if (bytes.length >= V2_PRAGMA.length && V2_PRAGMA.every((b, i) => bytes[i] === b)) {
+    if (bytes.length < V2_HEADER_END) throw bad(`CARv2 header cut short: the input ends before byte ${V2_HEADER_END}`)
+    const view = new DataView(bytes.buffer, bytes.byteOffset + V2_PRAGMA.length, 40)
+    /** @param {number} at @param {string} name */
+    const u64 = (at, name) => {
+      const v = view.getBigUint64(at, true)
+      if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw bad(`CARv2 ${name} ${v} is impossibly large`)
+      return Number(v)
+    }
+    const dataOffset = u64(16, 'data offset')
+    const dataSize = u64(24, 'data size')
+    if (dataOffset < V2_HEADER_END) throw bad(`CARv2 data offset ${dataOffset} points inside the ${V2_HEADER_END}-byte CARv2 header`)
+    if (dataSize === 0) throw bad('CARv2 data size is 0: there is no CARv1 payload')
+    if (dataOffset + dataSize > bytes.length) throw bad(`CARv2 data payload (bytes ${dataOffset} to ${dataOffset + dataSize}) runs past the end of the input (${bytes.length} bytes)`)
+    version = 2
+    dataStart = dataOffset
+    dataEnd = dataOffset + dataSize
+    first = claim(dataStart, dataEnd, 'CARv2 payload header')
+  }
+  const at = `the header at byte offset ${dataStart}`
+  /** @type {any} */
+  let header
+  try {
+    header = decode(bytes.subarray(first.start, first.end))
+  } catch (err) {
+    throw bad(`${at} does not decode as DAG-CBOR (${String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]}); a CAR starts with a length varint and a DAG-CBOR map { roots, version }`)
+  }
+  if (header !== null && typeof header === 'object' && !Array.isArray(header) && typeof header.version === 'number' && header.version !== 1) {
+    throw bad(`${at}: CAR version ${header.version}; this tool reads versions 1 and 2${version === 2 ? ' (a CARv2 payload is a CARv1)' : ''}`)
+  }
+  if (header === null || typeof header !== 'object' || Array.isArray(header) || Object.keys(header).length !== 2 || header.version !== 1 ||
+    !Array.isArray(header.roots) || !header.roots.every((/** @type {unknown} */ root) => CID.asCID(root) !== null)) {
+    throw bad(`${at} is DAG-CBOR, but not the map { roots: [CID, ...], version: 1 } a CARv1 header is`)
+  }
+  return { version, roots: header.roots, dataStart: first.end, dataEnd }
+}
+
+/**
+ * Every section between `start` and `end`, in order, to `visit`; the first bad one throws the
+ * CarReadError openCar's blocks() gives for it.
+ *
+ * @param {Uint8Array} bytes
+ * @param {number} start
+ * @param {number} end
+ * @param {(place: SectionPlace, index: number) => void} visit
+ * @param {{ maxBlockSize?: number, version?: number }} [options]
+ */
+export function forEachSection (bytes, start, end, visit, { maxBlockSize = DEFAULT_MAX_BLOCK_SIZE, version = 1 } = {}) {
+  const maxSection = maxBlockSize + CID_ROOM
+  const container = version === 2 ? 'the CARv2 data payload' : 'the input'
+  let count = 0
+  for (let at = start; at < end;) {
+    /** @param {string} what */
+    const corrupt = (what) => new CarReadError(`CAR is truncated or corrupt after ${count} complete blocks: the section at byte offset ${at} ${what}`, { blocks: count, offset: at })
+    const varint = readVarint(bytes.subarray(at, Math.min(at + 9, end)))
+    if (!varint) throw corrupt(end - at < 9 && bytes[end - 1] >= 0x80 ? `has a length varint cut short by the end of ${container}` : 'has a malformed length varint')
+    const length = varint.value
+    if (length === 0) throw corrupt('has length 0')
+    const left = end - at - varint.size
+    if (length > left) throw corrupt(`claims ${length} bytes, but only ${left} are left in ${container}`)
+    if (length > maxSection) throw sectionError(at, count, 'too-big', '', length, maxBlockSize)
+    const sectionStart = at + varint.size
+    const sectionEnd = sectionStart + length
+    let cid, rest
+    try {
+      [cid, rest] = decodeSectionCid(bytes.subarray(sectionStart, sectionEnd))
+    } catch (err) {
+      throw sectionError(at, count, 'cid', String(/** @type {any} */ (err)?.message ?? err).split('\n')[0], 0, maxBlockSize)
+    }
+    if (rest.length > maxBlockSize) throw sectionError(at, count, 'too-big', '', rest.length, maxBlockSize)
+    visit({ cid, offset: at, blockOffset: sectionEnd - rest.length, end: sectionEnd }, count)
+    count++
+    at = sectionEnd
+  }
+}

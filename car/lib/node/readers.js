@@ -1,0 +1,177 @@
+// The @ipld/car-compatible readers in Node: the core's (../core/run/*), taking a file path or a
+// file: URL wherever they take bytes or an async iterable, and @ipld/car's Node-only statics:
+// CarReader.readRaw (async) and CarBufferReader.readRaw (sync), which read one block from a file
+// descriptor or FileHandle at the place a CarIndexer gave, and check it against its CID.
+import fs from 'node:fs'
+import { promisify } from 'node:util'
+import { fileURLToPath } from 'node:url'
+import { openSource } from '../core/read/source.js'
+import { CarBlockIterator } from '../core/run/block-iterator.js'
+import { CarReader as CoreCarReader } from '../core/run/car-reader.js'
+import { CarBufferReader as CoreCarBufferReader, checkBlockNow } from '../core/run/buffer-reader.js'
+import { CarIndexer as CoreCarIndexer } from '../core/run/indexer.js'
+import { CarCIDIterator as CoreCarCIDIterator } from '../core/run/cid-iterator.js'
+import { missing, loadFor } from '../core/check/on-demand.js'
+import { openInput } from './source.js'
+import { blake2b } from '@noble/hashes/blake2.js'
+
+const fsread = promisify(fs.read)
+
+/**
+ * @typedef {import('multiformats/cid').CID} CID
+ * @typedef {import('../core/read/source.js').CarInput | string | URL} NodeCarInput a CarInput, or a file path or file: URL
+ * @typedef {import('../core/run/block-iterator.js').IteratorOptions} IteratorOptions
+ * @typedef {import('../core/run/indexer.js').BlockIndex} BlockIndex
+ * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block
+ * @typedef {{ cid: CID, blockOffset: number, blockLength: number, offset?: number }} RawLocation where readRaw reads
+ * @typedef {{ verifyHashes?: boolean, allowUnverified?: boolean }} CheckOptions
+ */
+
+/**
+ * @param {NodeCarInput} input
+ * @returns {Promise<import('../core/read/source.js').Source>}
+ */
+export async function openNodeInput (input) {
+  if (typeof input === 'string') return openInput(input)
+  if (input instanceof URL) {
+    if (input.protocol !== 'file:') throw new TypeError(`only file: URLs are read, not ${input.protocol}`)
+    return openInput(fileURLToPath(input))
+  }
+  return openSource(input)
+}
+
+/**
+ * @param {NodeCarInput} input
+ * @param {IteratorOptions} options
+ */
+async function nodeBlockIterator (input, options) {
+  return CarBlockIterator.fromSource(await openNodeInput(input), { ...options, validate: false, decode: false }, false)
+}
+
+/**
+ * blake2b-256 in JavaScript, for a synchronous read that meets one before its WebAssembly is loaded.
+ *
+ * @type {import('../core/run/buffer-reader.js').HashNow}
+ */
+const hashNow = (code, bytes) => code === 0xb220 ? blake2b(bytes, { dkLen: 32 }) : null
+
+/** @param {RawLocation} blockIndex */
+function checkLocation (blockIndex) {
+  const { blockOffset, blockLength } = blockIndex ?? {}
+  if (!Number.isSafeInteger(blockOffset) || blockOffset < 0 || !Number.isSafeInteger(blockLength) || blockLength < 0) {
+    throw new TypeError('readRaw() needs a block index with a whole, non-negative blockOffset and blockLength')
+  }
+}
+
+/**
+ * @param {RawLocation} blockIndex
+ * @param {Uint8Array} bytes
+ * @param {number} read
+ * @param {CheckOptions} options
+ * @returns {Block}
+ */
+function rawBlock ({ cid, blockOffset, blockLength, offset }, bytes, read, options) {
+  if (read !== blockLength) throw new Error(`Failed to read entire block (${read} instead of ${blockLength})`)
+  const at = offset ?? blockOffset - cid.bytes.length
+  checkBlockNow(cid, bytes, at, options, hashNow)
+  return { cid, bytes, offset: at }
+}
+
+export class CarReader extends CoreCarReader {
+  /**
+   * @param {NodeCarInput} input
+   * @param {IteratorOptions} options
+   */
+  static blockIterator (input, options) {
+    return nodeBlockIterator(input, options)
+  }
+
+  /**
+   * @param {NodeCarInput} input an async iterable of bytes, as @ipld/car takes; or bytes, a Blob, a ReadableStream, a file path or file: URL
+   * @param {IteratorOptions} [options]
+   * @returns {Promise<CarReader>}
+   */
+  static async fromIterable (input, options = {}) {
+    return /** @type {CarReader} */ (await super.fromIterable(/** @type {any} */ (input), options))
+  }
+
+  /**
+   * One block, read from a file at the place a CarIndexer gave, checked against its CID.
+   *
+   * @param {fs.promises.FileHandle | number} fd
+   * @param {RawLocation} blockIndex
+   * @param {CheckOptions} [options]
+   * @returns {Promise<Block>}
+   */
+  static async readRaw (fd, blockIndex, options = {}) {
+    if (typeof fd !== 'number' && !(fd && typeof fd === 'object' && typeof fd.read === 'function')) throw new TypeError('Bad fd')
+    checkLocation(blockIndex)
+    const { cid, blockLength, blockOffset } = blockIndex
+    const bytes = new Uint8Array(blockLength)
+    const read = typeof fd === 'number'
+      ? (await fsread(fd, bytes, 0, blockLength, blockOffset)).bytesRead
+      : (await fd.read(bytes, 0, blockLength, blockOffset)).bytesRead
+    if (missing(cid.code, cid.multihash.code)) await loadFor(cid.code, cid.multihash.code)
+    return rawBlock(blockIndex, bytes, read, options)
+  }
+}
+
+export class CarBufferReader extends CoreCarBufferReader {
+  static hashNow = hashNow
+
+  /**
+   * One block, read synchronously from a file descriptor at the place a CarIndexer gave, checked
+   * against its CID (a blake2b-256 one needs `await CarBufferReader.ready()` once before).
+   *
+   * @param {number} fd
+   * @param {RawLocation} blockIndex
+   * @param {CheckOptions} [options]
+   * @returns {Block}
+   */
+  static readRaw (fd, blockIndex, options = {}) {
+    if (typeof fd !== 'number') throw new TypeError('Bad fd')
+    checkLocation(blockIndex)
+    const { blockLength, blockOffset } = blockIndex
+    const bytes = new Uint8Array(blockLength)
+    const read = fs.readSync(fd, bytes, 0, blockLength, blockOffset)
+    return rawBlock(blockIndex, bytes, read, options)
+  }
+}
+
+export class CarIndexer extends CoreCarIndexer {
+  /**
+   * @param {NodeCarInput} input
+   * @returns {Promise<import('../core/read/source.js').Source>}
+   */
+  static source (input) {
+    return openNodeInput(input)
+  }
+
+  /**
+   * @param {NodeCarInput} input an async iterable of bytes, as @ipld/car takes; or bytes, a Blob, a ReadableStream, a file path or file: URL
+   * @param {import('../core/run/indexer.js').IndexerOptions} [options]
+   * @returns {Promise<CarIndexer>}
+   */
+  static async fromIterable (input, options = {}) {
+    return /** @type {CarIndexer} */ (await super.fromIterable(/** @type {any} */ (input), options))
+  }
+}
+
+export class CarCIDIterator extends CoreCarCIDIterator {
+  /**
+   * @param {NodeCarInput} input
+   * @param {IteratorOptions} options
+   */
+  static blockIterator (input, options) {
+    return nodeBlockIterator(input, options)
+  }
+
+  /**
+   * @param {NodeCarInput} input an async iterable of bytes, as @ipld/car takes; or bytes, a Blob, a ReadableStream, a file path or file: URL
+   * @param {IteratorOptions} [options]
+   * @returns {Promise<CarCIDIterator>}
+   */
+  static async fromIterable (input, options = {}) {
+    return /** @type {CarCIDIterator} */ (await super.fromIterable(/** @type {any} */ (input), options))
+  }
+}

@@ -1,0 +1,5 @@
+import './node-test-file-streams.js'
+import './node-test-indexed-reader.js'
+import './node-test-large.js'
+import './node-test-raw.js'
+import './node-test-updateroots.js'

@@ -1,0 +1,2 @@
+// @ipld/car's src/indexed-reader.js
+export { CarIndexedReader } from './index.js'

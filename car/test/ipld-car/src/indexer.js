@@ -1,0 +1,2 @@
+// @ipld/car's src/indexer.js
+export { CarIndexer } from './index.js'

@@ -1,0 +1,2 @@
+// @ipld/car's src/iterator.js
+export { CarBlockIterator, CarCIDIterator } from './index.js'

@@ -1,0 +1,2 @@
+// @ipld/car's src/writer.js
+export { CarWriter } from './index.js'
