@@ -57,7 +57,6 @@ if (row === 'ours') {
   if (bad) throw new Error(`${bad} blocks did not hash to their CIDs`)
 } else if (row === 'iterate' || row === 'iterate-hash') {
   const { CarBlockIterator } = await import('@ipld/car/iterator')
-  await import('../lib/node/hash.js') // node:crypto's sha2-256, as the tool hashes
   const { verifyBlock, loadHasher } = await import('../lib/core/check/hash.js')
   const hashing = row === 'iterate-hash'
   // the hashers load on demand in the tool (on-demand.js); blake2b-256 here, before the loop

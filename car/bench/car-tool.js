@@ -18,10 +18,10 @@
 //   floor: read + hash + copy, 2 threads      the same, each block also copied into an array of its own
 // The rows other than the command's run bench/car-rows.js, which imports only what each row uses.
 // Then the codec's share: the same pipeline on the real CARs, with this repo's codec and with @ipld/dag-cbor.
-// First of all, the start-up figure (startup.js): checking a small CAR, over `node -e 0`.
+// First of all, the start-up figure (startup.js): the packed command checking a small CAR, over `node -e 0`.
 //
 // Usage: node bench/car-tool.js [--size 300M] [--runs 3] [--car FILE] [--gocar PATH] [--quick]
-//        node bench/car-tool.js --startup [--runs 15]      the start-up figure alone (a few seconds)
+//        node bench/car-tool.js --startup [--runs 15] [--checkout]   the start-up figure alone (a minute: it packs first)
 //
 // Also makes large CARs for memory measurements (never committed; write them under the temp dir):
 //   node bench/car-tool.js --make-car /tmp/big.car [--size 1G] [--claim BYTES --at FRACTION] [--plant FRACTION]
@@ -159,6 +159,7 @@ const { values: args } = parseArgs({
     gocar: { type: 'string' },
     quick: { type: 'boolean' },
     startup: { type: 'boolean' },
+    checkout: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' }
   }
 })
@@ -212,7 +213,7 @@ if (typeof args['make-car'] === 'string') {
 }
 
 if (args.startup) {
-  await startup({ runs: args.runs === undefined ? undefined : Number(args.runs) })
+  await startup({ runs: args.runs === undefined ? undefined : Number(args.runs), checkout: !!args.checkout })
   process.exit(0)
 }
 

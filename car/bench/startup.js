@@ -1,9 +1,12 @@
 // Start-up: what checking a small CAR costs on top of starting Node. Each command is a fresh
 // process, run back to back with the others, the order rotated every round, so that machine noise
 // falls on all of them alike; each figure is the median wall time over the rounds minus the median
-// of `node -e 0` measured in the same run (issue 34's target: at most 40 ms more). The bin runs
-// lib/node/cli.bundle.cjs, which is rebuilt from the source first (scripts/build-cli.js). Run it
-// with another Node (`/path/to/node car/bench/startup.js`) for that Node's figures.
+// of `node -e 0` measured in the same run (issue 44's target: the packed command checking the repo
+// export at most 45 ms more). The command timed is the packed one, as a user installs it
+// (bench/packed.js: npm pack of both packages, installed into an empty project in the OS temp dir,
+// removed afterwards), which runs its bundle (scripts/bundle.js); with --checkout, this checkout's
+// bin, which runs the source. Run it with another Node (`/path/to/node car/bench/startup.js`) for
+// that Node's figures.
 //   the embedded sample        dag-cbor-car (no file: verify of lib/node/sample.car)
 //   a repo export              dag-cbor-car repo.car: about 100 KB, a signed AT Protocol repo
 //                              (340 posts under their MST), written to the OS temp dir and removed
@@ -14,13 +17,13 @@ import path from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { buildRepo, keyPair, post } from '../test/atproto/helpers/repo-builder.js'
-import { buildCli } from '../scripts/build-cli.js'
+import { installPacked } from './packed.js'
 
-const BIN = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))
+const CHECKOUT_BIN = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))
 /** a difference in ms with its sign, as `+3 ms` or `-2 ms` @param {number} ms */
 const signedMs = (ms) => `${ms >= 0 ? '+' : '-'}${Math.abs(ms).toFixed(0)} ms`
 /** the start-up target: at most this many ms over `node -e 0` */
-export const TARGET_MS = 40
+export const TARGET_MS = 45
 
 /** @param {number[]} xs */
 const median = (xs) => {
@@ -41,11 +44,13 @@ async function repoExport () {
 /**
  * Time the commands, print their medians and the differences, and say whether the target is met.
  *
- * @param {{ runs?: number, log?: (line: string) => void }} [options]
+ * @param {{ runs?: number, checkout?: boolean, log?: (line: string) => void }} [options] checkout:
+ *   time this checkout's bin (the source) rather than the packed one
  * @returns {Promise<{ label: string, median: number, overNode: number }[]>} medians in ms
  */
-export async function startup ({ runs = 15, log = console.log } = {}) {
-  await buildCli() // the bin runs lib/node/cli.bundle.cjs: time the bundle of the source as it is
+export async function startup ({ runs = 15, checkout = false, log = console.log } = {}) {
+  const packed = checkout ? null : installPacked()
+  const BIN = packed ? packed.bin : CHECKOUT_BIN
   const file = path.join(os.tmpdir(), `dag-cbor-car-startup-${process.pid}.car`)
   fs.writeFileSync(file, await repoExport())
   try {
@@ -71,21 +76,22 @@ export async function startup ({ runs = 15, log = console.log } = {}) {
       }
     }
     const node = median(times[0])
-    log(`start-up: ${runs} round${runs === 1 ? '' : 's'}, each command a fresh process, in rotating order; medians of wall time (Node ${process.version}, load average ${os.loadavg()[0].toFixed(2)}, ${os.availableParallelism()} cores)`)
+    log(`start-up: ${runs} round${runs === 1 ? '' : 's'}, each command a fresh process, in rotating order; medians of wall time (Node ${process.version}, load average ${os.loadavg()[0].toFixed(2)}, ${os.availableParallelism()} cores); dag-cbor-car ${packed ? 'packed and installed (its bundle)' : 'from this checkout (the source)'}`)
     const results = rows.map(([label], i) => ({ label, median: median(times[i]), overNode: median(times[i]) - node }))
     for (const { label, median: m, overNode } of results) {
       log(`  ${label.padEnd(44)} ${m.toFixed(0).padStart(5)} ms${label === 'node -e 0' ? '' : `  (${signedMs(overNode)} over node -e 0)`}`)
     }
-    const checks = results.slice(1, 3)
-    const worst = Math.max(...checks.map((c) => c.overNode))
-    log(`  checking a small CAR: at most ${signedMs(worst)} over node -e 0 (target: at most +${TARGET_MS} ms) ${worst <= TARGET_MS ? 'met' : 'NOT MET'}`)
+    const repo = results[2].overNode
+    log(`  checking a small CAR: at most ${signedMs(repo)} over node -e 0 (target: at most +${TARGET_MS} ms${packed ? '' : ', for the packed command'}) ${repo <= TARGET_MS ? 'met' : 'NOT MET'}`)
     return results
   } finally {
     fs.rmSync(file, { force: true })
+    packed?.remove()
   }
 }
 
-// run directly: node car/bench/startup.js [rounds]
+// run directly: node car/bench/startup.js [rounds] [--checkout]
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  await startup({ runs: Number(process.argv[2] ?? 15) })
+  const rounds = process.argv.slice(2).find((a) => /^\d+$/.test(a))
+  await startup({ runs: Number(rounds ?? 15), checkout: process.argv.includes('--checkout') })
 }

@@ -1,23 +1,11 @@
 #!/usr/bin/env node
 'use strict'
-// dag-cbor-car: runs the command line tool from its bundle, lib/node/cli.bundle.cjs (the dispatcher,
-// lib/commands/cli.js, and every module it loads, in one CommonJS file: see scripts/build-cli.js),
-// compiled with the V8 code cache made beside it at build time (lib/node/cli.bundle.cache), which
-// holds the bytecode of every function a check of the embedded sample ran (lib/node/load-bundle.cjs).
-// This file is CommonJS (bin/package.json): Node starts a CommonJS entry without setting up its ES
-// module loader first.
-const path = require('node:path')
-const { loadBundle } = require('../lib/node/load-bundle.cjs')
+// dag-cbor-car: runs the command line tool, lib/commands/cli.js, from the build this package has
+// (lib/node/load-bundle.cjs): the packed package's bundle (build/node/, made by npm pack), or in a
+// checkout the source, so that a run after an edit runs the edited code, with nothing to rebuild.
+// CommonJS (bin/package.json): Node starts a CommonJS entry without setting up its ES module loader
+// first, which a run from the bundle does not need.
+const { bundled, loadBundle } = require('../lib/node/load-bundle.cjs')
 
-const bundle = path.join(__dirname, '../lib/node/cli.bundle.cjs')
-const cache = path.join(__dirname, '../lib/node/cli.bundle.cache')
-
-try {
-  // scripts/build-cli.js sets DAG_CBOR_CAR_WRITE_CODE_CACHE for the one run that makes the cache
-  loadBundle(bundle, cache, 'dag-cbor-car/lib/node/cli.bundle.cjs', 'DAG_CBOR_CAR_WRITE_CODE_CACHE')
-} catch (err) {
-  const { code, path: missing } = /** @type {{ code?: string, path?: string }} */ (err)
-  if (code !== 'ENOENT' || missing !== bundle) throw err
-  process.stderr.write('dag-cbor-car: lib/node/cli.bundle.cjs is missing: in a clone of the repository, run npm start (or npm run build:cli in car/) once\n')
-  process.exit(2)
-}
+if (bundled()) loadBundle().cli()
+else import('../lib/commands/cli.js')

@@ -1,31 +1,35 @@
-// One bundle of the package: an entry module and every module it loads, bundled by esbuild into one
-// CommonJS file under lib/node/, then V8's code cache for it (the command's: scripts/build-cli.js;
-// the library's Node entry: scripts/build-library.js; both run by lib/node/load-bundle.cjs).
+// The packed package's bundle of the command: build/node/, written when the package is packed
+// (prepack) and removed after (postpack), never committed (.gitignore) and never run in a
+// checkout (lib/node/load-bundle.cjs: a package directory holding this script is a checkout).
+//   build/node/dag-cbor-car.cjs     lib/node/bundle-entry.js (the command and what its worker
+//                                   threads and child processes run) and every module it loads,
+//                                   dependencies included but for EXTERNAL, in one CommonJS file
+//   build/node/dag-cbor-car.cache   V8's code cache for it, made by a check of the embedded sample
+//   build/node/worker.js, ...       one launcher per file the bundled code starts as a worker
+//                                   thread or child process (found by its URL, next to the
+//                                   bundle): it runs that file's module out of the same bundle
+//   build/node/sample.car, .json    the embedded sample, which lib/node/sample.js finds by its URL
+// Node resolves, reads and links each ES module on its own; a check of a small CAR loaded about
+// sixty, and that, not the checking, was most of its start-up (bench/README.md has the figures).
 //
 // CommonJS rather than an ES module: esbuild then keeps every module's imports inside that module's
-// lazy initializer, so what a run does not use costs nothing, not even a require: node:net,
-// node:child_process, and the packages left out of the bundle (`external`: loaded from
-// node_modules by the few modules that use them, when they run; an ES module bundle would hoist
-// their imports to its top and load them on every run). The packages must be loadable by
-// require(): CommonJS, or ES modules whose exports allow it (Node 20.19 and later load those).
-// On-demand loads (dag-pb, @ipld/car's header reader, worker pools) stay lazy inside the bundle, as
-// in the source.
+// lazy initializer, so what a run does not use costs nothing, not even a require, and the loader
+// can compile it with V8's code cache (a vm.Script: Node 20 has no code cache for ES modules).
+// import() becomes require() (`supported`): functions restored from a code cache lose the module
+// loader callback an import() would need.
 //
-// The bundle sits in lib/node/ so that what the code finds by module URL (import.meta.url, which
-// the bundle defines as its own URL) still resolves from it: worker threads (lib/node/worker.js,
-// hash-worker.js), the child of a many-file run (lib/node/many-child.js), the codec handed to
-// workers (lib/core/check/dag-cbor.js), package.json, the sample (lib/node/sample.car). Those threads and
-// processes load the source modules. The build fails if a bundled module of ours that uses
-// import.meta lives elsewhere than one directory under lib/, uses more of it than .url, or if a
-// bundled dependency uses import.meta at all, since such a URL would no longer point where its
-// author meant.
+// The bundle sits two directories down, as lib/node/ does, so that what the code finds by its own
+// URL resolves the same way from it: ../../package.json, and beside it the launchers and the
+// sample (checked here: a module of ours that uses import.meta elsewhere than one directory under
+// lib/, a dependency that uses it at all, or a file started by URL that has no launcher fails the
+// build).
 //
-// Then the code cache: a run of the bundle (`cacheRun`, with the environment variable the loader
-// reads set to a file) writes it as that run ends, with the bytecode of every function the run ran;
-// later runs compile the bundle from it. It is made by the Node that runs this build, and V8 takes
-// it only under the same V8 and flags: a package packed on Node 20 starts as fast as here on Node
-// 20, and on another line as without a cache. For it, the bundle has no import(): esbuild writes
-// require() instead (see `supported`).
+// The code cache holds the bytecode of every function the run that made it ran; V8 takes it only
+// under the same V8 and flags: a package packed on Node 20 starts as fast as here on Node 20, and
+// on another line as without a cache. The first line of the bundle names its build; the loader
+// passes V8 only a cache that starts with the same line.
+//   node scripts/bundle.js            write build/node/ (npm pack runs it: prepack)
+//   node scripts/bundle.js --remove   remove build/ (postpack)
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -36,39 +40,37 @@ import * as esbuild from 'esbuild'
 export const car = fileURLToPath(new URL('..', import.meta.url))
 /** packages required from node_modules when a module that imports them first runs */
 export const EXTERNAL = ['@noble/curves', '@noble/curves/*', '@noble/hashes', '@noble/hashes/*', 'hash-wasm', 'hash-wasm/*']
+/** the files the bundled code reads by its URL: copied next to the bundle */
+const DATA = ['sample.car', 'sample.json']
+/** what V8 names the bundle in stack traces: a code cache keeps the name of the run that made it */
+export const NAME = 'dag-cbor-car/build/node/dag-cbor-car.cjs'
+/** the variable through which the run that makes the cache names the file to write it to */
+export const CACHE_OUT = 'DAG_CBOR_CAR_WRITE_CODE_CACHE'
 
 /**
- * @typedef {object} BundleSpec
- * @property {string} entry the entry module's path
- * @property {string} bundle the bundle's path (in lib/node/)
- * @property {string} cache its code cache's path
- * @property {string[]} external packages left out of the bundle, required from node_modules
- * @property {string} what what the bundle's header says it was built from
- * @property {string[]} cacheRun the arguments to node of the run that makes the code cache
- * @property {string} cacheOutVariable the environment variable that run's loader writes the cache to
- */
-
-/**
- * Build the bundle, then its code cache. Each file is written whole and renamed into place: a run
- * started meanwhile reads the old bundle or the new one, never part of one, and never a cache for
- * another build.
+ * Write the bundle, its launchers, the sample and the code cache into `into`/build/node/.
  *
- * @param {BundleSpec} spec
- * @returns {Promise<string>} the bundle's text
+ * @param {{ into?: string }} [options] the package directory to write into (default: this one)
+ * @returns {Promise<{ bundle: string, cache: string, launchers: string[], text: string }>}
  */
-export async function buildBundle ({ entry, bundle, cache, external, what, cacheRun, cacheOutVariable }) {
+export async function buildBundle ({ into: given = car } = {}) {
+  const into = path.resolve(given)
+  const out = path.join(into, 'build/node')
+  fs.rmSync(path.join(into, 'build'), { recursive: true, force: true })
+  fs.mkdirSync(out, { recursive: true })
+  // the launchers are CommonJS: no ES module loader to set up in a thread that runs a bundle
+  fs.writeFileSync(path.join(into, 'build/package.json'), '{ "type": "commonjs" }\n')
+  const bundle = path.join(out, 'dag-cbor-car.cjs')
+  const cache = path.join(out, 'dag-cbor-car.cache')
   const result = await esbuild.build({
-    entryPoints: [entry],
-    outfile: bundle,
+    entryPoints: [path.join(car, 'lib/node/bundle-entry.js')],
     absWorkingDir: car, // the paths the bundle names its modules by: the same from any working directory
     bundle: true,
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    external,
+    external: EXTERNAL,
     define: { 'import.meta.url': '__bundle_url' },
-    // import() becomes require(): the loader compiles the bundle as a vm.Script, where an import()
-    // would need a module loader callback, which functions restored from V8's code cache lose
     supported: { 'dynamic-import': false },
     metafile: true,
     write: false,
@@ -77,47 +79,71 @@ export async function buildBundle ({ entry, bundle, cache, external, what, cache
       js: [
         '"use strict";',
         '// @ts-nocheck',
-        `// Generated by scripts/bundle.js from ${what} (npm run build:cli). Do not edit.`,
+        '// Generated by scripts/bundle.js from lib/node/bundle-entry.js and the modules it loads, when the package was packed. Do not edit.',
         "const __bundle_url = require('node:url').pathToFileURL(__filename).href;"
       ].join('\n')
     }
   })
-  checkModuleUrls(bundle, Object.keys(result.metafile.inputs).map((input) => path.resolve(car, input)))
+  const inputs = Object.keys(result.metafile.inputs).map((input) => path.resolve(car, input))
+  const started = checkModuleUrls(inputs)
+  const { ROLES } = await import('../lib/node/bundle-entry.js')
+  for (const file of started) {
+    if (!Object.hasOwn(ROLES, file)) throw new Error(`the bundled code starts lib/node/${file} by its URL, and lib/node/bundle-entry.js's ROLES has no entry for it: it would run the source`)
+    fs.writeFileSync(path.join(out, file), [
+      `// Generated by scripts/bundle.js: lib/node/${file} out of the bundle next to this file, which started it`,
+      `require('../../lib/node/load-bundle.cjs').loadBundle().ROLES[${JSON.stringify(file)}]()`,
+      ''
+    ].join('\n'))
+  }
+  for (const file of DATA) fs.copyFileSync(path.join(car, 'lib/node', file), path.join(out, file))
   const body = result.outputFiles[0].text
-  // the first line names this build: the loader passes V8 only a cache that starts with the same line
   const text = `// build ${crypto.createHash('sha256').update(body).digest('hex').slice(0, 32)}\n${body}`
-  fs.rmSync(cache, { force: true })
-  const partialBundle = `${bundle}.${process.pid}.tmp`
-  fs.writeFileSync(partialBundle, text)
-  fs.renameSync(partialBundle, bundle)
+  fs.writeFileSync(bundle, text)
+  // the code cache: the bundle's check of the embedded sample (no stdin, no file), in a process
+  // without NODE_OPTIONS (V8 refuses a cache made under other V8 flags, and a user's run has none),
+  // through the loader the bin uses (the checkout's bin would run the source)
   const partial = `${cache}.${process.pid}.tmp`
   try {
-    // without NODE_OPTIONS: V8 refuses a cache made under other V8 flags, and a user's run has none
     const { NODE_OPTIONS, ...env } = process.env
-    const run = spawnSync(process.execPath, cacheRun, { cwd: car, env: { ...env, [cacheOutVariable]: partial }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) // no stdin: the bin checks its sample
+    const loader = path.join(into, 'lib/node/load-bundle.cjs')
+    const run = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(loader)}).loadBundle().cli()`], { cwd: into, env: { ...env, [CACHE_OUT]: partial }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
     if (run.status !== 0) throw new Error(`the run that makes ${path.basename(cache)} exited ${run.status}: ${run.stderr}`)
     fs.renameSync(partial, cache)
   } finally {
     fs.rmSync(partial, { force: true })
   }
-  return text
+  return { bundle, cache, launchers: started.map((f) => path.join(out, f)), text }
 }
 
 /**
  * A bundled module that finds files by its own URL must sit at the bundle's depth under lib/.
  *
- * @param {string} bundle
  * @param {string[]} inputs the bundled files' paths
+ * @returns {string[]} the .js files next to it that the bundled code starts by URL (worker threads, child processes)
  */
-function checkModuleUrls (bundle, inputs) {
+function checkModuleUrls (inputs) {
   const lib = path.join(car, 'lib')
+  const started = new Set()
   for (const file of inputs) {
     const source = fs.readFileSync(file, 'utf8')
     if (!source.includes('import.meta')) continue
     const fromLib = path.relative(lib, file)
     const ours = !fromLib.startsWith('..') && !fromLib.includes('node_modules')
     if (!ours || fromLib.split(path.sep).length !== 2 || /import\.meta(?!\.url\b)/.test(source)) {
-      throw new Error(`${path.relative(car, file)} uses import.meta: bundled into ${path.relative(car, bundle)}, where import.meta.url is the bundle's URL, it would not find what it means to`)
+      throw new Error(`${path.relative(car, file)} uses import.meta: bundled, where import.meta.url is the bundle's URL, it would not find what it means to`)
     }
+    for (const [, name] of source.matchAll(/new URL\('\.\/([\w.-]+\.js)', import\.meta\.url\)/g)) started.add(name)
+  }
+  return [...started].sort()
+}
+
+// run directly: write build/node/, or remove build/
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  if (process.argv.includes('--remove')) {
+    fs.rmSync(path.join(car, 'build'), { recursive: true, force: true })
+  } else {
+    const { text } = await buildBundle()
+    // on stderr: npm runs this as prepack inside `npm pack --json`, whose stdout is JSON
+    process.stderr.write(`build/node/dag-cbor-car.cjs: ${(text.length / 1e3).toFixed(0)} kB\n`)
   }
 }

@@ -4,15 +4,15 @@
 // (blake2b-256), raw blobs, nested lists and maps, one identity-hashed block, and planted blocks the
 // tool must report: two non-canonical ones (unsorted map keys; a non-shortest integer) and one
 // canonical block holding float64 integers as Go and Rust write them. "Random" bytes come from
-// SHA-256 of a label. The build (scripts/build-cli.js: npm install, npm pack, the tests) writes it
-// as lib/node/sample.car, with what a check of it must report in lib/node/sample.json, so that a run
-// reads them (lib/node/sample.js) instead of hashing and encoding the sample anew.
+// SHA-256 of a label. Its output is committed, lib/node/sample.car with what a check of it must
+// report in lib/node/sample.json, so that a run reads them (lib/node/sample.js) instead of hashing
+// and encoding the sample anew; test/sample.spec.js fails when they are not what this builds now.
+//   node scripts/sample-car.js      write them again (after changing the shapes here)
 import crypto from 'node:crypto'
 import { CID } from 'multiformats/cid'
 import { identity } from 'multiformats/hashes/identity'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import { encode } from 'dag-cbor-fast'
-import '../lib/node/hash.js' // the Node shell's hashers, which digestOf uses
 import { loadHasher, digestOf } from '../lib/core/check/hash.js'
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -218,3 +218,6 @@ export async function writeSample () {
     fs.renameSync(partial, file)
   }
 }
+
+// run directly: write lib/node/sample.car and sample.json
+if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(process.argv[1])) await writeSample()

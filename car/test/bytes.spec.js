@@ -1,15 +1,18 @@
 // core/bytes.js's ownedCopy: a block's bytes copied out of its batch into memory of their own,
-// by the core's default (slice) and by the Node shell's (lib/node/hash.js: no zero-fill first).
+// by the plain JavaScript one (lib/core/base/bytes-js.js: slice) and by Node's (lib/node/bytes.js:
+// no zero-fill first), each of which the package's `#bytes` import gives the core on its platforms.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
 const bytesUrl = new URL('../lib/core/base/bytes.js', import.meta.url).href
-const nodeHashUrl = new URL('../lib/node/hash.js', import.meta.url).href
+const jsBytesUrl = new URL('../lib/core/base/bytes-js.js', import.meta.url).href
+const nodeBytesUrl = new URL('../lib/node/bytes.js', import.meta.url).href
 
-// each in a process of its own: the Node shell's copy, once imported, is the copy of that process
+// each in a process of its own, with the copy under test installed
 const check = `
-  const { ownedCopy } = await import(${JSON.stringify(bytesUrl)})
+  const { ownedCopy, installCopy } = await import(${JSON.stringify(bytesUrl)})
+  installCopy(copy)
   const batch = new Uint8Array(70000)
   for (let i = 0; i < batch.length; i++) batch[i] = (i * 31 + 7) & 0xff
   const out = []
@@ -32,9 +35,9 @@ function run (prelude) {
 }
 
 describe('ownedCopy (core/bytes.js)', () => {
-  for (const [name, prelude] of [['the core default', ''], ["the Node shell's (no zero-fill)", `await import(${JSON.stringify(nodeHashUrl)})\n`]]) {
+  for (const [name, copyUrl] of [['plain JavaScript (bytes-js.js)', jsBytesUrl], ["Node's (lib/node/bytes.js: no zero-fill)", nodeBytesUrl]]) {
     it(`${name}: a plain Uint8Array of exactly the range, in an ArrayBuffer of its own, unchanged when the batch is read into again`, () => {
-      for (const r of run(prelude)) assert.deepEqual(r, { plain: true, length: true, owns: true, shared: false, same: true })
+      for (const r of run(`const { copy } = await import(${JSON.stringify(copyUrl)})\n`)) assert.deepEqual(r, { plain: true, length: true, owns: true, shared: false, same: true })
     })
   }
 })

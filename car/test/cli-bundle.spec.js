@@ -1,83 +1,227 @@
-// The command's bundle and its code cache (scripts/build-cli.js, bin/dag-cbor-car.js): built together,
-// and a cache is used only for the build it was made from.
+// One build per process (lib/node/load-bundle.cjs, scripts/bundle.js): a checkout runs its source,
+// edited or not, and never a bundle; the packed package runs its bundle in the main thread, in the
+// worker threads and in the children of a many-file run alike, with the code cache built with it,
+// and a cache for another build is not used.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import crypto from 'node:crypto'
 import { fileURLToPath } from 'node:url'
-import { BUNDLE, CACHE } from '../scripts/build-cli.js'
+import { encode } from 'dag-cbor-fast'
+import { CID } from 'multiformats/cid'
+import { create as createDigest } from 'multiformats/hashes/digest'
+import { buildBundle, NAME } from '../scripts/bundle.js'
 import { assertBuiltTogether, assertCacheTaken } from './helpers/code-cache.js'
 
 const car = fileURLToPath(new URL('../', import.meta.url))
 const REPO_CAR = path.join(car, 'test/fixtures/atproto/repo-small-v2.car')
+const GENESIS = path.join(car, '../test/fixtures/cars/filecoin-calibnet-genesis.car')
 
 /** @param {string} bin @param {string[]} args */
-const run = (bin, args) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' })
+const run = (bin, args) => {
+  const { NODE_OPTIONS, ...env } = process.env
+  return spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe'] })
+}
 
 /** @param {string} stdout a --json summary, without its timings */
 const counts = (stdout) => {
-  const { seconds, mbPerSec, ...rest } = JSON.parse(stdout)
+  const { seconds, mbPerSec, input, ...rest } = JSON.parse(stdout)
   return rest
 }
 
-describe('the command\'s bundle and its code cache', function () {
-  this.timeout(60_000)
-
-  /** @type {string} */
-  let dir
-
-  /**
-   * A copy of bin/ and the bundle in a directory of its own, with `cache` as its code cache.
-   *
-   * @param {string} bundle the bundle's text
-   * @param {Uint8Array | null} cache
-   */
-  function install (bundle, cache) {
-    fs.rmSync(dir, { recursive: true, force: true })
-    fs.mkdirSync(path.join(dir, 'bin'), { recursive: true })
-    fs.mkdirSync(path.join(dir, 'lib/node'), { recursive: true })
-    for (const f of ['dag-cbor-car.js', 'package.json']) fs.copyFileSync(path.join(car, 'bin', f), path.join(dir, 'bin', f))
-    fs.copyFileSync(path.join(car, 'lib/node/load-bundle.cjs'), path.join(dir, 'lib/node/load-bundle.cjs'))
-    fs.writeFileSync(path.join(dir, 'lib/node/cli.bundle.cjs'), bundle)
-    if (cache) fs.writeFileSync(path.join(dir, 'lib/node/cli.bundle.cache'), cache)
-    return path.join(dir, 'bin/dag-cbor-car.js')
+/**
+ * A CARv1 of `n` small DAG-CBOR blocks (sha2-256), each about 300 bytes.
+ *
+ * @param {number} n
+ */
+function largeCar (n) {
+  const varint = (/** @type {number} */ x) => { const o = []; while (x >= 0x80) { o.push((x & 0x7f) | 0x80); x >>>= 7 } o.push(x); return Uint8Array.from(o) }
+  /** @type {Uint8Array[]} */
+  const parts = []
+  /** @type {CID | null} */
+  let root = null
+  for (let i = 0; i < n; i++) {
+    const bytes = encode({ i, data: crypto.randomBytes(200), text: 'block '.repeat(8) })
+    const cid = CID.create(1, 0x71, createDigest(0x12, crypto.createHash('sha256').update(bytes).digest()))
+    root ??= cid
+    parts.push(varint(cid.bytes.length + bytes.length), cid.bytes, bytes)
   }
+  const header = encode({ roots: [root], version: 1 })
+  return Buffer.concat([varint(header.length), header, ...parts])
+}
 
-  before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-car-bundle-')) })
-  after(() => fs.rmSync(dir, { recursive: true, force: true }))
+/**
+ * A directory of its own under car/.scratch (git-ignored), where node_modules resolves as here.
+ *
+ * @param {string} prefix
+ */
+function scratchDir (prefix) {
+  fs.mkdirSync(path.join(car, '.scratch'), { recursive: true })
+  return fs.mkdtempSync(path.join(car, '.scratch', prefix))
+}
 
-  it('are built together: the cache starts with the bundle\'s first line, which names its build', () => {
-    assertBuiltTogether(BUNDLE, CACHE, car)
+/** @param {string} dir removed, and .scratch too when nothing else is in it */
+function removeScratch (dir) {
+  fs.rmSync(dir, { recursive: true, force: true })
+  try { fs.rmdirSync(path.join(car, '.scratch')) } catch {}
+}
+
+describe('one build per process: the checkout\'s source, or the packed package\'s bundle', function () {
+  this.timeout(120_000)
+
+  it('this checkout has no bundle in git, and its bin does not run one', () => {
+    const tracked = spawnSync('git', ['ls-files', 'build', 'lib/node/*.cjs'], { cwd: car, encoding: 'utf8' })
+    assert.equal(tracked.status, 0, tracked.stderr)
+    assert.deepEqual(tracked.stdout.trim().split('\n'), ['lib/node/load-bundle.cjs'])
+    const r = spawnSync(process.execPath, ['-e', "console.log(require('./lib/node/load-bundle.cjs').bundled())"], { cwd: car, encoding: 'utf8' })
+    assert.equal(r.stdout.trim(), 'false', r.stderr)
   })
 
-  it('V8 takes the cache the build made, for the bundle as the bin compiles it (a run without NODE_OPTIONS)', () => {
-    assertCacheTaken(BUNDLE, CACHE, 'dag-cbor-car/lib/node/cli.bundle.cjs')
-  })
-
-  it('a cache made for another build is not used: an edited bundle runs as edited', () => {
-    const bundle = fs.readFileSync(BUNDLE, 'utf8')
-    const cache = fs.readFileSync(CACHE)
-    // a rebuild of the same length: another id, one phrase changed (V8 checks a cache against the
-    // source's length only, so only the id keeps the old bytecode from running)
-    const edited = bundle.replace(/^\/\/ build [0-9a-f]{32}/, `// build ${'0'.repeat(32)}`).replaceAll('every root present', 'EVERY ROOT PRESENT')
-    assert.equal(edited.length, bundle.length)
-    assert.notEqual(edited, bundle)
-    const r = run(install(edited, cache), [REPO_CAR])
-    assert.equal(r.status, 0, r.stderr)
-    assert.match(r.stdout, /EVERY ROOT PRESENT/)
-  })
-
-  it('a cache V8 refuses (or none) changes nothing: the same summary as the built one gives', () => {
-    const bundle = fs.readFileSync(BUNDLE, 'utf8')
-    const id = Buffer.from(bundle.slice(0, bundle.indexOf('\n') + 1), 'latin1')
-    const expected = run(path.join(car, 'bin/dag-cbor-car.js'), [REPO_CAR, '--json'])
-    assert.equal(expected.status, 0, expected.stderr)
-    for (const cache of [null, Buffer.concat([id, Buffer.alloc(4096, 0x5a)])]) {
-      const r = run(install(bundle, cache), [REPO_CAR, '--json'])
-      assert.equal(r.status, 0, r.stderr)
-      assert.equal(r.stderr, '')
-      assert.deepEqual(counts(r.stdout), counts(expected.stdout))
+  it('in a checkout the bin runs the source as it is now, and a bundle left in build/ is not run', () => {
+    const dir = scratchDir('checkout-')
+    try {
+      for (const d of ['bin', 'lib', 'scripts']) fs.cpSync(path.join(car, d), path.join(dir, d), { recursive: true })
+      fs.copyFileSync(path.join(car, 'package.json'), path.join(dir, 'package.json'))
+      // a stale bundle, as an interrupted npm pack would leave it, with a launcher's worth of files
+      fs.mkdirSync(path.join(dir, 'build/node'), { recursive: true })
+      fs.writeFileSync(path.join(dir, 'build/package.json'), '{ "type": "commonjs" }\n')
+      fs.writeFileSync(path.join(dir, 'build/node/dag-cbor-car.cjs'), '// build 0\nprocess.stdout.write("stale bundle ran\\n"); process.exit(0)\n')
+      const bin = path.join(dir, 'bin/dag-cbor-car.js')
+      const before = run(bin, ['--version'])
+      assert.equal(before.status, 0, before.stderr)
+      assert.equal(before.stdout, `dag-cbor-car ${JSON.parse(fs.readFileSync(path.join(car, 'package.json'), 'utf8')).version}\n`)
+      // an edit to the source runs at once: nothing to rebuild
+      const version = path.join(dir, 'lib/commands/version.js')
+      fs.writeFileSync(version, fs.readFileSync(version, 'utf8').replace('process.stdout.write(`${manifest.name} ${manifest.version}\\n`)', "process.stdout.write('edited source ran\\n')"))
+      const after = run(bin, ['--version'])
+      assert.equal(after.status, 0, after.stderr)
+      assert.equal(after.stdout, 'edited source ran\n')
+    } finally {
+      removeScratch(dir)
     }
+  })
+
+  describe('the packed layout (scripts/bundle.js, as npm pack runs it)', () => {
+    /** @type {string} */
+    let dir
+    /** @type {Awaited<ReturnType<typeof buildBundle>>} */
+    let built
+    /** @type {string} */
+    let bin
+
+    before(async () => {
+      // the package as packed, without the modules the bundle holds: a thread or a child that
+      // loaded the source would fail to find it
+      dir = scratchDir('packed-')
+      fs.cpSync(path.join(car, 'bin'), path.join(dir, 'bin'), { recursive: true })
+      fs.copyFileSync(path.join(car, 'package.json'), path.join(dir, 'package.json'))
+      fs.mkdirSync(path.join(dir, 'lib/node'), { recursive: true })
+      fs.copyFileSync(path.join(car, 'lib/node/load-bundle.cjs'), path.join(dir, 'lib/node/load-bundle.cjs'))
+      built = await buildBundle({ into: dir })
+      bin = path.join(dir, 'bin/dag-cbor-car.js')
+    })
+    after(() => { if (!process.env.KEEP_SCRATCH) removeScratch(dir) })
+
+    it('has a launcher for each file its code starts as a thread or a process: worker.js, many-child.js', () => {
+      assert.deepEqual(built.launchers.map((f) => path.basename(f)), ['many-child.js', 'worker.js'])
+    })
+
+    it('the main thread, its worker threads and the children of a many-file run all run the bundle, with the source\'s answers', () => {
+      // a preload in every thread and process (worker threads and forked children inherit it) notes
+      // each run of the bundle's script; the main thread's exit waits for its worker threads' notes,
+      // as a small CAR is checked before a worker thread has loaded
+      const log = path.join(dir, 'bundle-runs.log')
+      const preload = path.join(dir, 'note-bundle-runs.cjs')
+      fs.writeFileSync(preload, `
+        const fs = require('node:fs'), vm = require('node:vm'), { isMainThread } = require('node:worker_threads')
+        const log = ${JSON.stringify(log)}
+        const run = vm.Script.prototype.runInThisContext
+        vm.Script.prototype.runInThisContext = function (...args) {
+          fs.appendFileSync(log, (isMainThread ? 'main ' : 'worker ') + process.pid + '\\n')
+          return run.apply(this, args)
+        }
+        if (isMainThread && process.env.WAIT_FOR_WORKERS) {
+          const exit = process.exit
+          process.exit = function (code) {
+            const until = Date.now() + 30000
+            const workers = () => (fs.readFileSync(log, 'utf8').match(/^worker /gm) || []).length
+            while (Date.now() < until && workers() < Number(process.env.WAIT_FOR_WORKERS)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20)
+            return exit.call(process, code)
+          }
+        }`)
+      const { NODE_OPTIONS, ...env } = process.env
+      /** @param {string[]} args @param {number} workers */
+      const noted = (args, workers) => {
+        fs.writeFileSync(log, '')
+        const r = spawnSync(process.execPath, ['--require', preload, bin, ...args], { encoding: 'utf8', env: { ...env, WAIT_FOR_WORKERS: String(workers) }, stdio: ['ignore', 'pipe', 'pipe'] })
+        return { ...r, runs: fs.readFileSync(log, 'utf8').trim().split('\n').map((line) => line.split(' ')) }
+      }
+      // --workers 2: this thread and a worker thread (on a machine of 2 cores or more), on a CAR
+      // large enough (18 MB) that the worker pool is started before the check ends
+      const threads = Math.min(2, os.availableParallelism())
+      const big = path.join(dir, 'big.car')
+      fs.writeFileSync(big, largeCar(60_000))
+      const source = run(path.join(car, 'bin/dag-cbor-car.js'), [big, '--json', '--workers', '2'])
+      const packed = noted([big, '--json', '--workers', '2'], threads - 1)
+      assert.equal(packed.status, 0, packed.stderr)
+      assert.equal(JSON.parse(packed.stdout).workers, threads)
+      assert.deepEqual(counts(packed.stdout), counts(source.stdout))
+      assert.deepEqual(packed.runs.map(([thread]) => thread).sort(), ['main', ...Array(threads - 1).fill('worker')])
+      assert.ok(packed.runs.every(([, pid]) => pid === String(packed.pid)))
+      // two files: a child process per file (as many as there are cores, at most the files)
+      const many = noted([REPO_CAR, GENESIS], 0)
+      assert.equal(many.status, 1, many.stderr)
+      assert.match(many.stdout, /2 files: 1 OK, 1 with problems, 0 unreadable/)
+      const children = many.runs.filter(([, pid]) => pid !== String(many.pid))
+      assert.ok(children.length >= 1 && children.every(([thread]) => thread === 'main'), JSON.stringify(many.runs))
+      const sample = run(bin, [])
+      assert.equal(sample.status, 0, sample.stderr)
+      assert.match(sample.stdout, /OK for the sample/)
+    })
+
+    it('the bundle and its code cache are built together, and V8 takes the cache', () => {
+      assertBuiltTogether(built.bundle, built.cache, dir)
+      assertCacheTaken(built.bundle, built.cache, NAME)
+    })
+
+    it('a cache made for another build is not used: an edited bundle runs as edited', () => {
+      const bundle = fs.readFileSync(built.bundle, 'utf8')
+      const cache = fs.readFileSync(built.cache)
+      // a rebuild of the same length: another id, one phrase changed (V8 checks a cache against the
+      // source's length only, so only the id keeps the old bytecode from running)
+      const edited = bundle.replace(/^\/\/ build [0-9a-f]{32}/, `// build ${'0'.repeat(32)}`).replaceAll('every root present', 'EVERY ROOT PRESENT')
+      assert.equal(edited.length, bundle.length)
+      try {
+        fs.writeFileSync(built.bundle, edited)
+        const r = run(bin, [REPO_CAR])
+        assert.equal(r.status, 0, r.stderr)
+        assert.match(r.stdout, /EVERY ROOT PRESENT/)
+      } finally {
+        fs.writeFileSync(built.bundle, bundle)
+        fs.writeFileSync(built.cache, cache)
+      }
+    })
+
+    it('a cache V8 refuses (or none) changes nothing: the same summary', () => {
+      const bundle = fs.readFileSync(built.bundle, 'utf8')
+      const cache = fs.readFileSync(built.cache)
+      const id = Buffer.from(bundle.slice(0, bundle.indexOf('\n') + 1), 'latin1')
+      const expected = run(bin, [REPO_CAR, '--json'])
+      assert.equal(expected.status, 0, expected.stderr)
+      try {
+        for (const other of [null, Buffer.concat([id, Buffer.alloc(4096, 0x5a)])]) {
+          if (other) fs.writeFileSync(built.cache, other)
+          else fs.rmSync(built.cache)
+          const r = run(bin, [REPO_CAR, '--json'])
+          assert.equal(r.status, 0, r.stderr)
+          assert.equal(r.stderr, '')
+          assert.deepEqual(counts(r.stdout), counts(expected.stdout))
+        }
+      } finally {
+        fs.writeFileSync(built.cache, cache)
+      }
+    })
   })
 })

@@ -3,7 +3,6 @@
 import assert from 'node:assert/strict'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
-import '../lib/node/hash.js'
 import { hashedBatches } from '../lib/node/hashed-batches.js'
 import { workerPool } from '../lib/node/workers.js'
 

@@ -2,7 +2,6 @@
 import assert from 'node:assert/strict'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
-import '../lib/node/hash.js'
 import { hashedSections } from '../lib/core/run/hashed-sections.js'
 
 /** @param {number} n */

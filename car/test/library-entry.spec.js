@@ -1,11 +1,12 @@
-// The library's Node entry as the package gives it (lib/node/library.js: lib/node/index.js run from
-// its bundle, scripts/build-library.js): the same exports as the source, its synchronous API working
-// on first use in a fresh process, its CIDs the caller's multiformats class, its worker threads
-// found from the bundle, its code cache taken, and a clear error when the bundle is missing.
+// The library's entries as the package's exports map gives them: in Node (and Deno, Bun) 'dag-cbor-car'
+// is lib/node/index.js and 'dag-cbor-car/core' lib/core/index.js, the modules themselves (no bundle:
+// the command's bundle is the command's, lib/node/load-bundle.cjs), at most two conditions an export:
+// one copy of the core for both, its synchronous API working on first use in a fresh process, its
+// CIDs the caller's multiformats class, its worker threads running the same modules, require() and a
+// program bundled by esbuild loading it.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as dagJson from '@ipld/dag-json'
@@ -14,8 +15,6 @@ import * as dagCbor from 'dag-cbor-fast'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import * as source from '../lib/node/index.js'
-import { LIBRARY_BUNDLE, LIBRARY_CACHE } from '../scripts/build-library.js'
-import { assertBuiltTogether, assertCacheTaken } from './helpers/code-cache.js'
 
 const car = fileURLToPath(new URL('../', import.meta.url))
 const GENESIS = fileURLToPath(new URL('../../test/fixtures/cars/filecoin-calibnet-genesis.car', import.meta.url))
@@ -63,27 +62,24 @@ const counts = ({ seconds, mbPerSec, ...rest }) => rest
 /** @param {number} code @param {Uint8Array} bytes */
 const block = (code, bytes) => ({ cid: CID.create(1, code, sha256.digest(bytes)), bytes })
 
-describe('the library\'s Node entry (lib/node/library.js, from its bundle)', function () {
+describe('the library\'s entries (the exports map)', function () {
   this.timeout(60_000)
 
-  it('the package\'s "node" export is lib/node/library.js, and it exports what lib/node/index.js does', async () => {
+  it('each export has at most two conditions, "node" and "default": in Node \'dag-cbor-car\' is lib/node/index.js, \'dag-cbor-car/core\' lib/core/index.js', async () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(car, 'package.json'), 'utf8'))
-    assert.equal(manifest.exports['.'].node.default, './lib/node/library.js')
-    assert.equal(manifest.exports['.'].node.types, './types/lib/node/index.d.ts')
-    assert.deepEqual(manifest.exports['.'].bun, { types: './types/lib/node/index.d.ts', default: './lib/node/index.js' })
-    assert.equal(manifest.exports['.'].node.module, './lib/node/index.js')
-    const entry = await import('../lib/node/library.js')
-    assert.deepEqual(Object.keys(entry).sort(), Object.keys(source).sort())
-    for (const name of Object.keys(source)) assert.equal(typeof entry[/** @type {keyof typeof entry} */ (name)], typeof source[/** @type {keyof typeof source} */ (name)], name)
+    for (const [name, target] of Object.entries(manifest.exports)) {
+      if (typeof target === 'string') continue
+      const conditions = Object.keys(target).filter((k) => k !== 'types')
+      assert.ok(conditions.length <= 2 && conditions.every((c) => c === 'node' || c === 'default'), `${name}: ${conditions}`)
+    }
+    assert.deepEqual(manifest.exports['.'].node, { types: './types/lib/node/index.d.ts', default: './lib/node/index.js' })
+    assert.deepEqual(manifest.exports['.'].default, { types: './types/lib/core/index.d.ts', default: './lib/core/index.js' })
+    assert.deepEqual(manifest.exports['./core'], { types: './types/lib/core/index.d.ts', default: './lib/core/index.js' })
+    const resolved = fresh(`console.log(JSON.stringify([import.meta.resolve('dag-cbor-car'), import.meta.resolve('dag-cbor-car/core')]))`)
+    assert.deepEqual(resolved.map((/** @type {string} */ u) => path.relative(car, fileURLToPath(u))), ['lib/node/index.js', 'lib/core/index.js'])
   })
 
-  it('\'dag-cbor-car/core\' in Node is the core from the same bundle: one copy of its classes and hashers with \'dag-cbor-car\'', async () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(car, 'package.json'), 'utf8'))
-    assert.equal(manifest.exports['./core'].node.default, './lib/node/core.js')
-    assert.equal(manifest.exports['./core'].node.module, './lib/core/index.js')
-    const coreSource = await import('../lib/core/index.js')
-    const coreEntry = await import('../lib/node/core.js')
-    assert.deepEqual(Object.keys(coreEntry).sort(), Object.keys(coreSource).sort())
+  it('\'dag-cbor-car\' and \'dag-cbor-car/core\' in one Node program share one core: its classes and hashers', async () => {
     const got = fresh(`
       import * as main from 'dag-cbor-car'
       import * as core from 'dag-cbor-car/core'
@@ -93,11 +89,14 @@ describe('the library\'s Node entry (lib/node/library.js, from its bundle)', fun
       console.log(JSON.stringify({
         same: shared.filter((name) => main[name] === core[name]),
         thrown: caught !== null,
-        instanceOfMain: caught instanceof main.CarReadError
+        instanceOfMain: caught instanceof main.CarReadError,
+        backends: core.hashBackends()
       }))`)
     assert.deepEqual(got.same, ['CarBlockError', 'CarReadError', 'CarWriter', 'blockToJson', 'installHashers', 'hashBackends'])
     assert.equal(got.thrown, true)
     assert.equal(got.instanceOfMain, true)
+    // the core's #hashers import, not an import of the Node entry, installs node:crypto's sha2-256
+    assert.equal(got.backends['sha2-256'], 'node:crypto')
   })
 
   it('blockToJson is synchronous and works on first use in a fresh process, for every codec it reads', () => {
@@ -123,7 +122,7 @@ describe('the library\'s Node entry (lib/node/library.js, from its bundle)', fun
     assert.deepEqual(want[2].links, [leaf.cid.toString()])
   })
 
-  it('its CIDs are the caller\'s multiformats CID class, and its worker threads (verifyCar, CarBlockIterator) run from the bundle', async () => {
+  it('its CIDs are the caller\'s multiformats CID class, and its worker threads (verifyCar, CarBlockIterator) run', async () => {
     const got = fresh(`
       import { verifyCar, CarBlockIterator } from 'dag-cbor-car'
       import { CID } from 'multiformats/cid'
@@ -151,7 +150,7 @@ describe('the library\'s Node entry (lib/node/library.js, from its bundle)', fun
     assert.deepEqual(got, JSON.parse(JSON.stringify(await source.checkRepo(REPO))))
   })
 
-  it('a Node program bundled by esbuild gets the entry\'s modules (the "module" condition), not the loader of a bundle it would not find, and runs', async () => {
+  it('a Node program bundled by esbuild gets the entry\'s modules, and runs', async () => {
     const esbuild = await import('esbuild')
     const dir = scratchDir('bundled-app-')
     try {
@@ -162,32 +161,13 @@ describe('the library\'s Node entry (lib/node/library.js, from its bundle)', fun
       const result = await esbuild.build({ entryPoints: [path.join(dir, 'app.js')], outfile: path.join(dir, 'app.bundle.mjs'), bundle: true, platform: 'node', format: 'esm', metafile: true, logLevel: 'error' })
       const inputs = Object.keys(result.metafile.inputs)
       assert.ok(inputs.some((i) => i.endsWith('lib/node/index.js')), inputs.join('\n'))
-      assert.ok(!inputs.some((i) => i.endsWith('lib/node/library.js')), 'the bundle holds the loader of lib/node/library.bundle.cjs')
+      assert.ok(inputs.some((i) => i.endsWith('lib/node/hashers.js')), 'the #hashers import resolved to the Node file')
       const { NODE_OPTIONS, ...env } = process.env
       const r = spawnSync(process.execPath, [path.join(dir, 'app.bundle.mjs'), GENESIS], { env, encoding: 'utf8' })
       assert.equal(r.status, 0, r.stderr)
       assert.deepEqual(counts(JSON.parse(r.stdout)), counts(await source.verifyCar(GENESIS)))
     } finally {
       removeScratch(dir)
-    }
-  })
-
-  it('the bundle and its code cache are built together, and V8 takes the cache', () => {
-    assertBuiltTogether(LIBRARY_BUNDLE, LIBRARY_CACHE, car)
-    assertCacheTaken(LIBRARY_BUNDLE, LIBRARY_CACHE, 'dag-cbor-car/lib/node/library.bundle.cjs')
-  })
-
-  it('without its bundle, importing it fails with an error saying how to build it', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-car-entry-'))
-    try {
-      fs.mkdirSync(path.join(dir, 'lib/node'), { recursive: true })
-      for (const f of ['library.js', 'library-bundle.js', 'load-bundle.cjs']) fs.copyFileSync(path.join(car, 'lib/node', f), path.join(dir, 'lib/node', f))
-      fs.writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }')
-      const r = spawnSync(process.execPath, [path.join(dir, 'lib/node/library.js')], { encoding: 'utf8' })
-      assert.equal(r.status, 1)
-      assert.match(r.stderr, /lib\/node\/library\.bundle\.cjs is missing: in a clone of the repository, run npm install/)
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true })
     }
   })
 })

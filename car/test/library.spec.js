@@ -465,7 +465,15 @@ describe('library: CarWriter, canonicalizeCar, checkRepo', function () {
 
 describe('library: hashes where WebAssembly cannot be compiled', function () {
   this.timeout(60_000)
-  it('node --jitless (no WebAssembly): the core falls back to @noble/hashes, with the same summary, and says so', () => {
+  // the core with the hashers it gets outside Node (the package's #hashers import resolved to
+  // lib/core/check/hashers.js, as in Deno, Bun, browsers and workerd), by a resolve hook
+  const hooks = `export async function resolve (specifier, context, next) {
+    return next(specifier === '#hashers' ? ${JSON.stringify(new URL('../lib/core/check/hashers.js', import.meta.url).href)} : specifier, context)
+  }`
+  const register = `import { register } from 'node:module'; register(${JSON.stringify('data:text/javascript,' + encodeURIComponent(hooks))})`
+  const elsewhere = ['--import', 'data:text/javascript,' + encodeURIComponent(register)]
+
+  it('node --jitless (no WebAssembly): the core with the hashers it gets outside Node falls back to @noble/hashes, with the same summary, and says so', () => {
     const script = `
       import fs from 'node:fs'
       import * as core from ${JSON.stringify(new URL('../lib/core/index.js', import.meta.url).href)}
@@ -473,7 +481,7 @@ describe('library: hashes where WebAssembly cannot be compiled', function () {
       const r = await core.checkRepo(new Uint8Array(fs.readFileSync(${JSON.stringify(FIXTURES[4])})))
       console.log(JSON.stringify({ wasm: typeof WebAssembly, verified: s.verified, result: s.result, repo: r.result, backends: core.hashBackends() }))
     `
-    const r = spawnSync(process.execPath, ['--jitless', '--input-type=module', '-e', script], { encoding: 'utf8' })
+    const r = spawnSync(process.execPath, ['--jitless', ...elsewhere, '--input-type=module', '-e', script], { encoding: 'utf8' })
     assert.equal(r.status, 0, r.stderr)
     const got = JSON.parse(r.stdout)
     assert.equal(got.wasm, 'undefined')
@@ -481,9 +489,13 @@ describe('library: hashes where WebAssembly cannot be compiled', function () {
     assert.deepEqual(got.backends, { 'sha2-256': 'js', 'blake2b-256': 'js', identity: 'multiformats' })
   })
 
-  it('in Node the Node entry hashes sha2-256 with node:crypto; the core alone with hash-wasm', async () => {
+  it('in Node the core (and so the Node entry) hashes sha2-256 with node:crypto; with the hashers it gets elsewhere, with hash-wasm', async () => {
     await node.verifyCar(FIXTURES[4])
     assert.equal(node.hashBackends()['sha2-256'], 'node:crypto')
+    const inNode = spawnSync(process.execPath, ['--input-type=module', '-e', `
+      import * as core from ${JSON.stringify(new URL('../lib/core/index.js', import.meta.url).href)}
+      console.log(core.hashBackends()['sha2-256'])`], { encoding: 'utf8' })
+    assert.equal(inNode.stdout.trim(), 'node:crypto', inNode.stderr)
     const script = `
       import fs from 'node:fs'
       import * as core from ${JSON.stringify(new URL('../lib/core/index.js', import.meta.url).href)}
@@ -491,7 +503,7 @@ describe('library: hashes where WebAssembly cannot be compiled', function () {
       await core.verifyCar(new Uint8Array(fs.readFileSync(${JSON.stringify(FIXTURES[4])})))
       console.log(JSON.stringify(core.hashBackends()))
     `
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })
+    const r = spawnSync(process.execPath, [...elsewhere, '--input-type=module', '-e', script], { encoding: 'utf8' })
     assert.equal(r.status, 0, r.stderr)
     assert.deepEqual(JSON.parse(r.stdout), { 'sha2-256': 'wasm', 'blake2b-256': 'wasm', identity: 'multiformats' })
   })

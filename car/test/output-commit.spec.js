@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import '../lib/node/hash.js'
 import { runPipeline } from '../lib/core/run/pipeline.js'
 import { memoryTarget } from '../lib/core/write/car-writer.js'
 import { bytesSource } from '../lib/core/read/source.js'

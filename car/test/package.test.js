@@ -10,6 +10,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { consumerLockfile } from '../../test/helpers/consumer-lockfile.js'
 import { brokenLinks } from '../../test/helpers/markdown-links.js'
+import { assertBuiltTogether, assertCacheTaken } from './helpers/code-cache.js'
+import { NAME } from '../scripts/bundle.js'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
 const GENESIS = path.join(repo, 'test/fixtures/cars/filecoin-calibnet-genesis.car')
@@ -66,10 +68,20 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
 
   it('holds the bin, the code, the README and the licences, and no tests or benches', () => {
     const files = tool.files.map((f) => f.path)
-    for (const needed of ['bin/dag-cbor-car.js', 'lib/commands/verify.js', 'lib/core/read/car-reader.js', 'lib/core/index.js', 'lib/node/index.js', 'lib/node/library.js', 'lib/node/load-bundle.cjs', 'lib/node/library.bundle.cjs', 'lib/node/library.bundle.cache', 'types/lib/core/index.d.ts', 'types/lib/node/index.d.ts', 'README.md', 'LICENSE-APACHE', 'LICENSE-MIT', 'package.json']) {
+    for (const needed of ['bin/dag-cbor-car.js', 'lib/commands/verify.js', 'lib/core/read/car-reader.js', 'lib/core/index.js', 'lib/node/index.js', 'lib/node/load-bundle.cjs', 'lib/node/sample.car', 'build/node/dag-cbor-car.cjs', 'build/node/dag-cbor-car.cache', 'build/node/worker.js', 'build/node/many-child.js', 'build/node/sample.car', 'types/lib/core/index.d.ts', 'types/lib/node/index.d.ts', 'README.md', 'LICENSE-APACHE', 'LICENSE-MIT', 'package.json']) {
       assert.ok(files.includes(needed), `${needed} missing from the tarball`)
     }
-    assert.deepEqual(files.filter((f) => /^(test|bench)\//.test(f)), [])
+    assert.deepEqual(files.filter((f) => /^(test|bench|scripts)\//.test(f)), [])
+  })
+
+  it('its command runs from the bundle, with a code cache V8 takes; the checkout keeps no bundle after packing', () => {
+    const installed = path.join(dir, 'node_modules/dag-cbor-car')
+    const bundled = spawnSync(process.execPath, ['-e', "console.log(require('./lib/node/load-bundle.cjs').bundled())"], { cwd: installed, encoding: 'utf8' })
+    assert.equal(bundled.stdout.trim(), 'true', bundled.stderr)
+    assertBuiltTogether(path.join(installed, 'build/node/dag-cbor-car.cjs'), path.join(installed, 'build/node/dag-cbor-car.cache'), path.join(repo, 'car'))
+    assertCacheTaken(path.join(installed, 'build/node/dag-cbor-car.cjs'), path.join(installed, 'build/node/dag-cbor-car.cache'), NAME)
+    // npm pack's postpack removed it again: the checkout runs its source
+    assert.ok(!fs.existsSync(path.join(repo, 'car/build')), 'car/build/ is left in the checkout')
   })
 
   it('npm install of both tarballs, as a user types it, prints no warning', () => {
@@ -90,7 +102,7 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
     for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) assert.equal(manifest.scripts?.[script], undefined, `scripts.${script}`)
     const installed = path.join(dir, 'node_modules/dag-cbor-car')
     const code = fs.readdirSync(installed, { recursive: true, encoding: 'utf8' })
-      .filter((f) => /\.(c?js)$/.test(f) && !f.includes('node_modules') && !f.includes('.bundle.'))
+      .filter((f) => /\.(c?js)$/.test(f) && !f.includes('node_modules') && !f.startsWith('build'))
       .map((f) => fs.readFileSync(path.join(installed, f), 'utf8')).join('\n')
     for (const dependency of Object.keys(manifest.dependencies)) {
       assert.ok(code.includes(`'${dependency}`), `${dependency} is a dependency that no file of the package imports`)

@@ -3,7 +3,6 @@
 // it. Every block of both is hash-checked: equal CIDs mean equal bytes only when the hashes hold.
 // Exit 0 when both hold the same blocks (by CID, in any order, duplicates aside) and the same roots,
 // 1 when they differ or a block fails its hash check, 2 bad usage or unreadable input.
-import '../node/hash.js' // the Node shell's hashers, installed into the core before any block is read
 import { openCarInput } from '../node/blocks.js'
 import { CidTable } from '../core/graph/cid-table.js'
 import { verifyBlock } from '../core/check/hash.js'

@@ -3,7 +3,6 @@
 // its bytes in base64 with a note saying why. `import` is the inverse: export | import gives back a
 // byte-identical CARv1. A block that is not canonical or fails its hash is still exported, as bytes
 // (nothing is lost), and said on stderr: exit 0, or 1 with --strict; 2 unreadable input.
-import '../node/hash.js' // the Node shell's hashers, installed into the core before any block is read
 import * as codec from 'dag-cbor-fast'
 import { openCarInput, varintSize } from '../node/blocks.js'
 import { headerLine, blockLine } from '../core/report/block-json.js'

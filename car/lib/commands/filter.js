@@ -4,7 +4,6 @@
 // roots whose blocks are kept. Two passes (a stream is saved to a temporary file first): the first
 // finds which roots are present, and with --reachable-from indexes the links; the second writes,
 // hash-checking every block it keeps.
-import '../node/hash.js' // the Node shell's hashers, installed into the core before any block is read
 import fs from 'node:fs'
 import { openCarInput } from '../node/blocks.js'
 import { openCar } from '../core/read/car-reader.js'

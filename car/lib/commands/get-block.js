@@ -4,7 +4,6 @@
 // the CID are not written (exit 1). A block with other problems is written and its problem said on
 // stderr (exit 0, or 1 with --strict): a non-canonical DAG-CBOR block's DAG-JSON is what relaxed
 // decode reads.
-import '../node/hash.js' // the Node shell's hashers, installed into the core before any block is read
 import * as codec from 'dag-cbor-fast'
 import { openCarInput } from '../node/blocks.js'
 import { checkBlock, codecName, parseCid } from '../core/report/block-report.js'

@@ -5,7 +5,6 @@
 // get-dag does, what is present is written and the linked blocks the input lacks are reported (a
 // Bluesky repo CAR never holds the blobs its records link to); --strict makes them a failure:
 // nothing written, exit 1.
-import '../node/hash.js' // the Node shell's hashers, installed into the core before any block is read
 import { openCarInput, readBlockAt } from '../node/blocks.js'
 import { DagIndex } from '../core/graph/dag-index.js'
 import { CidTable, grow } from '../core/graph/cid-table.js'

@@ -4,7 +4,6 @@
 // it against the line's "cid". Writes a CARv1 atomically (output.js): nothing under the target's name
 // unless every line was good. Exit: 0 written, 1 a block does not match its CID, 2 bad usage or a
 // line that is not what export writes.
-import '../node/hash.js' // the Node shell's hashers, installed into the core before any block is read
 import { openInput } from '../node/source.js'
 import { openCarOutput } from '../node/output.js'
 import { parseHeaderLine, parseBlockLine, LineError } from '../core/report/block-json.js'

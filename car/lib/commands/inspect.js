@@ -4,7 +4,6 @@
 // blocks reachable from the roots, blocks reachable from none, links to blocks the CAR lacks, the
 // longest chain of links. Exit status (as go-car's inspect): 0 once the report is written, its
 // problems in it, in --json and counted on stderr; 1 with --strict when there are problems; 2 unreadable.
-import '../node/hash.js' // the Node shell's hashers, installed into the core before any block is read
 import { openCarInput } from '../node/blocks.js'
 import { DagIndex } from '../core/graph/dag-index.js'
 import { checkBlock, codecName, SizeList } from '../core/report/block-report.js'

@@ -3,7 +3,6 @@
 // With --json, one JSON object per block (JSON lines). Every block is checked as `verify` checks it;
 // as go-car's ls, the exit status is 0 once the listing is written (problems in its columns, and
 // counted on stderr), 1 with --strict when there were problems, 2 for unreadable input.
-import '../node/hash.js' // the Node shell's hashers, installed into the core before any block is read
 import { openCarInput } from '../node/blocks.js'
 import { CidTable } from '../core/graph/cid-table.js'
 import { checkBlock, codecName } from '../core/report/block-report.js'

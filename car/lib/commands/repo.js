@@ -2,7 +2,6 @@
 // Search Tree of record paths, the records). The checks live in ../atproto/; this file reads the
 // arguments, the input and the key, and prints. Exit: 0 checked and good, 1 faults found (or
 // blocks missing), 2 bad usage or unreadable input.
-import '../node/hash.js' // the Node shell's hashers, installed into the core before any block is read
 import fs from 'node:fs'
 import { UsageError, systemReason, aboutInput } from '../core/base/errors.js'
 import { parseCommand, COMMON_USAGE } from '../node/command-args.js'

@@ -3,7 +3,6 @@
 // roots and a CARv2 index, optionally write a CAR back out. Exit: 0 every check passed (or, with
 // --canonicalize, every problem fixed), 1 problems found in the data, 2 bad usage or unreadable input. See the tool's README.md for the options, the JSON fields and the
 // memory bounds.
-import '../node/hash.js' // the Node shell's hashers, installed into the core before any block is read
 import fs from 'node:fs'
 import path from 'node:path'
 import { parseOptions } from '../node/args.js'

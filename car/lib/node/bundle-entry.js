@@ -1,5 +1,13 @@
-// What lib/node/library.bundle.cjs holds (scripts/build-library.js): the Node entry's API, and the
-// core's under `core`, so that 'dag-cbor-car' and 'dag-cbor-car/core' in one Node process are one
-// copy of the core (its error classes, its installed hashers), as they were before the bundle.
-export * from './index.js'
-export * as core from '../core/index.js'
+// What the packed package's bundle holds (scripts/bundle.js; lib/node/load-bundle.cjs loads it):
+// the command, and each module its code starts as a worker thread or a child process by the
+// module's URL, by that file name (the bundle's launcher of that name, next to it, runs it). Each
+// is loaded when it is run: a process runs one of them, and what it does not run costs nothing.
+
+/** the command: bin/dag-cbor-car.js in the packed package */
+export const cli = () => import('../commands/cli.js')
+
+/** @type {Record<string, () => Promise<unknown>>} file name (in lib/node/) => its module */
+export const ROLES = {
+  'worker.js': () => import('./worker.js'), // run.js's worker threads (workers.js)
+  'many-child.js': () => import('./many-child.js') // a many-file run's child processes (many.js)
+}

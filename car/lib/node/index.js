@@ -1,7 +1,6 @@
 // dag-cbor-car's library API in Node (the package's "node" export): the platform-neutral core
 // (../core/index.js), with node:crypto's sha2-256 installed, file paths (and file: URLs) accepted
 // as input, read by position, and verifyCar's `workers` (worker threads, as the CLI runs them).
-import './hash.js'
 import './writer.js'
 import { openSource } from '../core/read/source.js'
 import * as core from '../core/index.js'

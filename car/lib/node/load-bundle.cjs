@@ -1,46 +1,65 @@
 'use strict'
-// Runs one of the package's bundles (scripts/bundle.js: an entry module and every module it loads
-// in one CommonJS file) and returns its exports: for the command (bin/dag-cbor-car.js) and the
-// library's Node entry (lib/node/library.js). Node resolves, reads and links each ES module on its
-// own, and that, not the work, was most of what a short run cost; a bundle is one file.
+// Which build of the command a process runs, and loading it. The packed package carries a bundle,
+// build/node/dag-cbor-car.cjs (scripts/bundle.js writes it when the package is packed: the command
+// and what its worker threads and child processes run, in one file): bin/dag-cbor-car.js runs it,
+// and the bundled code starts its worker threads and children from launchers next to it
+// (build/node/worker.js, ...), which run their module out of the same bundle. So a process runs
+// one build, the bundle or the source, never both. A checkout runs the source: it has no build/
+// (npm pack removes it again), and one left behind by an interrupted pack is not run either, since
+// a package directory holding scripts/bundle.js (which the package does not ship) is a checkout.
 //
-// It is compiled with the V8 code cache made beside it at build time, which holds the bytecode of
-// every function the build's run of it ran: V8 then neither parses the file nor compiles those
-// functions again. V8 ignores a cache made by another V8 or with other flags (it compiles as
-// without one); a cache for another build of the bundle is not passed (the id on the bundle's first
-// line heads the cache). CommonJS: Node loads it without its ES module loader, which for an ES
-// module would lex the whole file for its export names first.
+// The bundle is compiled with the V8 code cache made beside it when it was built, which holds the
+// bytecode of every function that build's check of the embedded sample ran: V8 then neither parses
+// the file nor compiles those functions again. V8 ignores a cache made by another V8 or with other
+// flags (it compiles as without one); a cache for another build of the bundle is not passed (the
+// id on the bundle's first line heads the cache).
 const fs = require('node:fs')
 const path = require('node:path')
 const vm = require('node:vm')
 const { createRequire, wrap } = require('node:module')
 
+const BUNDLE = path.join(__dirname, '../../build/node/dag-cbor-car.cjs')
+const CACHE = path.join(__dirname, '../../build/node/dag-cbor-car.cache')
+/** what V8 names the bundle in stack traces (a code cache keeps the name of the run that made it) */
+const NAME = 'dag-cbor-car/build/node/dag-cbor-car.cjs'
+
 /**
- * @param {string} bundle the bundle's path (a missing one throws ENOENT with this path)
- * @param {string} cache its code cache's path (a missing one is compiled without)
- * @param {string} name what V8 names the bundle in stack traces: a code cache keeps the name of the
- *   build's run, so it is one name, the same on every machine, with or without the cache
- * @param {string} cacheOutVariable the environment variable through which the build's run that
- *   makes the cache names the file to write it to, as the process ends (it then holds what that run compiled)
- * @returns {any} the bundle's module.exports
+ * Does the command run from the bundle here: is there one, in a package that is not a checkout?
+ *
+ * @returns {boolean}
  */
-function loadBundle (bundle, cache, name, cacheOutVariable) {
-  const source = fs.readFileSync(bundle, 'utf8')
+function bundled () {
+  return !fs.existsSync(path.join(__dirname, '../../scripts/bundle.js')) && fs.existsSync(BUNDLE)
+}
+
+/** @type {typeof import('./bundle-entry.js') | undefined} */
+let loaded
+
+/**
+ * The bundle's exports (lib/node/bundle-entry.js), loaded once per thread.
+ *
+ * @returns {typeof import('./bundle-entry.js')}
+ */
+function loadBundle () {
+  if (loaded) return loaded
+  const source = fs.readFileSync(BUNDLE, 'utf8')
   const id = Buffer.from(source.slice(0, source.indexOf('\n') + 1), 'latin1')
   /** @type {Buffer | undefined} */
   let cachedData
   try {
-    const bytes = fs.readFileSync(cache)
+    const bytes = fs.readFileSync(CACHE)
     if (bytes.subarray(0, id.length).equals(id)) cachedData = bytes.subarray(id.length)
   } catch (err) {
     if (/** @type {{ code?: string }} */ (err).code !== 'ENOENT') throw err
   }
-  const script = new vm.Script(wrap(source), { filename: name, cachedData })
-  const cacheOut = process.env[cacheOutVariable]
+  const script = new vm.Script(wrap(source), { filename: NAME, cachedData })
+  // scripts/bundle.js sets it for the one run that makes the cache, written as that run ends
+  const cacheOut = process.env.DAG_CBOR_CAR_WRITE_CODE_CACHE
   if (cacheOut) process.on('exit', () => fs.writeFileSync(cacheOut, Buffer.concat([id, script.createCachedData()])))
   const module = { exports: {} }
-  script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, path.dirname(bundle))
-  return module.exports
+  script.runInThisContext()(module.exports, createRequire(BUNDLE), module, BUNDLE, path.dirname(BUNDLE))
+  loaded = /** @type {typeof import('./bundle-entry.js')} */ (module.exports)
+  return loaded
 }
 
-module.exports = { loadBundle }
+module.exports = { bundled, loadBundle }

@@ -3,7 +3,6 @@
 // module URL (so worker threads load the same one; the bench swaps it), and the default number of
 // threads from the input's size and the machine's cores.
 import os from 'node:os'
-import './hash.js'
 import { runPipeline } from '../core/run/pipeline.js'
 import { idleCores } from './idle-cores.js'
 

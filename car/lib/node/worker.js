@@ -4,7 +4,8 @@
 // sections of the CarBlockIterator's, answered with how many of its first blocks hash to their
 // CIDs and the batch's buffer (transferred both ways: the blocks are the caller's).
 import { parentPort, workerData } from 'node:worker_threads'
-import './hash.js'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
 import { hashedSections } from '../core/run/hashed-sections.js'
 import { loadHasher } from '../core/check/hash.js'
 
@@ -12,19 +13,33 @@ import { loadHasher } from '../core/check/hash.js'
 const progress = workerData.progress
 const at = 2 * workerData.index
 const options = { canonicalize: workerData.canonicalize }
+const ownCodecUrl = new URL('../core/check/dag-cbor.js', import.meta.url).href
 
 /**
- * What 'sections' and 'blocks' jobs need: imported up front by a pool started for them (workerData.codecUrl),
- * else at the first such job (a pool for 'hash' jobs starts with the hashers only, sooner).
+ * What 'sections' and 'blocks' jobs need, loaded once: before the worker says it is ready in a pool
+ * started for them (workerData.codecUrl), else at the first such job (a pool for 'hash' jobs starts
+ * with the hashers only, sooner). No top-level await: the packed bundle is CommonJS.
+ * The codec: this build's own when it is the main thread's default (run.js's defaultCodecUrl), so
+ * that a bundled thread runs the bundle's; another (a bench's) by require.
  */
-const checking = () => Promise.all([
-  import(workerData.codecUrl ?? new URL('../core/check/dag-cbor.js', import.meta.url).href),
+const load = () => (loading ??= Promise.all([
+  !workerData.codecUrl || workerData.codecUrl === ownCodecUrl ? import('../core/check/dag-cbor.js') : createRequire(import.meta.url)(fileURLToPath(workerData.codecUrl)),
   import('../core/run/sections.js'),
   import('../core/run/batch.js'),
   import('../core/check/on-demand.js')
-]).then(([codec, sections, batch, onDemand]) => ({ codec, processSections: sections.processSections, unpack: batch.unpack, processBatch: batch.processBatch, checkLoading: onDemand.checkLoading }))
-/** @type {Awaited<ReturnType<typeof checking>> | null} */
-let modules = workerData.codecUrl ? await checking() : null
+]).then(([codec, sections, batch, onDemand]) => {
+  /** @type {Modules} */
+  const loaded = { codec, processSections: sections.processSections, unpack: batch.unpack, processBatch: batch.processBatch, checkLoading: onDemand.checkLoading }
+  modules = loaded
+  return loaded
+}))
+/**
+ * @typedef {{ codec: any, processSections: typeof import('../core/run/sections.js').processSections, unpack: typeof import('../core/run/batch.js').unpack, processBatch: typeof import('../core/run/batch.js').processBatch, checkLoading: typeof import('../core/check/on-demand.js').checkLoading }} Modules
+ */
+/** @type {Modules | null} */
+let modules = null
+/** @type {Promise<Modules> | null} */
+let loading = null
 
 /**
  * @typedef {{ id: number, kind: 'sections', sections: import('../core/read/car-reader.js').SectionBatch, maxBlockSize: number }
@@ -50,7 +65,7 @@ function check (msg) {
   }
   const failed = (/** @type {any} */ err) => answer({ id: msg.id, error: String(err?.message ?? err) })
   if (modules === null) {
-    checking().then((m) => { modules = m; check(msg) }, failed)
+    load().then(() => check(msg), failed)
     return
   }
   const { codec, processSections, unpack, processBatch, checkLoading } = modules
@@ -68,9 +83,15 @@ function check (msg) {
 }
 
 parentPort?.on('message', check)
-// a pool for 'hash' jobs: blake2b-256 (sha2-256 is node:crypto's, there from the start) loads
-// meanwhile; until it has, hashedSections stops at a blake2b-256 block and leaves it to the main thread
-if (!workerData.codecUrl) loadHasher(0xb220).catch(() => {})
 // the main thread checks every batch itself until a worker can take some: it sees this without
 // turning its event loop, which it may not do while it has batches to read and hand out
-Atomics.store(progress, at, 1)
+const ready = () => Atomics.store(progress, at, 1)
+if (workerData.codecUrl) {
+  // ready once it can check: a batch sent before would wait behind the loading
+  load().then(ready, ready) // (a failed load fails each job, with its message)
+} else {
+  // a pool for 'hash' jobs: blake2b-256 (sha2-256 is node:crypto's, there from the start) loads
+  // meanwhile; until it has, hashedSections stops at a blake2b-256 block and leaves it to the main thread
+  loadHasher(0xb220).catch(() => {})
+  ready()
+}

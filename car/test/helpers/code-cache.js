@@ -1,6 +1,6 @@
-// A bundle's code cache (scripts/bundle.js makes it, lib/node/load-bundle.cjs compiles each bundle
-// with it): made for this build of the bundle, free of this checkout's path, and taken by V8, which
-// is checked in a fresh process without NODE_OPTIONS, whose flags would make V8 refuse any cache.
+// The bundle's code cache (scripts/bundle.js makes it, lib/node/load-bundle.cjs compiles the bundle
+// with it): made for this build of the bundle, free of the path it was built in, and taken by V8,
+// which is checked in a fresh process without NODE_OPTIONS, whose flags would make V8 refuse any cache.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -20,7 +20,7 @@ export function assertBuiltTogether (bundle, cache, checkout) {
   const bytes = fs.readFileSync(cache)
   assert.equal(bytes.subarray(0, id.length).toString('latin1'), id)
   assert.ok(bytes.length > id.length + 1000, 'the cache holds no code')
-  assert.equal(bytes.indexOf(Buffer.from(checkout.replace(/[\\/]$/, ''))), -1, 'the cache holds this checkout\'s path')
+  assert.equal(bytes.indexOf(Buffer.from(checkout.replace(/[\\/]$/, ''))), -1, 'the cache holds the path it was built in')
 }
 
 /**

@@ -24,10 +24,9 @@ describe(`the CAR core in ${expected.runtime}: the same answers as ${expected.no
       /** @type {Uint8Array} */
       let bytes
       before(() => { bytes = new Uint8Array(fs.readFileSync(c.file)) })
-      // what `import 'dag-cbor-car'` gives a user in Deno and Bun is the Node entry (node:crypto,
-      // worker threads), so it is checked here too: Deno matches the package's "node" export
-      // condition (the entry run from its bundle), Bun its "bun" one (the same entry's modules, as
-      // Bun's require() does not read multiformats' "module-sync" exports, which the bundle needs)
+      // what `import 'dag-cbor-car'` gives a user in Deno and Bun is the Node entry (worker threads,
+      // file paths), so it is checked here too: both match the package's "node" export condition
+      // (lib/node/index.js); its #hashers import gives them the core's own hashers, not node:crypto's
       it('the package as this runtime resolves it (its Node entry), on the file path with 2 worker threads: the summary equals Node\'s', async () => {
         const entry = /** @type {any} */ (await import('dag-cbor-car'))
         const summary = await entry.verifyCar(c.file, { workers: 2 })

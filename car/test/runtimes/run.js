@@ -17,7 +17,6 @@ import { CarIndexer } from '@ipld/car'
 import { pickEngines, ensureInstalled, runFile, versionOf, workerdVersion, root, countsOf, printPrefixed } from '../../../engines/engines.js'
 import { buildRepo, keyPair, post } from '../atproto/helpers/repo-builder.js'
 import { PARTS } from './observe.js'
-import { buildCli } from '../../scripts/build-cli.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const car = path.resolve(here, '../..')
@@ -119,9 +118,6 @@ async function main () {
   const unknown = runtimes.filter((r) => !ALL.includes(r))
   if (unknown.length) throw new Error(`unknown runtime(s) ${unknown.join(', ')}; known: ${ALL.join(', ')}`)
   ensureInstalled()
-  // the package's Node entry runs from its bundle (Node's answers here, Deno's and Bun's entry):
-  // built from the source as it is now
-  await buildCli()
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'car-runtimes-'))
   try {
     const files = [...fixtureCases()]

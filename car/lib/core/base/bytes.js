@@ -1,13 +1,12 @@
 // Byte helpers with no Buffer: comparison, hex, base64, one-char-per-byte ("latin1") strings.
-// The comparison is injectable: the Node shell installs Buffer#equals (memcmp) for whole blocks.
-// So is the copy into an array of its own (ownedCopy): the Node shell's skips zero-filling memory
-// that the copy then overwrites.
+// The comparison and the copy into an array of its own (ownedCopy) are the platform's, `#bytes` in
+// the package's `imports` map: in Node Buffer#equals (memcmp) and a copy that skips zero-filling
+// memory it then overwrites (lib/node/bytes.js), elsewhere plain JavaScript (bytes-js.js). Both stay
+// injectable (installEquals, installCopy).
+import { equals as platformEquals, copy as platformCopy } from '#bytes'
 
 /** @type {(a: Uint8Array, b: Uint8Array) => boolean} same length guaranteed */
-let equalBytes = (a, b) => {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
-}
+let equalBytes = platformEquals
 
 /**
  * Compare with `equals` from now on (called with arrays of the same length).
@@ -19,7 +18,7 @@ export function installEquals (equals) {
 }
 
 /** @type {(bytes: Uint8Array, from: number, to: number) => Uint8Array} */
-let copyBytes = (bytes, from, to) => bytes.slice(from, to)
+let copyBytes = platformCopy
 
 /**
  * Copy with `copy` from now on: it returns a Uint8Array over an ArrayBuffer of exactly to - from

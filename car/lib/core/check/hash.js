@@ -1,12 +1,14 @@
 // Hash verification: does a block's bytes hash to its CID's multihash?
-// The hashers are injectable (installHashers): the Node shell installs node:crypto's sha2-256 at
-// start-up (lib/node/hash.js). Anywhere else, or for a hash no one installed, loadHasher loads
+// The hashers are injectable (installHashers): this module installs the platform's as it loads,
+// `#hashers` in the package's `imports` map (node:crypto's sha2-256 in Node, lib/node/hashers.js;
+// none elsewhere, lib/core/check/hashers.js). For a hash no one installed, loadHasher loads
 // hash-wasm's WebAssembly build of it when the first block that needs it is met (on-demand.js), and
 // falls back to @noble/hashes' pure-JS one where WebAssembly cannot be compiled at run time
 // (workerd forbids it): slower, never a failure. hashBackends() says which one each hash uses.
 import { identity } from 'multiformats/hashes/identity'
 import { sameBytes } from '../base/bytes.js'
 import { NotLoadedError } from '../base/errors.js'
+import { hashers as platformHashers } from '#hashers'
 
 const SHA2_256 = 0x12
 const IDENTITY = identity.code
@@ -66,6 +68,8 @@ export function installHashers ({ sha256, sha256Latin1: latin1, blake2b256, back
     backends['blake2b-256'] = backend
   }
 }
+
+installHashers(platformHashers)
 
 /**
  * Which implementation each hash uses now: null until it is loaded (at the first block that needs it,

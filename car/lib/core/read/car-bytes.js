@@ -4,12 +4,10 @@
 // against the maximum block size, before anything is cut out of them; a CID is taken only in the
 // one form its bytes have (decodeSectionCid). Nothing is copied here: the caller copies what it keeps.
 import { CID } from 'multiformats/cid'
-import { decode } from 'dag-cbor-fast'
 import { CarReadError, readVarint, decodeSectionCid, sectionError } from './car-reader.js'
-import { DEFAULT_MAX_BLOCK_SIZE, bytesText } from './limits.js'
+import { DEFAULT_MAX_BLOCK_SIZE, CID_ROOM, bytesText } from './limits.js'
+import { V2_PRAGMA, v1HeaderRoots } from './header.js'
 
-const CID_ROOM = 4096
-const V2_PRAGMA = Uint8Array.from([0x0a, 0xa1, 0x67, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x02])
 const V2_HEADER_END = V2_PRAGMA.length + 40
 
 /**
@@ -63,22 +61,8 @@ export function readCarHeader (bytes, { maxBlockSize = DEFAULT_MAX_BLOCK_SIZE } 
     dataEnd = dataOffset + dataSize
     first = claim(dataStart, dataEnd, 'CARv2 payload header')
   }
-  const at = `the header at byte offset ${dataStart}`
-  /** @type {any} */
-  let header
-  try {
-    header = decode(bytes.subarray(first.start, first.end))
-  } catch (err) {
-    throw bad(`${at} does not decode as DAG-CBOR (${String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]}); a CAR starts with a length varint and a DAG-CBOR map { roots, version }`)
-  }
-  if (header !== null && typeof header === 'object' && !Array.isArray(header) && typeof header.version === 'number' && header.version !== 1) {
-    throw bad(`${at}: CAR version ${header.version}; this tool reads versions 1 and 2${version === 2 ? ' (a CARv2 payload is a CARv1)' : ''}`)
-  }
-  if (header === null || typeof header !== 'object' || Array.isArray(header) || Object.keys(header).length !== 2 || header.version !== 1 ||
-    !Array.isArray(header.roots) || !header.roots.every((/** @type {unknown} */ root) => CID.asCID(root) !== null)) {
-    throw bad(`${at} is DAG-CBOR, but not the map { roots: [CID, ...], version: 1 } a CARv1 header is`)
-  }
-  return { version, roots: header.roots, dataStart: first.end, dataEnd }
+  const roots = v1HeaderRoots(bytes.subarray(first.start, first.end), `the header at byte offset ${dataStart}`)
+  return { version, roots, dataStart: first.end, dataEnd }
 }
 
 /**

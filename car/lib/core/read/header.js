@@ -94,8 +94,20 @@ async function readV1Header (reader, at) {
     if (err instanceof EndOfInput) throw badHeader(`cut short: ${err.message}`)
     throw err
   }
+  return v1HeaderRoots(bytes.subarray(varint.size), at)
+}
+
+/**
+ * A CARv1 header's roots from its bytes (after the length varint), taken or refused as @ipld/car's
+ * readHeader takes or refuses it, in the tool's words: the one header check for every reader.
+ *
+ * @param {Uint8Array} bytes
+ * @param {string} at where the header is, for messages
+ * @returns {CID[]}
+ */
+export function v1HeaderRoots (bytes, at) {
   try {
-    return decodeV1Header(bytes.subarray(varint.size)).roots
+    return decodeV1Header(bytes).roots
   } catch (err) {
     const message = describe(err)
     const version = /Invalid CAR version: (\d+)/.exec(message)

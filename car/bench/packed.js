@@ -1,0 +1,42 @@
+// The tool as a user installs it, for the start-up bench (startup.js --packed): `npm pack` of the
+// codec (repo root) and of this package, both tarballs installed into an empty project in the OS
+// temp dir with npm's local cache and no network (`npm ci --offline`), as test/package.test.js does.
+import { execFileSync, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { consumerLockfile } from '../../test/helpers/consumer-lockfile.js'
+
+const repo = fileURLToPath(new URL('../../', import.meta.url))
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+
+/**
+ * Pack both packages and install them into a new temporary project.
+ *
+ * @returns {{ dir: string, bin: string, remove: () => void }} the project, the installed bin's
+ *   path, and a function that deletes the project
+ */
+export function installPacked () {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-car-packed-'))
+  /** @param {string[]} args */
+  const pack = (args) => JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', dir, ...args], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))[0]
+  try {
+    const codec = pack([])
+    const tool = pack(['-w', 'dag-cbor-car'])
+    const lock = JSON.parse(fs.readFileSync(path.join(repo, 'package-lock.json'), 'utf8')).packages
+    const dependencies = { 'dag-cbor-car': `file:${tool.filename}`, 'dag-cbor-fast': `file:${codec.filename}` }
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies }))
+    fs.writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify(consumerLockfile([{ packed: codec, manifest: lock[''] }, { packed: tool, manifest: lock.car }], dependencies)))
+    const install = spawnSync(npm, ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8' })
+    if (install.status !== 0) throw new Error(`npm ci --offline of the tarballs failed:\n${install.stdout}\n${install.stderr}`)
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true })
+    throw err
+  }
+  return {
+    dir,
+    bin: path.join(dir, 'node_modules/dag-cbor-car/bin/dag-cbor-car.js'),
+    remove: () => fs.rmSync(dir, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,27 @@
+// Node's hashers, which lib/core/check/hash.js installs as it loads: the package's `imports` map
+// resolves its `#hashers` to this file under the "node" condition (package.json; Deno, Bun and
+// bundles for browsers and workerd get lib/core/check/hashers.js). sha2-256 is node:crypto's one-shot
+// hash() (no Hash object, no multihash wrapper), the fastest in Node, and no WebAssembly to load
+// for it. blake2b-256 stays an on-demand load of hash-wasm's build (at the first blake2b-256 block),
+// through require, which reads the file as it is: import() would first scan its source for exports.
+import crypto from 'node:crypto'
+import { createRequire } from 'node:module'
+
+/** @type {import('../core/check/hash.js').Hashers} */
+export const hashers = {
+  backend: 'node:crypto',
+  // Node before 20.12 has no hash(): createHash
+  sha256: typeof crypto.hash === 'function'
+    ? (bytes) => /** @type {Buffer} */ (crypto.hash('sha256', bytes, 'buffer'))
+    : (bytes) => crypto.createHash('sha256').update(bytes).digest(),
+  // a 'binary' (latin1) string, one character per digest byte: made on V8's heap, where a Buffer
+  // takes a native allocation that the garbage collector must then track and sweep, once per block
+  sha256Latin1: typeof crypto.hash === 'function'
+    ? (bytes) => crypto.hash('sha256', bytes, 'binary')
+    : (bytes) => crypto.createHash('sha256').update(bytes).digest('binary'),
+  loadBlake2b256: async () => {
+    const { createBLAKE2b } = /** @type {typeof import('hash-wasm')} */ (createRequire(import.meta.url)('hash-wasm/dist/blake2b.umd.min.js'))
+    const hasher = await createBLAKE2b(256)
+    return (bytes) => hasher.init().update(bytes).digest('binary')
+  }
+}
