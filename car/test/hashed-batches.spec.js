@@ -1,10 +1,10 @@
-// node/hashed-batches.js and node/hash-workers.js: the Node CarBlockIterator's batches hashed by a
-// worker thread and by the main thread, handed out in order.
+// node/hashed-batches.js and the 'hash' jobs of node/workers.js (the one worker pool): the Node
+// CarBlockIterator's batches hashed by a worker thread and by the main thread, handed out in order.
 import assert from 'node:assert/strict'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { hashedBatches } from '../lib/node/hashed-batches.js'
-import { hashWorkers } from '../lib/node/hash-workers.js'
+import { workerPool } from '../lib/node/workers.js'
 
 /** @param {number} n */
 const varint = (n) => { const out = []; while (n >= 0x80) { out.push((n & 0x7f) | 0x80); n >>>= 7 } out.push(n); return out }
@@ -34,10 +34,10 @@ async function batch (index, count) {
 /** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
-describe('node/hash-workers', () => {
+describe('node/workers: hash jobs', () => {
   it('says when its worker has started and how many batches it has left, without this thread turning its event loop', async function () {
     this.timeout(20000)
-    const pool = hashWorkers(1)
+    const pool = await workerPool(1, null, {})
     try {
       while (pool.ready() === 0) await sleep(2)
       const batches = await Promise.all([0, 1, 2].map((i) => batch(i, 5)))

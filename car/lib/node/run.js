@@ -21,7 +21,7 @@ export const maxWorkers = () => os.availableParallelism()
 /**
  * Worker count when the user gives none: 1 (inline) for inputs under SMALL_FILE or of unknown size; else, without
  * an output file, one thread per core that other processes leave idle (idle-cores.js; the main
- * thread checks batches too, see the pipeline's verifyInWorkers), and with one, one worker thread
+ * thread checks batches too, see the pipeline's verifySections), and with one, one worker thread
  * less (the main thread reads and writes), at least one.
  *
  * @param {number | undefined} size input size in bytes

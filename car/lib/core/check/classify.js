@@ -4,7 +4,7 @@ import { CID } from 'multiformats/cid'
 import { PHRASES } from './phrases.js'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import { sameBytes, firstDifference } from '../base/bytes.js'
-import { verifyBlock, digestOf } from './hash.js'
+import { verifyBlock, digestOf, digest32Matches } from './hash.js'
 import { walkCbor } from '../graph/cbor-walk.js'
 import { checkContent } from './codecs.js'
 
@@ -107,24 +107,79 @@ const HASH_ONLY = { ok: { hash: 'ok' }, mismatch: { hash: 'mismatch' }, unverifi
 /** @type {Readonly<Record<BlockResult['hash'], BlockResult>>} */
 const CANONICAL = { ok: { hash: 'ok', cls: 'canonical' }, mismatch: { hash: 'mismatch', cls: 'canonical' }, unverified: { hash: 'unverified', cls: 'canonical' } }
 
+export const RAW = 0x55
+const SHA2_256 = 0x12
+const BLAKE2B_256 = 0xb220
+
 /**
+ * What the first branch of `verdict` found (`commonBranch`): COMMON, the block passes every check;
+ * NOT_COMMON, it is not of the common kind (nothing was computed); HASH_OK and HASH_MISMATCH, its
+ * hash was computed (and matched, or not) but it is not a common block that passes, so the other
+ * branches decide, without hashing it again.
+ */
+export const COMMON = 0
+export const NOT_COMMON = 1
+export const HASH_OK = 2
+export const HASH_MISMATCH = 3
+
+/**
+ * The first branch of `verdict`, on a CID already taken apart (so that a caller holding only the
+ * section's bytes, sections.js, takes it without making a CID object): the common block is a
+ * CIDv1 (checked by the caller) naming DAG-CBOR or raw with a 32-byte sha2-256 or blake2b-256
+ * digest, whose bytes hash to it and, DAG-CBOR, pass the codec's validate() with no float64
+ * integers. Strict decode accepts exactly the canonical bytes, so a block the validating walk
+ * (the same checks, no values built) accepts is canonical: decoding and re-encoding it would prove
+ * nothing more.
+ *
+ * @param {Codec} codec
+ * @param {number} code the CID's codec
+ * @param {number} hashCode its multihash code (the digest's size, 32, is checked by the caller)
+ * @param {Uint8Array} data the block
+ * @param {Uint8Array} digest holds the CID's digest at `at`
+ * @param {number} at
+ * @returns {number} COMMON, NOT_COMMON, HASH_OK or HASH_MISMATCH
+ */
+export function commonBranch (codec, code, hashCode, data, digest, at) {
+  if (code === DAG_CBOR ? codec.validate === undefined : code !== RAW) return NOT_COMMON
+  if (hashCode !== SHA2_256 && hashCode !== BLAKE2B_256) return NOT_COMMON
+  if (!digest32Matches(hashCode, data, digest, at)) return HASH_MISMATCH
+  if (code === DAG_CBOR) {
+    try {
+      if (/** @type {NonNullable<Codec['validate']>} */ (codec.validate)(data).integralFloats !== 0) return HASH_OK
+    } catch {
+      return HASH_OK // rejected: the other branches say why (classifyRejected)
+    }
+  }
+  return COMMON
+}
+
+/**
+ * A block's verdict: the one function every path asks (verify's batches, inline and on worker
+ * threads; the iterator's `validate`; the commands' block reports). Its first branch is the common
+ * block (commonBranch), answered with a shared result; the other branches (another hash or codec,
+ * a mismatch, a rejected or float-holding DAG-CBOR block) follow.
+ *
  * @param {Codec} codec
  * @param {CID} cid
  * @param {Uint8Array} bytes
  * @param {{ canonicalize?: boolean }} [options]
+ * @param {number} [first] what commonBranch found, for a caller that took it itself (NOT_COMMON: not taken)
  * @returns {BlockResult} shared between blocks when it is a plain verdict: do not modify it
  */
-export function processBlock (codec, cid, bytes, options = {}) {
-  const hash = verifyBlock(cid, bytes)
+export function verdict (codec, cid, bytes, options = {}, first = -1) {
+  if (first === -1) {
+    const mh = cid.multihash
+    first = cid.version === 1 && mh.size === 32 ? commonBranch(codec, cid.code, mh.code, bytes, mh.digest, 0) : NOT_COMMON
+    if (first === COMMON) return cid.code === DAG_CBOR ? CANONICAL.ok : HASH_ONLY.ok
+  }
+  const hash = first === HASH_OK ? 'ok' : first === HASH_MISMATCH ? 'mismatch' : verifyBlock(cid, bytes)
   if (cid.code !== DAG_CBOR) {
     const content = checkContent(cid.code, bytes)
     return content === null ? HASH_ONLY[hash] : { hash, ...content }
   }
   if (codec.validate !== undefined) {
-    // Strict decode accepts exactly the canonical bytes, so a block the validating walk (the same
-    // checks, no values built) accepts is canonical: decoding and re-encoding it would prove
-    // nothing more. Only a block holding float64 integers (which JavaScript re-encodes as
-    // integers) and a rejected block take the paths below, as before.
+    // as the first branch: only a block holding float64 integers (which JavaScript re-encodes as
+    // integers) and a rejected block take the paths below
     let floats
     try {
       floats = codec.validate(bytes).integralFloats
@@ -135,6 +190,9 @@ export function processBlock (codec, cid, bytes, options = {}) {
   }
   return roundTripBlock(codec, cid, bytes, hash, options)
 }
+
+/** verdict's former name, for callers not yet moved to it */
+export const processBlock = verdict
 
 /**
  * Decode strictly, re-encode, compare: the check for a codec without validate(), and for a block

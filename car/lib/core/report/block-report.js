@@ -1,10 +1,10 @@
-// What the commands say about one block and its CIDs: the block's check (hash, and for DAG-CBOR the
+// What the commands say about one block and its CIDs: the block's verdict (classify.js: hash, and for DAG-CBOR the
 // strict round trip of classify.js) as one problem line, codec names both ways, CIDs from the
 // command line.
 import * as codec from 'dag-cbor-fast'
 import { CID } from 'multiformats/cid'
 import { base36 } from 'multiformats/bases/base36'
-import { processBlock } from '../check/classify.js'
+import { verdict } from '../check/classify.js'
 import { codecName } from './summary.js'
 import { hashName } from '../check/hash.js'
 import { UsageError } from '../base/errors.js'
@@ -25,7 +25,7 @@ const NAMED_CODECS = [0x71, 0x55, 0x70, 0x0129, 0x0200]
  * @returns {BlockCheck}
  */
 export function checkBlock (cid, bytes) {
-  const result = processBlock(codec, cid, bytes)
+  const result = verdict(codec, cid, bytes)
   const dagCbor = result.cls === 'nonCanonical' ? 'non-canonical' : result.cls
   /** @type {BlockCheck['problem']} */
   let problem = null

@@ -1,7 +1,7 @@
 // Blocks travel to worker threads in batches: CID bytes and block bytes packed into one transferable
 // buffer each, so a batch costs one copy and one message instead of one per block.
 import { CID } from 'multiformats/cid'
-import { processBlock } from '../check/classify.js'
+import { verdict } from '../check/classify.js'
 
 /**
  * @typedef {{ cid: CID, bytes: Uint8Array }} Block
@@ -58,5 +58,5 @@ export function unpack (p) {
  * @param {{ canonicalize?: boolean }} options
  */
 export function processBatch (codec, blocks, options) {
-  return blocks.map((b) => processBlock(codec, b.cid, b.bytes, options))
+  return blocks.map((b) => verdict(codec, b.cid, b.bytes, options))
 }

@@ -3,10 +3,10 @@ import { CID } from 'multiformats/cid'
 import { openSource } from '../read/source.js'
 import { openCar, asReadError } from '../read/car-reader.js'
 import { verifyBlock, digest32Matches, hasherMissing } from '../check/hash.js'
-import { processBlock } from '../check/classify.js'
+import { verdict, HASH_OK } from '../check/classify.js'
 import * as codec from '../check/dag-cbor.js'
 import { decodeBlock } from '../report/block-view.js'
-import { blockBatches, sectionBatches } from './iterate.js'
+import { blockBatches, hashedBatches } from './iterate.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from '../read/limits.js'
 
 /**
@@ -105,7 +105,7 @@ export class CarBlockIterator {
    * @returns {AsyncGenerator<import('./iterate.js').HashedBatch>}
    */
   sectionBatches (spare) {
-    return sectionBatches(this.car, spare)
+    return hashedBatches(this.car, spare)
   }
 
   /**
@@ -186,6 +186,9 @@ export class CarBlockIterator {
 
 /**
  * What the iterator does to each block: verify its hash, and on request classify and decode it.
+ * With `validate` or `decode` the block's verdict (classify.js) says both, the hash and the class,
+ * in one pass (a hash a worker thread checked is not computed again); without, only the hash is
+ * checked (the verdict would also walk every DAG-CBOR block, which no one asked for).
  *
  * @param {IteratorOptions} options
  * @returns {(block: Block, hashChecked: boolean) => CheckedBlock}
@@ -193,19 +196,23 @@ export class CarBlockIterator {
 function blockCheck (options) {
   const { verifyHashes = true, allowUnverified = false, validate = false, decode = false, relaxed = false } = options
   const check = validate || decode
+  /** @param {CID} cid @param {number} offset @param {'ok' | 'mismatch' | 'unverified'} hash */
+  const hashFailed = (cid, offset, hash) => {
+    if (hash === 'mismatch') throw new CarBlockError(`the block at byte offset ${offset} does not hash to its CID ${cid}`, { offset, cid, kind: 'hash-mismatch' })
+    if (hash === 'unverified' && !allowUnverified) throw new CarBlockError(`the block at byte offset ${offset} has CID ${cid}, whose hash function (0x${cid.multihash.code.toString(16)}) this library does not compute; pass allowUnverified to read it unchecked`, { offset, cid, kind: 'unverified' })
+  }
   return (block, hashChecked) => {
     const { cid, bytes, offset } = block
-    if (verifyHashes && !hashChecked) {
-      const mh = cid.multihash
-      const ok = mh.size === 32 && mh.code !== 0 ? digest32Matches(mh.code, bytes, mh.digest, 0) && !hasherMissing(mh.code) : verifyBlock(cid, bytes) === 'ok'
-      if (!ok) {
-        const result = verifyBlock(cid, bytes)
-        if (result === 'mismatch') throw new CarBlockError(`the block at byte offset ${offset} does not hash to its CID ${cid}`, { offset, cid, kind: 'hash-mismatch' })
-        if (result === 'unverified' && !allowUnverified) throw new CarBlockError(`the block at byte offset ${offset} has CID ${cid}, whose hash function (0x${cid.multihash.code.toString(16)}) this library does not compute; pass allowUnverified to read it unchecked`, { offset, cid, kind: 'unverified' })
+    if (!check) {
+      if (verifyHashes && !hashChecked) {
+        const mh = cid.multihash
+        const ok = mh.size === 32 && mh.code !== 0 ? digest32Matches(mh.code, bytes, mh.digest, 0) && !hasherMissing(mh.code) : verifyBlock(cid, bytes) === 'ok'
+        if (!ok) hashFailed(cid, offset, verifyBlock(cid, bytes))
       }
+      return block
     }
-    if (!check) return block
-    const r = processBlock(codec, cid, bytes)
+    const r = verdict(codec, cid, bytes, undefined, hashChecked ? HASH_OK : -1)
+    if (verifyHashes && !hashChecked && r.hash !== 'ok') hashFailed(cid, offset, r.hash)
     /** @type {CheckedBlock} */
     const out = { cid, bytes, offset, status: statusOf(r) }
     if (out.status !== 'canonical' && out.status !== 'ok') out.problem = { rule: r.rule ?? r.content ?? 'error', offset: r.offset, path: r.path, message: r.reason ?? '' }

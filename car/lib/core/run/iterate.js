@@ -1,5 +1,6 @@
 // The blocks of a CAR, one by one, for the library's CarBlockIterator: read in batches of whole
-// sections (read.js sectionBatches: no await per block, no object per length varint), each CID
+// sections (read.js sectionBatches: no await per block, no object per length varint) through the one
+// loop (feed.js: hashed here, or by a shell's worker pool), each CID
 // built from the batch's bytes without multiformats' checks of what is already checked here, and
 // each block's hash verified as it is handed out. The errors are the ones read.js's blocks() gives.
 // Each block's bytes and its CID's bytes are copied out of the batch by default, each into an array
@@ -11,6 +12,8 @@ import { sectionError, decodeSectionCid } from '../read/car-reader.js'
 import { missing, loadFor } from '../check/on-demand.js'
 import { uvarint, varintEnd } from '../base/varint.js'
 import { ownedCopy } from '../base/bytes.js'
+import { hashedSections } from './hashed-sections.js'
+import { feed } from './feed.js'
 
 import { BATCH_BYTES, BATCH_SECTIONS, SPARE_BUFFERS } from '../read/limits.js'
 
@@ -98,14 +101,41 @@ function heapCid (code, hashCode, size, bytes, multihash, digest) {
  */
 
 /**
- * The CAR's sections in batches, as the iterator reads them in one thread.
+ * @typedef {import('./feed.js').Pool & { size: number, hash: (batch: import('../read/car-reader.js').SectionBatch) => Promise<{ verified: number, bytes: Uint8Array }> }} HashPool
+ *   a shell's worker threads checking the hashes of batches of sections (Node: lib/node/workers.js's
+ *   'hash' jobs), each batch's buffer transferred there and back
+ */
+
+/** batches a worker thread has or waits for, per worker */
+const HASHING_AHEAD = 4
+/** batches read and not yet handed out (each about 1 MB), beyond the workers' */
+const READ_SPARE = 2
+
+/**
+ * The CAR's sections in batches, through the one loop (feed.js): without a pool, each as it is read
+ * (its blocks' hashes are checked as they are handed out); with a shell's worker threads, each sent
+ * to them to have its hashes checked, or checked here (hashed-sections.js) while the workers have
+ * HASHING_AHEAD batches each still to hash, or have not started yet. Batches come out in order;
+ * a few more than the workers hold are read ahead (more only holds more memory).
  *
  * @param {import('../read/car-reader.js').Car} car
  * @param {ArrayBufferLike[]} [spare] buffers to read into again
+ * @param {HashPool | null} [pool]
  * @returns {AsyncGenerator<HashedBatch>}
  */
-export function sectionBatches (car, spare) {
-  return car.sectionBatches(BATCH_BYTES, BATCH_SECTIONS, /** @type {SharedArrayBuffer[]} */ (spare))
+export async function * hashedBatches (car, spare, pool = null) {
+  const batches = feed(car.sectionBatches(BATCH_BYTES, BATCH_SECTIONS, /** @type {SharedArrayBuffer[]} */ (spare)), {
+    // a worker's answer, or this thread's: how many of the batch's first blocks were verified
+    here: (batch) => ({ verified: pool === null ? 0 : hashedSections(batch.bytes, batch.ends), bytes: batch.bytes }),
+    send: pool === null ? null : (batch) => pool.hash(batch),
+    pool,
+    perWorker: HASHING_AHEAD,
+    ahead: pool === null ? 1 : HASHING_AHEAD * pool.size + READ_SPARE
+  })
+  for await (const { batch, result } of batches) {
+    const { ends, starts, first } = batch
+    yield { bytes: result.bytes, ends, starts, first, verified: result.verified }
+  }
 }
 
 /**

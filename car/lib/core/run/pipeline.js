@@ -12,15 +12,17 @@ import { ToolError, aboutInput } from '../base/errors.js'
 import { createChecks } from '../check/car-checks.js'
 import { processSections } from './sections.js'
 import { checkLoading, readyFor } from '../check/on-demand.js'
+import { feed } from './feed.js'
 
 import { BATCH_BLOCKS, BATCH_BYTES, BATCH_SECTIONS as SECTION_BATCH } from '../read/limits.js'
 
 /**
  * @typedef {import('../check/classify.js').BlockResult} BlockResult
  * @typedef {import('./sections.js').SectionResult} SectionResult
- * @typedef {{ submit: (blocks: import('./batch.js').Block[]) => Promise<BlockResult[]>, submitSections: (batch: import('../read/car-reader.js').SectionBatch, maxBlockSize: number) => Promise<SectionResult>, pending: () => number, ready: () => boolean, close: () => Promise<void> }} Processor
- *   pending: batches submitted and not yet checked; ready: some worker has loaded its modules (a
- *   batch sent before then would wait behind that loading, so the main thread may better check it)
+ * @typedef {{ submit: (blocks: import('./batch.js').Block[]) => Promise<BlockResult[]>, submitSections: (batch: import('../read/car-reader.js').SectionBatch, maxBlockSize: number) => Promise<SectionResult>, pending: () => number, ready: () => number, close: () => Promise<void> }} Processor
+ *   a shell's worker threads (feed.js's Pool): pending, batches submitted and not yet checked;
+ *   ready, workers that have loaded their modules (a batch sent before then would wait behind that
+ *   loading, so the main thread may better check it)
  * @typedef {{ put: (cid: CID, bytes: Uint8Array) => Promise<void>, finish: () => Promise<void>, reopen: () => Promise<import('../read/source.js').Source | null>, commit: () => Promise<void>, abort: () => Promise<void> }} CarOutput
  *   finish: everything put is written (and flushed), still under a temporary name; reopen (after
  *   finish): what was written, to read back and check (null: it cannot be, as a device); commit:
@@ -32,43 +34,6 @@ import { BATCH_BLOCKS, BATCH_BYTES, BATCH_SECTIONS as SECTION_BATCH } from '../r
  *   with canonicalize: the old -> new CID map, committed right after the CAR
  * @property {string} [mapName] what the summary calls the map (`output.mapFile`)
  */
-
-/**
- * The processor that checks each batch in the calling thread.
- *
- * @param {import('../check/classify.js').Codec} codec
- * @param {{ canonicalize?: boolean, onSection?: import('./sections.js').OnSection }} options onSection: see
- *   processSections (a batch checked again after a load calls it again for its first blocks)
- * @returns {Processor}
- */
-export function inlineProcessor (codec, options) {
-  const onSection = options.onSection
-  /** @type {Promise<void> | null} settles when the last batch that waited for a load is checked */
-  let waiting = null
-  /**
-   * Check batches in the order they come: one that meets an unloaded hasher or decoder waits for
-   * it, and the batches after it wait for that one (onSection sees every block in CAR order).
-   *
-   * @template T
-   * @param {() => T} check
-   * @returns {Promise<T>}
-   */
-  const inOrder = (check) => {
-    const result = waiting === null ? checkLoading(check) : waiting.then(() => checkLoading(check))
-    if (!(result instanceof Promise)) return Promise.resolve(result)
-    const settled = result.then(() => {}, () => {})
-    waiting = settled
-    settled.then(() => { if (waiting === settled) waiting = null })
-    return result
-  }
-  return {
-    submit: (blocks) => inOrder(() => processBatch(codec, blocks, options)),
-    submitSections: (batch, maxBlockSize) => inOrder(() => processSections(codec, batch, { maxBlockSize, onSection })),
-    pending: () => 0,
-    ready: () => true,
-    close: async () => {}
-  }
-}
 
 /**
  * @typedef {object} RunOptions
@@ -122,10 +87,10 @@ export async function runPipeline (options) {
     summary.version = car.version
     summary.roots = car.roots.map(String)
     const checks = createChecks(car, { partial })
-    // without an output, this thread checks batches too (verifyInWorkers): N threads are N - 1 workers and it
+    // without an output, this thread checks batches too (verifySections): N threads are N - 1 workers and it
     const threads = target ? workers : workers - 1
     // (with an output and no worker threads to give the batches to, workers: 1 checks them inline)
-    processor = threads > 0 && options.workerPool ? await options.workerPool(threads, { canonicalize }) : inlineProcessor(codec, { canonicalize, onSection: target ? undefined : onBlock })
+    processor = threads > 0 && options.workerPool ? await options.workerPool(threads, { canonicalize }) : null
     if (target) {
       output = await target.open(car.roots)
       summary.output = { file: target.name, blocks: 0, unchanged: 0, canonicalized: 0, relinked: 0, keptUnchanged: 0, rootsReplaced: 0, passes: 1, mappings: [], cannotRewrite: [] }
@@ -135,23 +100,25 @@ export async function runPipeline (options) {
     /** @type {number[]} section offsets where the file's SEGMENTs start, for relinking passes */
     const segments = []
     const o = summary.output
-    const currentCar = car
 
-    if (!target && (!onBlock || threads === 0)) {
-      const inline = threads > 0 && mainThreadChecks ? codec : null
-      await verifyInWorkers({ car, processor, inline, threads, summary, checks, maxBlockSize: maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, onProgress, signal })
+    if (!target && (!onBlock || processor === null)) {
+      await verifySections({ car, codec, pool: processor, threads, here: processor === null || mainThreadChecks, summary, checks, maxBlockSize: maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, onProgress, onBlock, signal })
       await checks.finish(summary)
       summary.bytes = car.position()
       await car.stop()
       return finishSummary(summary, start)
     }
     const { SEGMENT, cidKey, detach } = await import('../write/relink.js')
-    const maxInFlight = threads > 0 ? 2 * threads : 1
-    /** @type {{ blocks: import('../read/car-reader.js').Block[], results: Promise<import('../check/classify.js').BlockResult[]> }[]} */
-    const inFlight = []
-    const drainOne = async () => {
-      const { blocks, results } = /** @type {typeof inFlight[0]} */ (inFlight.shift())
-      const rs = await results
+    const pool = processor
+    // batches of blocks (block by block: an output is written from them, or each is reported), each
+    // checked in this thread or by a worker thread (the same loop as verifySections')
+    const checked = feed(blockBatches(car, segments, SEGMENT), {
+      here: pool === null ? (blocks) => checkLoading(() => processBatch(codec, blocks, { canonicalize })) : null,
+      send: pool === null ? null : (blocks) => pool.submit(blocks),
+      ahead: pool === null ? 1 : 2 * threads,
+      holds: (err) => err instanceof CarReadError // the blocks read completely before it are still classified and counted
+    })
+    for await (const { batch: blocks, result: rs } of checked) {
       signal?.throwIfAborted()
       for (let i = 0; i < blocks.length; i++) {
         const block = blocks[i]
@@ -175,43 +142,9 @@ export async function runPipeline (options) {
         }
       }
       // the bytes of the blocks counted, not the reader's position, which runs ahead of them
-      onProgress?.(summary.blocks, blocks.length ? blocks[blocks.length - 1].offset : currentCar.position())
+      onProgress?.(summary.blocks, blocks.length ? blocks[blocks.length - 1].offset : car.position())
     }
-    try {
-      /** @type {import('../read/car-reader.js').Block[]} */
-      let batch = []
-      let batchBytes = 0
-      let nextSegment = 0
-      const submit = async () => {
-        inFlight.push({ blocks: batch, results: /** @type {Processor} */ (processor).submit(batch) })
-        batch = []
-        batchBytes = 0
-        while (inFlight.length >= maxInFlight) await drainOne()
-      }
-      /** @type {CarReadError | null} */
-      let readError = null
-      try {
-        for await (const block of car.blocks()) {
-          if (block.offset >= nextSegment) {
-            segments.push(block.offset)
-            nextSegment = block.offset + SEGMENT
-          }
-          batch.push(block)
-          batchBytes += block.bytes.length
-          if (batch.length >= BATCH_BLOCKS || batchBytes >= BATCH_BYTES) await submit()
-        }
-      } catch (err) {
-        if (!(err instanceof CarReadError)) throw err
-        readError = err // the blocks read completely before it are still classified and counted
-      }
-      if (batch.length) await submit()
-      while (inFlight.length) await drainOne()
-      if (readError) throw readError
-      await checks.finish(summary)
-    } catch (err) {
-      inFlight.forEach((f) => f.results.catch(() => {}))
-      throw err
-    }
+    await checks.finish(summary)
     summary.bytes = car.position()
     if (output && o && seeds.size) {
       await source.checkUnchanged()
@@ -261,97 +194,100 @@ export async function runPipeline (options) {
 }
 
 /**
+ * The blocks of a CAR in batches (BATCH_BLOCKS, BATCH_BYTES), noting where each SEGMENT of the file
+ * starts (for relinking passes). A reading error comes after a batch holding the blocks before it.
+ *
+ * @param {import('../read/car-reader.js').Car} car
+ * @param {number[]} segments
+ * @param {number} segment
+ * @returns {AsyncGenerator<import('../read/car-reader.js').Block[]>}
+ */
+async function * blockBatches (car, segments, segment) {
+  /** @type {import('../read/car-reader.js').Block[]} */
+  let batch = []
+  let batchBytes = 0
+  let nextSegment = 0
+  try {
+    for await (const block of car.blocks()) {
+      if (block.offset >= nextSegment) {
+        segments.push(block.offset)
+        nextSegment = block.offset + segment
+      }
+      batch.push(block)
+      batchBytes += block.bytes.length
+      if (batch.length >= BATCH_BLOCKS || batchBytes >= BATCH_BYTES) {
+        yield batch
+        batch = []
+        batchBytes = 0
+      }
+    }
+  } catch (err) {
+    if (batch.length) yield batch
+    throw err
+  }
+  if (batch.length) yield batch
+}
+
+/**
  * A verify run without output: the main thread splits the input into batches of whole sections (by
  * their length varints) and hands each to a worker, which reads the CIDs, checks the blocks and
  * counts them (sections.js), or, while every worker has four batches queued, checks the batch
- * itself; so with N threads on N cores none waits for the others. The batches' summaries are
- * merged in CAR order, and the CIDs they send back go through the whole-CAR checks (roots,
+ * itself (feed.js); so with N threads on N cores none waits for the others. The batches' summaries
+ * are merged in CAR order, and the CIDs they send back go through the whole-CAR checks (roots,
  * duplicates, index).
  *
  * @param {object} a
  * @param {import('../read/car-reader.js').Car} a.car
- * @param {Processor} a.processor worker threads, or the inline processor
- * @param {import('../check/classify.js').Codec | null} a.inline the codec, for the main thread's share; null: the processor is inline
- * @param {number} a.threads worker threads in the processor (0: inline)
+ * @param {import('../check/classify.js').Codec} a.codec
+ * @param {Processor | null} a.pool worker threads (null: every batch is checked here)
+ * @param {number} a.threads how many
+ * @param {boolean} a.here this thread checks batches too
  * @param {import('../report/summary.js').Summary} a.summary
  * @param {ReturnType<typeof createChecks>} a.checks
  * @param {number} a.maxBlockSize
  * @param {RunOptions['onProgress']} [a.onProgress]
+ * @param {RunOptions['onBlock']} [a.onBlock] only without a pool
  * @param {AbortSignal} [a.signal]
  */
-async function verifyInWorkers ({ car, processor, inline, threads, summary, checks, maxBlockSize, onProgress, signal }) {
-  const queued = 4 * threads // batches waiting at the workers before the main thread takes one itself
-  // the main thread may run a few batches ahead of the oldest one at a worker, no more: a worker's
-  // batch keeps its buffer out of the spare ones until it is drained, in CAR order, so a long run
-  // ahead cycles the reads through many buffers, which fall out of the caches between uses
-  const maxInFlight = inline ? queued + 4 : 2
-  /** @type {{ starts: Float64Array, end: number, result: Promise<import('./sections.js').SectionResult>, buffer: SharedArrayBuffer | null }[]} */
-  const inFlight = []
+async function verifySections ({ car, codec, pool, threads, here, summary, checks, maxBlockSize, onProgress, onBlock, signal }) {
   /** @type {SharedArrayBuffer[]} the buffers of checked batches, which sectionBatches fills again */
   const spare = []
-  const drainOne = async () => {
-    const { starts, end, result, buffer } = /** @type {typeof inFlight[0]} */ (inFlight.shift())
-    const r = await result
-    if (buffer) spare.push(buffer)
+  const checked = feed(car.sectionBatches(BATCH_BYTES, SECTION_BATCH, spare), {
+    here: here ? (batch) => checkLoading(() => processSections(codec, batch, { maxBlockSize, onSection: pool === null ? onBlock : undefined })) : null,
+    send: pool === null ? null : (batch) => pool.submitSections(batch, maxBlockSize),
+    pool,
+    perWorker: 4,
+    // the main thread may run a few batches ahead of the oldest one at a worker, no more: a
+    // worker's batch keeps its buffer out of the spare ones until it comes out, in CAR order, so a
+    // long run ahead cycles the reads through many buffers, which fall out of the caches between uses
+    ahead: pool !== null && here ? 4 * threads + 4 : 2,
+    // only an error of the reader is held back until the batches before it are counted: one a
+    // batch reports is the first in the CAR, and ends the run at once
+    holds: (err) => err instanceof CarReadError,
+    checkedHere: (batch) => spare.push(/** @type {SharedArrayBuffer} */ (batch.bytes.buffer)) // checked: free at once
+  })
+  for await (const { batch, result: r, here: checkedHere } of checked) {
+    const { starts, ends } = batch
+    if (!checkedHere) spare.push(/** @type {SharedArrayBuffer} */ (batch.bytes.buffer))
     mergeSummary(summary, r.summary)
     checks.cids(r.cids, r.cidEnds, r.fingerprints, starts)
     if (r.error) throw sectionError(starts[r.error.index], summary.blocks, r.error.kind, r.error.detail, r.error.length, maxBlockSize)
     // the end of the batch just counted: the reader's position runs ahead of the batches in
     // flight, and the line would reach 100% with tens of thousands of blocks still to count
-    onProgress?.(summary.blocks, end)
+    const n = starts.length
+    onProgress?.(summary.blocks, n ? starts[n - 1] + ends[n - 1] - (n > 1 ? ends[n - 2] : 0) : car.position())
     signal?.throwIfAborted()
-  }
-  try {
-    /** @type {CarReadError | null} */
-    let readError = null
-    const batches = car.sectionBatches(BATCH_BYTES, SECTION_BATCH, spare)
-    for (;;) {
-      // only an error of the reader is held back until the batches before it are counted: one a
-      // drained batch reports is the first in the CAR, and ends the run at once
-      let next
-      try {
-        next = await batches.next()
-      } catch (err) {
-        if (!(err instanceof CarReadError)) throw err
-        readError = err // the sections split before it are still checked and counted
-        break
-      }
-      if (next.done) break
-      const batch = next.value
-      const starts = batch.starts
-      /** @type {Promise<import('./sections.js').SectionResult>} */
-      let result
-      /** @type {SharedArrayBuffer | null} the batch's buffer while a worker reads it, free again once its result is drained */
-      let buffer = null
-      if (inline && (processor.pending() >= queued || !processor.ready())) {
-        const checked = checkLoading(() => processSections(inline, batch, { maxBlockSize }))
-        result = Promise.resolve(checked instanceof Promise ? await checked : checked)
-        spare.push(/** @type {SharedArrayBuffer} */ (batch.bytes.buffer)) // checked: free at once
-      } else {
-        result = processor.submitSections(batch, maxBlockSize)
-        buffer = /** @type {SharedArrayBuffer} */ (batch.bytes.buffer)
-      }
-      const n = starts.length
-      const end = n ? starts[n - 1] + batch.ends[n - 1] - (n > 1 ? batch.ends[n - 2] : 0) : car.position()
-      inFlight.push({ starts, end, result, buffer })
-      try {
-        while (inFlight.length >= maxInFlight) await drainOne()
-      } catch (err) {
-        await batches.return(undefined) // stops reading ahead
-        throw err
-      }
-    }
-    while (inFlight.length) await drainOne()
-    if (readError) throw readError
-  } catch (err) {
-    inFlight.forEach((f) => f.result.catch(() => {}))
-    throw err
   }
 }
 
 /**
  * Second half of --canonicalize: find the blocks that link to the canonicalized ones, compute the
  * new CIDs up the DAG, and write the output again if anything beyond the first pass's output changed.
+ *
+ * Its write pass is a loop of its own, not the one loop (feed.js): it gives no block to the checks
+ * (each was judged in the first pass, and the output is read back and checked after), it only
+ * copies the blocks in order and splices the affected ones, whose new CIDs it checks as it writes
+ * them. Through feed.js it would only gain a batch array per MiB and an await per batch.
  *
  * @param {object} a
  * @param {import('../read/source.js').Source} a.source

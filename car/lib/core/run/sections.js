@@ -1,58 +1,19 @@
 // The worker side of a parallel verify run without an output file: a batch of whole sections, as
 // the main thread split them by their length varints (read.js sectionBatches), is read here (CIDs
-// included), each block checked (processBlock) and counted into a summary of the batch, which the
+// included), each block checked (classify.js verdict) and counted into a summary of the batch, which the
 // main thread merges in CAR order. The CIDs go back as one buffer, for the checks over the whole
 // CAR (roots, duplicates, the CARv2 index) that need every block. So the main thread neither
 // parses CIDs nor makes an object per block, and no per-block result crosses between threads.
 /** @typedef {import('multiformats/cid').CID} CID */
-import { processBlock, DAG_CBOR } from '../check/classify.js'
+import { verdict, commonBranch, COMMON, NOT_COMMON, DAG_CBOR } from '../check/classify.js'
 import { createSummary, addBlock, countBlock } from '../report/summary.js'
-import { digest32Matches } from '../check/hash.js'
 import { fingerprintInto } from '../graph/seen.js'
 import { uvarint, varintEnd } from '../base/varint.js'
 import { decodeSectionCid } from '../read/car-reader.js'
 
-const RAW = 0x55
 const SHA2_256 = 0x12
 const BLAKE2B_256 = 0xb220
 const DIGEST_SIZE = 32
-
-/**
- * The common block, checked without a CID object or a result: a CIDv1 naming DAG-CBOR or raw
- * with a 32-byte sha2-256 or blake2b-256 digest, whose bytes hash to it and (DAG-CBOR) pass the
- * codec's validate() with no float64 integers. Returns where the block's bytes start (the CID is
- * bytes[from, that)), or -1 for any other block, which then takes the general path (decodeSectionCid,
- * processBlock, addBlock), as every block did before; its verdict is the one processBlock gives
- * such a block.
- *
- * @param {import('../check/classify.js').Codec} codec
- * @param {Uint8Array} bytes
- * @param {number} from
- * @param {number} to
- * @param {number} maxBlockSize
- */
-function commonBlock (codec, bytes, from, to, maxBlockSize) {
-  if (bytes[from] !== 1) return -1
-  const code = uvarint(bytes, from + 1, to)
-  if (code !== DAG_CBOR && code !== RAW) return -1
-  if (code === DAG_CBOR && codec.validate === undefined) return -1
-  const hashCode = uvarint(bytes, varintEnd, to)
-  if (hashCode !== SHA2_256 && hashCode !== BLAKE2B_256) return -1
-  if (uvarint(bytes, varintEnd, to) !== DIGEST_SIZE) return -1
-  const digestAt = varintEnd
-  const dataAt = digestAt + DIGEST_SIZE
-  if (dataAt > to || to - dataAt > maxBlockSize) return -1
-  const data = bytes.subarray(dataAt, to)
-  if (!digest32Matches(hashCode, data, bytes, digestAt)) return -1
-  if (code === DAG_CBOR) {
-    try {
-      if (/** @type {NonNullable<typeof codec.validate>} */ (codec.validate)(data).integralFloats !== 0) return -1
-    } catch {
-      return -1
-    }
-  }
-  return dataAt
-}
 
 /**
  * @typedef {object} SectionError a section the worker could not read; the blocks before it are counted
@@ -131,8 +92,20 @@ function checkSections (codec, bytes, ends, starts, maxBlockSize, state) {
   for (; i < n; i++) {
     const to = ends[i]
     while (bytes[from++] >= 0x80); // the length varint, checked by the main thread
-    const dataAt = commonBlock(codec, bytes, from, to, maxBlockSize)
-    if (dataAt !== -1) {
+    // the first branch of the verdict (classify.js commonBranch), taken here on the section's
+    // bytes, without a CID object or a result: a CIDv1 with a 32-byte digest whose block fits
+    let branch = -1
+    let dataAt = -1
+    if (bytes[from] === 1) {
+      const code = uvarint(bytes, from + 1, to)
+      const hashCode = code < 0 ? -1 : uvarint(bytes, varintEnd, to)
+      if (hashCode >= 0 && uvarint(bytes, varintEnd, to) === DIGEST_SIZE) {
+        const digestAt = varintEnd
+        dataAt = digestAt + DIGEST_SIZE
+        if (dataAt <= to && to - dataAt <= maxBlockSize) branch = commonBranch(codec, code, hashCode, bytes.subarray(dataAt, to), bytes, digestAt)
+      }
+    }
+    if (branch === COMMON) {
       const cidLength = dataAt - from
       if (cidAt + cidLength > cidBuffer.length) state.cids = cidBuffer = grow(cidBuffer, cidAt, cidLength)
       for (let k = 0; k < cidLength; k++) cidBuffer[cidAt + k] = bytes[from + k]
@@ -169,7 +142,7 @@ function checkSections (codec, bytes, ends, starts, maxBlockSize, state) {
     block.cid = cid
     block.bytes = data
     block.offset = starts[i]
-    const result = processBlock(codec, cid, data)
+    const result = verdict(codec, cid, data, undefined, branch === NOT_COMMON ? -1 : branch)
     addBlock(summary, block, result)
     if (onSection !== null) onSection(cidBytes, data, starts[i], first + i, result)
   }

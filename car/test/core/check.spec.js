@@ -1,0 +1,137 @@
+// check/: a block's verdict (classify.js), one function for every path. Rows: a block's bytes and
+// CID, which branch of the verdict takes it (the common block first), and the verdict. Then the
+// same rows as one batch of sections through run/sections.js, which takes the first branch on the
+// section's bytes itself: every block's verdict there must be the one verdict() gives.
+import assert from 'node:assert/strict'
+import { CID } from 'multiformats/cid'
+import { varint } from 'multiformats'
+import { sha256, sha512 } from 'multiformats/hashes/sha2'
+import { identity } from 'multiformats/hashes/identity'
+import { create as createDigest } from 'multiformats/hashes/digest'
+import { blake2b } from '@noble/hashes/blake2.js'
+import * as dagPb from '@ipld/dag-pb'
+import * as dagJson from '@ipld/dag-json'
+import * as codec from '../../lib/core/check/dag-cbor.js'
+import { verdict, commonBranch, COMMON, NOT_COMMON, HASH_OK, HASH_MISMATCH } from '../../lib/core/check/classify.js'
+import { checkLoading } from '../../lib/core/check/on-demand.js'
+import { loadHashers } from '../../lib/core/check/hash.js'
+import { processSections } from '../../lib/core/run/sections.js'
+import { createSummary, addBlock } from '../../lib/core/report/summary.js'
+
+const hex = (/** @type {string} */ h) => Uint8Array.from(h.match(/../g) ?? [], (b) => parseInt(b, 16))
+const BRANCH = { [COMMON]: 'COMMON', [NOT_COMMON]: 'NOT_COMMON', [HASH_OK]: 'HASH_OK', [HASH_MISMATCH]: 'HASH_MISMATCH' }
+
+/** @param {number} code @param {Uint8Array} bytes @param {'sha2-256' | 'blake2b-256' | 'sha2-512' | 'identity'} [hash] @param {Uint8Array} [hashOf] */
+async function cidOf (code, bytes, hash = 'sha2-256', hashOf = bytes) {
+  if (hash === 'blake2b-256') return CID.create(1, code, createDigest(0xb220, blake2b(hashOf, { dkLen: 32 })))
+  const hasher = hash === 'sha2-256' ? sha256 : hash === 'sha2-512' ? sha512 : identity
+  return CID.create(1, code, await hasher.digest(hashOf))
+}
+
+const canonical = codec.encode({ a: 1, bb: [true, null], link: CID.parse('bafkqaaa') })
+const unsorted = hex('a2616202616101') // {"b": 2, "a": 1}
+const truncated = hex('a26161')
+const oneAsFloat = hex('a16161fb3ff0000000000000') // {"a": 1.0}: canonical, a float64 holding an integer
+const raw = hex('00ff00')
+const pb = dagPb.encode({ Links: [] })
+
+/**
+ * @typedef {{ name: string, cid: CID, bytes: Uint8Array, branch: number, verdict: Record<string, unknown>, codec?: any }} Row
+ * @returns {Promise<Row[]>}
+ */
+async function rows () {
+  return [
+    // the first branch: CIDv1, DAG-CBOR or raw, sha2-256 or blake2b-256, hash matches, canonical
+    { name: 'DAG-CBOR, sha2-256, canonical', cid: await cidOf(0x71, canonical), bytes: canonical, branch: COMMON, verdict: { hash: 'ok', cls: 'canonical' } },
+    { name: 'DAG-CBOR, blake2b-256, canonical', cid: await cidOf(0x71, canonical, 'blake2b-256'), bytes: canonical, branch: COMMON, verdict: { hash: 'ok', cls: 'canonical' } },
+    { name: 'raw, sha2-256', cid: await cidOf(0x55, raw), bytes: raw, branch: COMMON, verdict: { hash: 'ok' } },
+    { name: 'raw, blake2b-256', cid: await cidOf(0x55, raw, 'blake2b-256'), bytes: raw, branch: COMMON, verdict: { hash: 'ok' } },
+    // hashed by the first branch, decided by the others
+    { name: 'DAG-CBOR, bytes not what the CID hashes', cid: await cidOf(0x71, canonical, 'sha2-256', raw), bytes: canonical, branch: HASH_MISMATCH, verdict: { hash: 'mismatch', cls: 'canonical' } },
+    { name: 'raw, blake2b-256, bytes not what the CID hashes', cid: await cidOf(0x55, raw, 'blake2b-256', canonical), bytes: raw, branch: HASH_MISMATCH, verdict: { hash: 'mismatch' } },
+    { name: 'DAG-CBOR, keys out of order', cid: await cidOf(0x71, unsorted), bytes: unsorted, branch: HASH_OK, verdict: { hash: 'ok', cls: 'nonCanonical', rule: 'map-key-order', lossless: true } },
+    { name: 'DAG-CBOR, truncated', cid: await cidOf(0x71, truncated), bytes: truncated, branch: HASH_OK, verdict: { hash: 'ok', cls: 'invalid' } },
+    { name: 'DAG-CBOR, a float64 holding 1', cid: await cidOf(0x71, oneAsFloat), bytes: oneAsFloat, branch: HASH_OK, verdict: { hash: 'ok', cls: 'canonical', jsFloats: 1, jsFloatPaths: ['/a'] } },
+    // not the common kind: the other branches from the start
+    { name: 'raw, sha2-512', cid: await cidOf(0x55, raw, 'sha2-512'), bytes: raw, branch: NOT_COMMON, verdict: { hash: 'unverified' } },
+    { name: 'raw, identity', cid: await cidOf(0x55, raw, 'identity'), bytes: raw, branch: NOT_COMMON, verdict: { hash: 'ok' } },
+    { name: 'dag-pb, CIDv0', cid: CID.createV0(await sha256.digest(pb)), bytes: pb, branch: NOT_COMMON, verdict: { hash: 'ok' } },
+    { name: 'dag-json, valid', cid: await cidOf(0x0129, dagJson.encode({ a: 1 })), bytes: dagJson.encode({ a: 1 }), branch: NOT_COMMON, verdict: { hash: 'ok' } },
+    { name: 'dag-json, not JSON', cid: await cidOf(0x0129, raw), bytes: raw, branch: NOT_COMMON, verdict: { hash: 'ok', content: 'invalid' } },
+    { name: 'an unknown codec', cid: await cidOf(0x0300, raw), bytes: raw, branch: NOT_COMMON, verdict: { hash: 'ok', content: 'unknown' } },
+    { name: 'DAG-CBOR with a codec without validate(): decoded and re-encoded', cid: await cidOf(0x71, canonical), bytes: canonical, branch: NOT_COMMON, verdict: { hash: 'ok', cls: 'canonical' }, codec: { encode: codec.encode, decode: codec.decode } },
+    { name: 'DAG-CBOR with a codec without validate(), keys out of order', cid: await cidOf(0x71, unsorted), bytes: unsorted, branch: NOT_COMMON, verdict: { hash: 'ok', cls: 'nonCanonical', rule: 'map-key-order' }, codec: { encode: codec.encode, decode: codec.decode } }
+  ]
+}
+
+/** @param {Row} row */
+const branchOf = (row) => {
+  const mh = row.cid.multihash
+  return row.cid.version === 1 && mh.size === 32 ? commonBranch(row.codec ?? codec, row.cid.code, mh.code, row.bytes, mh.digest, 0) : NOT_COMMON
+}
+
+/** @param {Row} row */
+const verdictOf = async (row) => checkLoading(() => verdict(row.codec ?? codec, row.cid, row.bytes))
+
+describe('core/check', () => {
+  before(() => loadHashers())
+
+  describe('verdict: the first branch, then the others', () => {
+    it('every row, its branch and its verdict', async () => {
+      for (const row of await rows()) {
+        await checkLoading(() => branchOf(row)) // blake2b-256 loads at its first block
+        assert.equal(BRANCH[branchOf(row)], BRANCH[row.branch], `${row.name}: branch`)
+        const r = await verdictOf(row)
+        for (const [k, v] of Object.entries(row.verdict)) assert.deepEqual(r[/** @type {keyof typeof r} */ (k)], v, `${row.name}: ${k}`)
+        if (row.branch === COMMON) assert.deepEqual(r, row.verdict, `${row.name}: nothing more`)
+        if (row.verdict.cls === 'nonCanonical' || row.verdict.cls === 'invalid') assert.ok(r.reason, `${row.name}: a reason`)
+      }
+    })
+
+    it('the first branch answers with a shared result (nothing made per block)', async () => {
+      const [a, b] = (await rows()).slice(0, 2)
+      assert.equal(await verdictOf(a), await verdictOf(b))
+    })
+
+    it('a caller that took the first branch passes what it found: the hash is not computed again', async () => {
+      const row = (await rows()).find((r) => r.name === 'DAG-CBOR, keys out of order')
+      assert.ok(row)
+      // told the hash matched (HASH_OK) for bytes that do not hash to the CID: the verdict believes it
+      const other = hex('a2616203616101')
+      assert.equal(verdict(codec, row.cid, other, {}, HASH_OK).hash, 'ok')
+      assert.equal(verdict(codec, row.cid, other).hash, 'mismatch')
+      assert.equal(verdict(codec, row.cid, row.bytes, {}, HASH_MISMATCH).hash, 'mismatch')
+    })
+  })
+
+  describe('run/sections.js takes the same verdict on a batch of sections', () => {
+    it('each block: null (the first branch passed) for the common ones, else verdict()\'s result; the same summary', async () => {
+      const all = (await rows()).filter((r) => !r.codec)
+      for (const row of all) await verdictOf(row) // what each needs is loaded
+      const parts = []
+      const ends = new Uint32Array(all.length)
+      const starts = new Float64Array(all.length)
+      let at = 0
+      all.forEach((row, i) => {
+        const length = row.cid.bytes.length + row.bytes.length
+        const section = [...varint.encodeTo(length, new Uint8Array(varint.encodingLength(length))), ...row.cid.bytes, ...row.bytes]
+        starts[i] = at
+        parts.push(...section)
+        ends[i] = at += section.length
+      })
+      /** @type {{ index: number, result: any }[]} */
+      const seen = []
+      const batch = { bytes: Uint8Array.from(parts), ends, starts, first: 0 }
+      const { summary, error } = processSections(codec, batch, { maxBlockSize: 1 << 20, onSection: (cidBytes, data, offset, index, result) => seen.push({ index, result }) })
+      assert.equal(error, null)
+      assert.deepEqual(seen.map((s) => s.index), all.map((_, i) => i))
+      const expected = createSummary()
+      for (const [i, row] of all.entries()) {
+        const r = await verdictOf(row)
+        assert.deepEqual(seen[i].result, row.branch === COMMON ? null : r, row.name)
+        addBlock(expected, { cid: row.cid, bytes: row.bytes, offset: starts[i] }, r)
+      }
+      assert.deepEqual(summary, expected)
+    })
+  })
+})
