@@ -4,8 +4,8 @@ import fs from 'node:fs'
 import net from 'node:net'
 import { systemReason } from '../core/base/errors.js'
 import { InputError, bytesSource } from '../core/read/source.js'
+import { STREAM_CHUNK } from '../core/read/limits.js'
 
-const CHUNK = 1 << 20
 const WAIT_NOTE_MS = 500
 
 /** @typedef {import('../core/read/source.js').Source} Source */
@@ -51,7 +51,7 @@ export async function openInput (spec, { expected = 'a CAR' } = {}) {
       name: spec,
       size: undefined,
       seekable: false,
-      stream: once(spec, () => device.createReadStream({ highWaterMark: CHUNK, autoClose: false })),
+      stream: once(spec, () => device.createReadStream({ highWaterMark: STREAM_CHUNK, autoClose: false })),
       readRange: notSeekable(spec),
       checkUnchanged: async () => {},
       close: () => device.close()
@@ -164,8 +164,8 @@ function fileSource (name, handle, stat) {
  */
 async function * fileChunks (handle, start) {
   for (let position = start; ;) {
-    const chunk = Buffer.allocUnsafe(CHUNK)
-    const { bytesRead } = await handle.read(chunk, 0, CHUNK, position)
+    const chunk = Buffer.allocUnsafe(STREAM_CHUNK)
+    const { bytesRead } = await handle.read(chunk, 0, STREAM_CHUNK, position)
     if (bytesRead === 0) return
     position += bytesRead
     yield chunk.subarray(0, bytesRead)

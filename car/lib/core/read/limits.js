@@ -39,8 +39,17 @@ export const BATCH_BLOCKS = 512
  * the reader has in use at once (reads ahead and the batch at hand), so fresh memory is rarely mapped. */
 export const SPARE_BUFFERS = 8
 
-/** The size of the chunks a Blob or bytes in memory are streamed in (read/source.js): one batch. */
+/** The size of the chunks a Blob or bytes in memory are streamed in (read/source.js), and a file
+ * or pipe is read in (lib/node/source.js): one batch. */
 export const STREAM_CHUNK = BATCH_BYTES
+
+/** The block iterator's batches a worker thread has or waits for, per worker: enough that a worker
+ * never idles while the main thread copies blocks out of the batch before. */
+export const HASHING_AHEAD = 4
+
+/** The block iterator's batches read and not yet handed out (each about BATCH_BYTES), beyond the
+ * workers': the read runs ahead of the caller by this much. */
+export const READ_SPARE = 2
 
 /** @param {number} n */
 export function bytesText (n) {

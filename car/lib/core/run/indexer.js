@@ -7,7 +7,7 @@ import { CID } from 'multiformats/cid'
 import { Digest } from 'multiformats/hashes/digest'
 import { openSource } from '../read/source.js'
 import { openCar, asReadError, decodeSectionCid, sectionError } from '../read/car-reader.js'
-import { DEFAULT_MAX_BLOCK_SIZE } from '../read/limits.js'
+import { DEFAULT_MAX_BLOCK_SIZE, BATCH_BYTES, BATCH_SECTIONS } from '../read/limits.js'
 
 /**
  * @typedef {import('../read/source.js').CarInput} CarInput
@@ -16,8 +16,6 @@ import { DEFAULT_MAX_BLOCK_SIZE } from '../read/limits.js'
  * @typedef {{ maxBlockSize?: number }} IndexerOptions
  */
 
-const BATCH_BYTES = 1 << 20
-const BATCH_SECTIONS = 8192
 /** bytes of CIDs copied into one arena (each entry's CID a view of it) */
 const ARENA = 16 * 1024
 

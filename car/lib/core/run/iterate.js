@@ -15,7 +15,7 @@ import { ownedCopy } from '../base/bytes.js'
 import { hashedSections } from './hashed-sections.js'
 import { feed } from './feed.js'
 
-import { BATCH_BYTES, BATCH_SECTIONS, SPARE_BUFFERS } from '../read/limits.js'
+import { BATCH_BYTES, BATCH_SECTIONS, SPARE_BUFFERS, HASHING_AHEAD, READ_SPARE } from '../read/limits.js'
 
 /**
  * A CIDv1 at bytes[from, to) whose varints are short and whose digest fits (its block starts where
@@ -106,10 +106,6 @@ function heapCid (code, hashCode, size, bytes, multihash, digest) {
  *   'hash' jobs), each batch's buffer transferred there and back
  */
 
-/** batches a worker thread has or waits for, per worker */
-const HASHING_AHEAD = 4
-/** batches read and not yet handed out (each about 1 MB), beyond the workers' */
-const READ_SPARE = 2
 
 /**
  * The CAR's sections in batches, through the one loop (feed.js): without a pool, each as it is read
