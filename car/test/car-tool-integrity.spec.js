@@ -15,7 +15,7 @@ import { CID } from 'multiformats/cid'
 import { identity } from 'multiformats/hashes/identity'
 import { fixturePath } from '../../test/helpers/fixtures.js'
 import { assertNoNewDanglingLinks, carV1, carV2, cidOf, readAll, section, varint } from './helpers/car-oracle.js'
-import { openCar } from '../lib/core/read/car-reader.js'
+import { openCar } from '../lib/core/read/open-car.js'
 import { progressLine } from '../lib/node/progress.js'
 
 const TOOL = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { CarIndexer } from '@ipld/car'
 import { fixturePath } from '../../test/helpers/fixtures.js'
 import { createProgress, drawProgress } from '../lib/node/progress.js'
-import { openCar } from '../lib/core/read/car-reader.js'
+import { openCar } from '../lib/core/read/open-car.js'
 import { openInput } from '../lib/node/source.js'
 import { roundTrip } from '../lib/node/run.js'
 

@@ -8,7 +8,7 @@ import { encode as cborgEncode } from 'cborg'
 import * as dagCbor from '@ipld/dag-cbor'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
-import { openCar } from '../lib/core/read/car-reader.js'
+import { openCar } from '../lib/core/read/open-car.js'
 import { varint, section } from './helpers/car-oracle.js'
 
 const block = { bytes: dagCbor.encode({ a: 1 }), cid: CID.create(1, 0x71, sha256.digest(dagCbor.encode({ a: 1 }))) }

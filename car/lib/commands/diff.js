@@ -33,7 +33,7 @@ export async function run (argv) {
   /** @type {string[]} */
   const badHashes = []
   let badCount = 0
-  /** @param {string} name @param {import('../core/read/car-reader.js').Block} block */
+  /** @param {string} name @param {import('../core/read/open-car.js').Block} block */
   const checkHash = (name, block) => {
     const hash = verifyBlock(block.cid, block.bytes)
     if (hash !== 'ok' && badCount++ < SHOWN) badHashes.push(`${name}: ${block.cid} at byte offset ${block.offset}: ${hash === 'mismatch' ? 'its bytes do not hash to the CID' : 'its hash function is not one this tool can check'}`)

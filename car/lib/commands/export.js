@@ -72,7 +72,7 @@ export async function run (argv) {
 /**
  * Why import would not write this CAR's header byte for byte (it writes a canonical CARv1 header).
  *
- * @param {import('../core/read/car-reader.js').Car} car
+ * @param {import('../core/read/open-car.js').Car} car
  * @param {Uint8Array} prefix the first bytes of the input
  * @returns {string | null}
  */

@@ -6,7 +6,7 @@
 // hash-checking every block it keeps.
 import fs from 'node:fs'
 import { openCarInput } from '../node/blocks.js'
-import { openCar } from '../core/read/car-reader.js'
+import { openCar } from '../core/read/open-car.js'
 import { DagIndex } from '../core/graph/dag-index.js'
 import { CidTable } from '../core/graph/cid-table.js'
 import { parseCid, codecCode } from '../core/report/block-report.js'

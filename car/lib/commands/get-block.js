@@ -61,7 +61,7 @@ export async function run (argv) {
 }
 
 /**
- * @param {import('../core/read/car-reader.js').Block} block
+ * @param {import('../core/read/open-car.js').Block} block
  * @param {Record<string, any>} values
  * @returns {Promise<number>}
  */

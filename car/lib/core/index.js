@@ -15,7 +15,7 @@ export { CarWriter } from './write/writer.js'
 export { CarBufferWriter } from './write/car-buffer-writer.js'
 export { blockToJson } from './report/block-view.js'
 export { hashBackends, installHashers } from './check/hash.js'
-export { CarReadError } from './read/car-reader.js'
+export { CarReadError } from './read/open-car.js'
 
 /**
  * @typedef {import('./read/source.js').CarInput} CarInput

@@ -6,7 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 /** @typedef {import('multiformats/cid').CID} CID */
 import { openInput } from './source.js'
-import { openCar, readVarint, CarReadError, decodeSectionCid } from '../core/read/car-reader.js'
+import { openCar, readVarint, CarReadError, decodeSectionCid } from '../core/read/open-car.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from '../core/read/limits.js'
 import { openAtomicFile } from './output.js'
 import { ToolError, aboutInput } from '../core/base/errors.js'
@@ -17,7 +17,7 @@ import { createProgress, drawProgress } from './progress.js'
  * @typedef {object} CarInput
  * @property {string} name what messages call the input
  * @property {import('./source.js').Source} source
- * @property {import('../core/read/car-reader.js').Car} car
+ * @property {import('../core/read/open-car.js').Car} car
  * @property {Uint8Array} prefix the first bytes of the input (up to PREFIX bytes), for export's header check
  * @property {() => Promise<void>} close
  */

@@ -6,7 +6,7 @@ import { hashedBatches as batchesOf } from '../core/run/iterate.js'
 import { workerPool } from './workers.js'
 
 /**
- * @param {import('../core/read/car-reader.js').Car} car
+ * @param {import('../core/read/open-car.js').Car} car
  * @param {number} threads worker threads
  * @param {ArrayBufferLike[]} [spare] buffers of batches whose blocks were copied out, to read into again
  * @returns {AsyncGenerator<import('../core/run/iterate.js').HashedBatch>}

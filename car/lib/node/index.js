@@ -59,7 +59,7 @@ export class CarBlockIterator extends core.CarBlockIterator {
   }
 
   /**
-   * @param {import('../core/read/car-reader.js').Car} car
+   * @param {import('../core/read/open-car.js').Car} car
    * @param {IteratorOptions} options
    * @param {import('../core/read/source.js').Source} [source]
    */

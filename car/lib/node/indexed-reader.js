@@ -2,7 +2,7 @@
 // bytes in a CidTable and two numbers, not as strings in a Map), then read block by block by
 // position. Each block `get` hands out is read into its own bytes and checked against its CID.
 import { CID } from 'multiformats/cid'
-import { asReadError } from '../core/read/car-reader.js'
+import { asReadError } from '../core/read/open-car.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from '../core/read/limits.js'
 import { CidTable } from '../core/graph/cid-table.js'
 import { missing, loadFor } from '../core/check/on-demand.js'

@@ -54,7 +54,7 @@ export function createProgress ({ total, stream = process.stderr, intervalMs = 1
  * counts the blocks it hands out, and ends the line with the final count when its loop ends (also
  * when a command stops early, as get-block does at its block); cleared when reading fails.
  *
- * @param {import('../core/read/car-reader.js').Car} car
+ * @param {import('../core/read/open-car.js').Car} car
  * @param {ReturnType<typeof createProgress>} progress
  */
 export function drawProgress (car, progress) {

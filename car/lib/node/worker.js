@@ -42,7 +42,7 @@ let modules = null
 let loading = null
 
 /**
- * @typedef {{ id: number, kind: 'sections', sections: import('../core/read/car-reader.js').SectionBatch, maxBlockSize: number }
+ * @typedef {{ id: number, kind: 'sections', sections: import('../core/read/open-car.js').SectionBatch, maxBlockSize: number }
  *   | { id: number, kind: 'blocks', batch: import('../core/run/batch.js').PackedBatch }
  *   | { id: number, kind: 'hash', bytes: Uint8Array, ends: Uint32Array }} Message
  */

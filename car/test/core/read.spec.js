@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
-import { openCar, CarFileReader, CarReadError } from '../../lib/core/read/car-reader.js'
+import { openCar, CarFileReader, CarReadError } from '../../lib/core/read/open-car.js'
 import { CID_ROOM, DEFAULT_MAX_BLOCK_SIZE } from '../../lib/core/read/limits.js'
 import { carV1, carV2, varint, section } from '../helpers/car-oracle.js'
 
@@ -56,14 +56,14 @@ function open (bytes, how, options = {}) {
   return openCar(file.stream(), { size: bytes.length, file, ...options })
 }
 
-/** @param {import('../../lib/core/read/car-reader.js').Car} car */
+/** @param {import('../../lib/core/read/open-car.js').Car} car */
 async function allBlocks (car) {
   const out = []
   for await (const b of car.blocks()) out.push([String(b.cid), b.bytes.length, b.offset])
   return out
 }
 
-/** @param {import('../../lib/core/read/car-reader.js').Car} car */
+/** @param {import('../../lib/core/read/open-car.js').Car} car */
 async function allBatchSections (car) {
   const out = []
   for await (const batch of car.sectionBatches(2048, 2, [])) {

@@ -14,7 +14,7 @@ import { hashedSections } from '../../lib/core/run/hashed-sections.js'
 import { hashedBatches } from '../../lib/core/run/iterate.js'
 import { runPipeline } from '../../lib/core/run/pipeline.js'
 import { openSource } from '../../lib/core/read/source.js'
-import { openCar } from '../../lib/core/read/car-reader.js'
+import { openCar } from '../../lib/core/read/open-car.js'
 import { headerBytes, sectionBytes, memoryTarget } from '../../lib/core/write/car-writer.js'
 
 /** @param {number} ms */

@@ -9,7 +9,7 @@ import { toHex } from '../base/bytes.js'
 const MAX_CAR_PROBLEMS = 10
 
 /**
- * @param {import('../read/car-reader.js').Car} car
+ * @param {import('../read/open-car.js').Car} car
  * @param {{ partial?: boolean }} options partial: the CAR is part of a larger DAG, so its roots may be
  *   stored elsewhere (absent from its blocks) and its header may list none
  */
@@ -53,7 +53,7 @@ export function createChecks (car, { partial = false } = {}) {
 
   return {
     /**
-     * @param {import('../read/car-reader.js').Block} block
+     * @param {import('../read/open-car.js').Block} block
      */
     block (block) {
       const bytes = block.cid.bytes
@@ -117,7 +117,7 @@ const CHARACTERISTICS_AT = 11
 /** the one characteristic the CARv2 spec defines: the leftmost bit, "fully indexed" */
 const FULLY_INDEXED = 0x80
 
-/** @param {import('../read/car-reader.js').V2Header} v2 the index lists every block, identity CIDs too */
+/** @param {import('../read/open-car.js').V2Header} v2 the index lists every block, identity CIDs too */
 const fullyIndexed = (v2) => (v2.characteristics[0] & FULLY_INDEXED) !== 0
 
 /**
@@ -125,7 +125,7 @@ const fullyIndexed = (v2) => (v2.characteristics[0] & FULLY_INDEXED) !== 0
  * (a flipped bit there would otherwise pass); "fully indexed" needs an index.
  *
  * @param {import('../report/summary.js').Summary} s
- * @param {import('../read/car-reader.js').V2Header} v2
+ * @param {import('../read/open-car.js').V2Header} v2
  */
 function checkCharacteristics (s, v2) {
   const bits = v2.characteristics

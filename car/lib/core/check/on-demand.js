@@ -29,7 +29,7 @@ export async function loadFor (codec, hash) {
 }
 
 /**
- * What a reader's `ready` option takes (read/car-reader.js): nothing when a block of this codec and
+ * What a reader's `ready` option takes (read/open-car.js): nothing when a block of this codec and
  * multihash can be checked now, else the load that makes it so.
  *
  * @param {number} codec

@@ -1,7 +1,7 @@
 // The library's CarBlockIterator: a CAR's blocks, in order, each checked as it is handed out.
 import { CID } from 'multiformats/cid'
 import { openSource } from '../read/source.js'
-import { openCar, asReadError } from '../read/car-reader.js'
+import { openCar, asReadError } from '../read/open-car.js'
 import { verifyBlock, digest32Matches, hasherMissing } from '../check/hash.js'
 import { verdict, HASH_OK } from '../check/classify.js'
 import * as codec from '../check/dag-cbor.js'
@@ -53,7 +53,7 @@ export class CarBlockError extends Error {
  */
 export class CarBlockIterator {
   /**
-   * @param {import('../read/car-reader.js').Car} car
+   * @param {import('../read/open-car.js').Car} car
    * @param {IteratorOptions} options
    * @param {import('../read/source.js').Source} [source] closed when the iteration ends
    */

@@ -2,7 +2,7 @@
 // checked against its CID, owning its bytes (a copy, not a view of the CAR) and carrying its
 // section's byte offset; `get` and `has` look the CID up in an index, not through a list.
 import { CID } from 'multiformats/cid'
-import { readCarHeader, forEachSection } from '../read/car-bytes.js'
+import { readCarHeader, forEachSection } from '../read/in-memory.js'
 import { BlockTable } from '../graph/block-table.js'
 import { verifyBlock, loadHashers, loadHasher } from '../check/hash.js'
 import { NotLoadedError } from '../base/errors.js'
@@ -50,7 +50,7 @@ export function checkBlockNow (cid, bytes, offset, { verifyHashes = true, allowU
  * A block copied out of the CAR: its own CID and bytes.
  *
  * @param {Uint8Array} bytes the CAR
- * @param {import('../read/car-bytes.js').SectionPlace} place
+ * @param {import('../read/in-memory.js').SectionPlace} place
  * @returns {Block}
  */
 export function ownBlock (bytes, { cid, offset, blockOffset, end }) {

@@ -1,12 +1,12 @@
 // @ipld/car's CarReader: a whole CAR in memory, its blocks looked up by CID. As @ipld/car's, it
 // holds the caller's bytes (fromBytes) or one buffer the input was collected into (fromIterable),
-// and no copy of the blocks: the framing is read at once (read/car-bytes.js: every length claim
+// and no copy of the blocks: the framing is read at once (read/in-memory.js: every length claim
 // checked, a truncated CAR refused here), and each section indexed by its CID (BlockTable, which
 // keeps a copy of the CIDs' bytes) and by where it lies. A block is cut out when it is handed out (get, blocks): a copy that owns its
 // bytes, checked against its CID at that moment (so bytes the caller changed since are refused
 // then, with a CarBlockError) and carrying its section's offset. Peak memory: the CAR and the index.
 import { CID } from 'multiformats/cid'
-import { readCarHeader, forEachSection } from '../read/car-bytes.js'
+import { readCarHeader, forEachSection } from '../read/in-memory.js'
 import { openSource } from '../read/source.js'
 import { BlockTable } from '../graph/block-table.js'
 import { checkBlockNow } from './buffer-reader.js'

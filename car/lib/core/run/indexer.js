@@ -1,12 +1,12 @@
 // @ipld/car's CarIndexer: where each block of a CAR lies ({ cid, offset, length, blockOffset,
 // blockLength }: the section's byte offset and length, its block's byte offset and length), read in
-// bounded memory with every length claim checked first (read/car-reader.js). It hands out no block
+// bounded memory with every length claim checked first (read/open-car.js). It hands out no block
 // bytes, and so checks no hash: a reader that reads the blocks at those places checks each
 // (CarReader.readRaw, CarIndexedReader.get).
 import { CID } from 'multiformats/cid'
 import { Digest } from 'multiformats/hashes/digest'
 import { openSource } from '../read/source.js'
-import { openCar, asReadError, decodeSectionCid, sectionError } from '../read/car-reader.js'
+import { openCar, asReadError, decodeSectionCid, sectionError } from '../read/open-car.js'
 import { DEFAULT_MAX_BLOCK_SIZE, BATCH_BYTES, BATCH_SECTIONS } from '../read/limits.js'
 
 /**
@@ -83,11 +83,11 @@ function cidOver (own) {
  */
 
 /**
- * Every section of an opened CAR, in order, to `visit`, batch by batch (read/car-reader.js
+ * Every section of an opened CAR, in order, to `visit`, batch by batch (read/open-car.js
  * sectionBatches: no await and no object per section); a batch's sections are visited before its
  * error, if any, is thrown: the one blocks() gives.
  *
- * @param {import('../read/car-reader.js').Car} car opened with shared: false
+ * @param {import('../read/open-car.js').Car} car opened with shared: false
  * @param {number} maxBlockSize
  * @param {SectionVisit} visit
  * @returns {AsyncGenerator<number>} after each batch, how many sections were visited in all
@@ -145,7 +145,7 @@ export async function openForIndex (source, maxBlockSize) {
  * The index entries of an opened CAR's blocks: an iterator whose next() answers at once while the
  * batch read last has entries left.
  *
- * @param {import('../read/car-reader.js').Car} car
+ * @param {import('../read/open-car.js').Car} car
  * @param {Source} source closed at the end
  * @param {number} maxBlockSize
  * @returns {AsyncIterableIterator<BlockIndex>}

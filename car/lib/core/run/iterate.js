@@ -8,7 +8,7 @@
 // keeping every CID (a common pattern) would hold the whole file. `viewBytes` opts into views.
 import { CID } from 'multiformats/cid'
 import { Digest } from 'multiformats/hashes/digest'
-import { sectionError, decodeSectionCid } from '../read/car-reader.js'
+import { sectionError, decodeSectionCid } from '../read/open-car.js'
 import { missing, loadFor } from '../check/on-demand.js'
 import { uvarint, varintEnd } from '../base/varint.js'
 import { ownedCopy } from '../base/bytes.js'
@@ -95,13 +95,13 @@ function heapCid (code, hashCode, size, bytes, multihash, digest) {
 }
 
 /**
- * @typedef {import('../read/car-reader.js').SectionBatch & { verified?: number }} HashedBatch a batch of
+ * @typedef {import('../read/open-car.js').SectionBatch & { verified?: number }} HashedBatch a batch of
  *   sections whose first `verified` blocks are known to hash to their CIDs (a shell's worker threads
  *   checked them: see hashed-sections.js); the others are checked as they are handed out
  */
 
 /**
- * @typedef {import('./feed.js').Pool & { size: number, hash: (batch: import('../read/car-reader.js').SectionBatch) => Promise<{ verified: number, bytes: Uint8Array }> }} HashPool
+ * @typedef {import('./feed.js').Pool & { size: number, hash: (batch: import('../read/open-car.js').SectionBatch) => Promise<{ verified: number, bytes: Uint8Array }> }} HashPool
  *   a shell's worker threads checking the hashes of batches of sections (Node: lib/node/workers.js's
  *   'hash' jobs), each batch's buffer transferred there and back
  */
@@ -114,7 +114,7 @@ function heapCid (code, hashCode, size, bytes, multihash, digest) {
  * HASHING_AHEAD batches each still to hash, or have not started yet. Batches come out in order;
  * a few more than the workers hold are read ahead (more only holds more memory).
  *
- * @param {import('../read/car-reader.js').Car} car
+ * @param {import('../read/open-car.js').Car} car
  * @param {ArrayBufferLike[]} [spare] buffers to read into again
  * @param {HashPool | null} [pool]
  * @returns {AsyncGenerator<HashedBatch>}
@@ -142,7 +142,7 @@ export async function * hashedBatches (car, spare, pool = null) {
  * @template T
  * @param {AsyncIterable<HashedBatch>} batches
  * @param {number} maxBlockSize
- * @param {(block: import('../read/car-reader.js').Block, hashChecked: boolean) => T} check
+ * @param {(block: import('../read/open-car.js').Block, hashChecked: boolean) => T} check
  * @param {ArrayBufferLike[]} [spare] given: each block's bytes and CID are copied out of their batch,
  *   whose buffer then goes here to be read into again; not given: views of the batch are handed out
  *   (viewBytes), and the batch stays alive while any is kept

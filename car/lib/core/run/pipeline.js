@@ -4,7 +4,7 @@
 // own, write.js, is bytes in memory). With canonicalize, rewritten blocks' parents are rewritten
 // too (relink.js).
 import { CID } from 'multiformats/cid'
-import { openCar, CarReadError, sectionError, asReadError } from '../read/car-reader.js'
+import { openCar, CarReadError, sectionError, asReadError } from '../read/open-car.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from '../read/limits.js'
 import { processBatch } from './batch.js'
 import { createSummary, addBlock, mergeSummary, finishSummary, resultOf } from '../report/summary.js'
@@ -19,7 +19,7 @@ import { BATCH_BLOCKS, BATCH_BYTES, BATCH_SECTIONS as SECTION_BATCH } from '../r
 /**
  * @typedef {import('../check/classify.js').BlockResult} BlockResult
  * @typedef {import('./sections.js').SectionResult} SectionResult
- * @typedef {{ submit: (blocks: import('./batch.js').Block[]) => Promise<BlockResult[]>, submitSections: (batch: import('../read/car-reader.js').SectionBatch, maxBlockSize: number) => Promise<SectionResult>, pending: () => number, ready: () => number, close: () => Promise<void> }} Processor
+ * @typedef {{ submit: (blocks: import('./batch.js').Block[]) => Promise<BlockResult[]>, submitSections: (batch: import('../read/open-car.js').SectionBatch, maxBlockSize: number) => Promise<SectionResult>, pending: () => number, ready: () => number, close: () => Promise<void> }} Processor
  *   a shell's worker threads (feed.js's Pool): pending, batches submitted and not yet checked;
  *   ready, workers that have loaded their modules (a batch sent before then would wait behind that
  *   loading, so the main thread may better check it)
@@ -75,7 +75,7 @@ export async function runPipeline (options) {
   summary.input = source.name
   summary.workers = workers
   summary.relaxed = relaxed
-  /** @type {import('../read/car-reader.js').Car | null} */
+  /** @type {import('../read/open-car.js').Car | null} */
   let car = null
   /** @type {CarOutput | null} */
   let output = null
@@ -197,13 +197,13 @@ export async function runPipeline (options) {
  * The blocks of a CAR in batches (BATCH_BLOCKS, BATCH_BYTES), noting where each SEGMENT of the file
  * starts (for relinking passes). A reading error comes after a batch holding the blocks before it.
  *
- * @param {import('../read/car-reader.js').Car} car
+ * @param {import('../read/open-car.js').Car} car
  * @param {number[]} segments
  * @param {number} segment
- * @returns {AsyncGenerator<import('../read/car-reader.js').Block[]>}
+ * @returns {AsyncGenerator<import('../read/open-car.js').Block[]>}
  */
 async function * blockBatches (car, segments, segment) {
-  /** @type {import('../read/car-reader.js').Block[]} */
+  /** @type {import('../read/open-car.js').Block[]} */
   let batch = []
   let batchBytes = 0
   let nextSegment = 0
@@ -237,7 +237,7 @@ async function * blockBatches (car, segments, segment) {
  * duplicates, index).
  *
  * @param {object} a
- * @param {import('../read/car-reader.js').Car} a.car
+ * @param {import('../read/open-car.js').Car} a.car
  * @param {import('../check/classify.js').Codec} a.codec
  * @param {Processor | null} a.pool worker threads (null: every batch is checked here)
  * @param {number} a.threads how many
@@ -292,7 +292,7 @@ async function verifySections ({ car, codec, pool, threads, here, summary, check
  * @param {object} a
  * @param {import('../read/source.js').Source} a.source
  * @param {OutputTarget} a.target
- * @param {import('../read/car-reader.js').Car} a.car
+ * @param {import('../read/open-car.js').Car} a.car
  * @param {Map<string, import('../write/relink.js').Affected>} a.seeds
  * @param {number[]} a.segments
  * @param {import('../report/summary.js').Summary} a.summary

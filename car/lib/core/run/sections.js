@@ -9,7 +9,7 @@ import { verdict, commonBranch, COMMON, NOT_COMMON, DAG_CBOR } from '../check/cl
 import { createSummary, addBlock, countBlock } from '../report/summary.js'
 import { fingerprintInto } from '../graph/seen.js'
 import { uvarint, varintEnd } from '../base/varint.js'
-import { decodeSectionCid } from '../read/car-reader.js'
+import { decodeSectionCid } from '../read/open-car.js'
 
 const SHA2_256 = 0x12
 const BLAKE2B_256 = 0xb220
@@ -39,7 +39,7 @@ const DIGEST_SIZE = 32
 
 /**
  * @param {import('../check/classify.js').Codec} codec
- * @param {import('../read/car-reader.js').SectionBatch} batch
+ * @param {import('../read/open-car.js').SectionBatch} batch
  * @param {{ maxBlockSize: number, onSection?: OnSection }} options onSection: only where the batch is
  *   checked in the calling thread
  * @returns {SectionResult}
@@ -52,7 +52,7 @@ export function processSections (codec, batch, options) {
 
 /** What checkSections gathers for a batch. */
 class BatchState {
-  /** @param {import('../read/car-reader.js').SectionBatch} batch @param {OnSection | null} onSection */
+  /** @param {import('../read/open-car.js').SectionBatch} batch @param {OnSection | null} onSection */
   constructor (batch, onSection) {
     const n = batch.ends.length
     this.onSection = onSection

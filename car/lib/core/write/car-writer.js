@@ -1,11 +1,11 @@
-// Stage 6: writing a CARv1 (the bytes of a header and of a section are car-bytes.js's, re-exported
+// Stage 6: writing a CARv1 (the bytes of a header and of a section are frames.js's, re-exported
 // here; CarWriter is writer.js's, CarBufferWriter buffer-writer.js's): memoryTarget is the pipeline's output (the one
 // canonicalizeCar writes into) where there is no file to write atomically: the bytes in memory,
 // handed out once the run has checked everything (a canonicalizing run may write its output again
 // after its relinking passes, so nothing is final before the end).
-import { headerBytes, varintBytes, concat } from './car-bytes.js'
+import { headerBytes, varintBytes, concat } from './frames.js'
 
-export { headerBytes, sectionBytes, varintBytes, concat } from './car-bytes.js'
+export { headerBytes, sectionBytes, varintBytes, concat } from './frames.js'
 
 /** The size of memoryTarget's chunks. */
 const HIGH_WATER = 1 << 20

@@ -11,7 +11,7 @@
 // fs.write with installFileDescriptors().
 import { CID } from 'multiformats/cid'
 import { decode } from 'dag-cbor-fast'
-import { headerBytes, sectionBytes } from './car-bytes.js'
+import { headerBytes, sectionBytes } from './frames.js'
 import { asCid } from './cid-check.js'
 
 /**

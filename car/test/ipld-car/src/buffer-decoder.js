@@ -1,6 +1,6 @@
 // @ipld/car's src/buffer-decoder.js bytesReader and readHeader (synchronous; an internal module its
 // CarBufferReader tests use to read a header alone): the header as CarBufferReader reads it.
-import { readCarHeader } from '../../../lib/core/read/car-bytes.js'
+import { readCarHeader } from '../../../lib/core/read/in-memory.js'
 
 /** @param {Uint8Array} bytes */
 export const bytesReader = (bytes) => bytes

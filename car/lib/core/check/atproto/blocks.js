@@ -3,7 +3,7 @@
 // through a few read-ahead windows (neighbouring blocks are often reached together: a node's
 // records, a run of nodes), so a read serves many blocks; from a stream, which cannot be read
 // again, the blocks themselves are kept.
-import { openCar } from '../../read/car-reader.js'
+import { openCar } from '../../read/open-car.js'
 import { toLatin1 } from '../../base/bytes.js'
 import { readyFor } from '../on-demand.js'
 
@@ -38,7 +38,7 @@ export function blockKey (cid) {
  * cannot be read to the end throws its CarReadError, exit status 2).
  *
  * @param {import('../../read/source.js').Source} source
- * @param {{ maxBlockSize?: number, onOpen?: (car: import('../../read/car-reader.js').Car) => void }} [options] onOpen: called with the
+ * @param {{ maxBlockSize?: number, onOpen?: (car: import('../../read/open-car.js').Car) => void }} [options] onOpen: called with the
  *   CAR once its header is read, before its blocks (the CLI draws its progress line from it)
  * @returns {Promise<BlockStore>}
  */

@@ -1,10 +1,10 @@
 // A whole CAR in memory, read synchronously: the header and where each section lies, for the
-// readers that must answer at once (CarBufferReader). The same checks as car-reader.js's openCar,
+// readers that must answer at once (CarBufferReader). The same checks as open-car.js's openCar,
 // with its messages: every length the bytes claim is checked against what is left of them, and
 // against the maximum block size, before anything is cut out of them; a CID is taken only in the
 // one form its bytes have (decodeSectionCid). Nothing is copied here: the caller copies what it keeps.
 import { CID } from 'multiformats/cid'
-import { CarReadError, readVarint, decodeSectionCid, sectionError } from './car-reader.js'
+import { CarReadError, readVarint, decodeSectionCid, sectionError } from './open-car.js'
 import { DEFAULT_MAX_BLOCK_SIZE, CID_ROOM, bytesText } from './limits.js'
 import { V2_PRAGMA, v1HeaderRoots } from './header.js'
 
