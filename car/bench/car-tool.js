@@ -159,6 +159,7 @@ const { values: args } = parseArgs({
     gocar: { type: 'string' },
     quick: { type: 'boolean' },
     startup: { type: 'boolean' },
+    api: { type: 'boolean' },
     checkout: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' }
   }
@@ -166,11 +167,15 @@ const { values: args } = parseArgs({
 
 const USAGE = `usage: node car/bench/car-tool.js [--size 300M] [--runs 3] [--car FILE] [--gocar PATH] [--quick]
        node car/bench/car-tool.js --startup [--runs 15]
+       node car/bench/car-tool.js --api [--runs 3]
        node car/bench/car-tool.js --make-car FILE [--size 1G] [--claim BYTES --at FRACTION] [--plant FRACTION]
 
   (first)            the start-up figure: checking the embedded sample and a 100 KB repo export,
                      median wall time over node -e 0's, measured in the same run (target: +40 ms)
   --startup          print only the start-up figure (--runs N rounds, default 15), then stop
+  --api              only the @ipld/car drop-in against @ipld/car (bench/api.js: CarReader.fromBytes
+                     + get, CarIndexedReader + get, CarIndexer; 100 MB of larger blocks, 10 MB of
+                     small ones; seconds, ratios and peak RSS), then stop
 
   (no --car)         generates a CAR of --size of each kind in the OS temp dir (removed afterwards)
                      and times the tool's verify against @ipld/car and, with --gocar, go-car's car verify
@@ -205,6 +210,12 @@ function sizeOption (text) {
   const size = parseSize(text)
   if (!(size > 0)) throw new Error(`--size ${text}: expected e.g. 300M or 1G`)
   return size
+}
+
+if (args.api) {
+  const { execFileSync } = await import('node:child_process')
+  execFileSync(process.execPath, [fileURLToPath(new URL('./api.js', import.meta.url)), '--runs', String(args.runs ?? 3)], { stdio: 'inherit' })
+  process.exit(0)
 }
 
 if (typeof args['make-car'] === 'string') {
