@@ -23,6 +23,8 @@ const fsread = promisify(fs.read)
  * @typedef {import('../core/run/block-iterator.js').IteratorOptions} IteratorOptions
  * @typedef {import('../core/run/indexer.js').BlockIndex} BlockIndex
  * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block
+ * @typedef {{ read: (buffer: Uint8Array, offset: number, length: number, position: number) => Promise<{ bytesRead: number }> }} FileHandleLike
+ *   what readRaw needs of a FileHandle (so that the shipped types need no @types/node)
  * @typedef {{ cid: CID, blockOffset: number, blockLength: number, offset?: number }} RawLocation where readRaw reads
  * @typedef {{ verifyHashes?: boolean, allowUnverified?: boolean }} CheckOptions
  */
@@ -98,7 +100,7 @@ export class CarReader extends CoreCarReader {
   /**
    * One block, read from a file at the place a CarIndexer gave, checked against its CID.
    *
-   * @param {fs.promises.FileHandle | number} fd
+   * @param {FileHandleLike | number} fd a file descriptor, or a FileHandle (fs.promises.open)
    * @param {RawLocation} blockIndex
    * @param {CheckOptions} [options]
    * @returns {Promise<Block>}

@@ -1,8 +1,8 @@
-// @ipld/car's tests that fail against this library, each with why; named in README.md here too.
+// @ipld/car's tests that fail against this library, each with why; named in docs/from-ipld-car.md too.
 // Loaded as a mocha root-hook plugin (.mocharc.json): each test listed is run and expected to FAIL
 // (it passes the run only by failing, so that `npm test` is green while they are known); one that
 // passes is an error, saying to take it off this list. IPLD_CAR_STRICT=1 runs them as they are.
-//   'differs': this library deliberately differs from @ipld/car (README.md: Deliberate differences)
+//   'differs': this library deliberately differs from @ipld/car (docs/from-ipld-car.md: Deliberate differences)
 //   'writer': a writer test that may wait forever on an output never ended: run with a short
 //     timeout (none is listed now: @ipld/car's writer tests all pass)
 import path from 'node:path'
@@ -74,7 +74,7 @@ export const mochaHooks = {
       } finally {
         clearTimeout(timer)
       }
-      throw new Error(`known to fail (${kind}: ${reason}), but it passed: take it off test/ipld-car/known-differences.js and README.md`)
+      throw new Error(`known to fail (${kind}: ${reason}), but it passed: take it off test/ipld-car/known-differences.js and docs/from-ipld-car.md`)
     }
   }
 }
