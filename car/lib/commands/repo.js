@@ -9,7 +9,6 @@ import { openInput } from '../node/source.js'
 import { readBlocks } from '../core/check/atproto/blocks.js'
 import { createProgress, drawProgress } from '../node/progress.js'
 import { checkRepo } from '../core/check/atproto/check-repo.js'
-import { parseDidKey, keyFromDidDocument, KeyError } from '../core/check/atproto/did-key.js'
 import { faultLine, formatSummary, oneLine } from '../core/check/atproto/report.js'
 import { createExporter } from '../node/atproto/export-dir.js'
 
@@ -52,9 +51,11 @@ function parse (argv) {
 
 /**
  * @param {string} spec did:key:..., or a DID document file
- * @returns {{ key: import('../core/check/atproto/did-key.js').PublicKey, did: string | null }}
+ * @returns {Promise<{ key: import('../core/check/atproto/did-key.js').PublicKey, did: string | null }>}
  */
-function loadKey (spec) {
+async function loadKey (spec) {
+  // the curve library is loaded only with --key: its set-up is a few ms of every run's start
+  const { parseDidKey, keyFromDidDocument, KeyError } = await import('../core/check/atproto/did-key.js')
   try {
     if (spec.startsWith('did:key:')) return { key: parseDidKey(spec), did: null }
     if (spec.startsWith('did:')) throw new KeyError(`--key ${spec}: this tool does not resolve DIDs (no network); give the account's did:key or its DID document as a file`)
@@ -84,7 +85,7 @@ function loadKey (spec) {
 export async function run (argv) {
   const args = parse(argv)
   if (!args) return 0
-  const key = args.key === undefined ? null : loadKey(args.key)
+  const key = args.key === undefined ? null : await loadKey(args.key)
   const source = await openInput(args.input)
   try {
     const store = await readBlocks(source, { maxBlockSize: args.maxBlockSize, onOpen: (car) => drawProgress(car, createProgress({ total: source.size, stdoutListing: true })) })

@@ -9,7 +9,6 @@
 // watchdog runs in a process group of its own, so that a Ctrl-C reaching this one does not end it
 // before this process has cleaned up.
 import fs from 'node:fs'
-import { spawn } from 'node:child_process'
 
 /** Temporary files not yet renamed or removed, for the signal and exit handlers. */
 export const temporaryFiles = new Set()
@@ -29,6 +28,8 @@ let watchdog = null
 export function addTemporaryFile (file) {
   temporaryFiles.add(file)
   if (watchdog === null) {
+    // child_process (and net, dgram, streams with it) loads only for a run that writes a file
+    const { spawn } = /** @type {typeof import('node:child_process')} */ (process.getBuiltinModule('node:child_process'))
     const child = spawn(process.execPath, ['-e', WATCHDOG], { stdio: ['pipe', 'ignore', 'ignore'], detached: true })
     child.on('error', () => {}) // without a watchdog, the handlers still clean up all but a SIGKILL
     child.unref()

@@ -5,7 +5,6 @@ import * as codec from 'dag-cbor-fast'
 import { verifyBlock, hashName } from '../hash.js'
 import { describeError } from '../classify.js'
 import { parseCommit } from './commit.js'
-import { signatureProblem } from './signature.js'
 import { unblessed } from './links.js'
 import { walkMst } from './mst-walk.js'
 import { dataModelFaults } from './data-model.js'
@@ -110,6 +109,8 @@ export async function checkRepo (store, { input, records, key, onFault, onRecord
   for (const f of commit.faults) commitFault(f.rule, f.message)
 
   if (key) {
+    // loaded only when a key is given: the curve library's set-up is a few ms of every start
+    const { signatureProblem } = await import('./signature.js')
     const problem = commit.sig && commit.unsigned ? signatureProblem(commit.unsigned, commit.sig, key.key) : 'the commit has no usable sig'
     summary.signature = { checked: true, valid: problem === null, key: key.key.text, did: key.did }
     if (problem) commitFault('commit-signature', problem)
