@@ -28,3 +28,11 @@ export function uvarint (bytes, at, end) {
   varintEnd = at
   return -1
 }
+
+/** @param {number} n @returns {Uint8Array} n as an unsigned LEB128 varint */
+export function varintBytes (n) {
+  const out = []
+  while (n >= 0x80) { out.push((n % 0x80) | 0x80); n = Math.floor(n / 0x80) }
+  out.push(n)
+  return Uint8Array.from(out)
+}

@@ -3,7 +3,7 @@
 // or copied out of a stream's chunks (copiedSectionBatches). Each batch's sections are split by
 // their length varints with the checks nextSection makes of each claim; at the first claim to
 // report, the stream reader takes over, so every error is the one blocks() gives.
-import { varintBytes } from './sections.js'
+import { varintBytes } from '../base/varint.js'
 import { READS_AHEAD, HEADROOM } from './limits.js'
 
 /**

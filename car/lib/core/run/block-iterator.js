@@ -185,6 +185,20 @@ export class CarBlockIterator {
 }
 
 /**
+ * The CarBlockError a block's hash check gives, if any: every reader that hands out blocks throws
+ * these (this iterator, and run/buffer-reader.js's checkBlockNow for the in-memory readers).
+ *
+ * @param {CID} cid
+ * @param {number} offset its section's byte offset
+ * @param {'ok' | 'mismatch' | 'unverified'} hash
+ * @param {boolean} allowUnverified
+ */
+export function throwIfHashFailed (cid, offset, hash, allowUnverified) {
+  if (hash === 'mismatch') throw new CarBlockError(`the block at byte offset ${offset} does not hash to its CID ${cid}`, { offset, cid, kind: 'hash-mismatch' })
+  if (hash === 'unverified' && !allowUnverified) throw new CarBlockError(`the block at byte offset ${offset} has CID ${cid}, whose hash function (0x${cid.multihash.code.toString(16)}) this library does not compute; pass allowUnverified to read it unchecked`, { offset, cid, kind: 'unverified' })
+}
+
+/**
  * What the iterator does to each block: verify its hash, and on request classify and decode it.
  * With `validate` or `decode` the block's verdict (classify.js) says both, the hash and the class,
  * in one pass (a hash a worker thread checked is not computed again); without, only the hash is
@@ -197,10 +211,7 @@ function blockCheck (options) {
   const { verifyHashes = true, allowUnverified = false, validate = false, decode = false, relaxed = false } = options
   const check = validate || decode
   /** @param {CID} cid @param {number} offset @param {'ok' | 'mismatch' | 'unverified'} hash */
-  const hashFailed = (cid, offset, hash) => {
-    if (hash === 'mismatch') throw new CarBlockError(`the block at byte offset ${offset} does not hash to its CID ${cid}`, { offset, cid, kind: 'hash-mismatch' })
-    if (hash === 'unverified' && !allowUnverified) throw new CarBlockError(`the block at byte offset ${offset} has CID ${cid}, whose hash function (0x${cid.multihash.code.toString(16)}) this library does not compute; pass allowUnverified to read it unchecked`, { offset, cid, kind: 'unverified' })
-  }
+  const hashFailed = (cid, offset, hash) => throwIfHashFailed(cid, offset, hash, allowUnverified)
   return (block, hashChecked) => {
     const { cid, bytes, offset } = block
     if (!check) {

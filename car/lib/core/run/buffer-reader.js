@@ -7,7 +7,7 @@ import { BlockTable } from '../graph/block-table.js'
 import { verifyBlock, loadHashers, loadHasher } from '../check/hash.js'
 import { NotLoadedError } from '../base/errors.js'
 import { sameBytes } from '../base/bytes.js'
-import { CarBlockError } from './block-iterator.js'
+import { throwIfHashFailed } from './block-iterator.js'
 
 /**
  * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block a block, and the byte offset of its section in the CAR
@@ -31,6 +31,7 @@ import { CarBlockError } from './block-iterator.js'
  */
 export function checkBlockNow (cid, bytes, offset, { verifyHashes = true, allowUnverified = false }, hashNow) {
   if (!verifyHashes) return
+  /** @type {'ok' | 'mismatch' | 'unverified'} */
   let result
   try {
     result = verifyBlock(cid, bytes)
@@ -42,8 +43,7 @@ export function checkBlockNow (cid, bytes, offset, { verifyHashes = true, allowU
     if (digest) result = sameBytes(digest, cid.multihash.digest) ? 'ok' : 'mismatch'
     else throw new Error(`the block at byte offset ${offset} has CID ${cid}, whose hash function (0x${cid.multihash.code.toString(16)}) is not loaded yet: await CarBufferReader.ready() once before reading synchronously`)
   }
-  if (result === 'mismatch') throw new CarBlockError(`the block at byte offset ${offset} does not hash to its CID ${cid}`, { offset, cid, kind: 'hash-mismatch' })
-  if (result === 'unverified' && !allowUnverified) throw new CarBlockError(`the block at byte offset ${offset} has CID ${cid}, whose hash function (0x${cid.multihash.code.toString(16)}) this library does not compute; pass allowUnverified to read it unchecked`, { offset, cid, kind: 'unverified' })
+  throwIfHashFailed(cid, offset, result, allowUnverified)
 }
 
 /**

@@ -6,7 +6,8 @@
 // `{ resize: true }` allows it). Added: a root or a block's CID must be a CID whose bytes are one
 // (TypeError otherwise, before anything is written),
 // and a root that fits the buffer exactly is taken (@ipld/car refuses one that ends on its last byte).
-import { headerBytes, varintBytes } from './frames.js'
+import { headerBytes } from './frames.js'
+import { varintBytes } from '../base/varint.js'
 import { asCid } from './cid-check.js'
 
 /** @typedef {import('multiformats/cid').CID} CID */

@@ -3,9 +3,11 @@
 // canonicalizeCar writes into) where there is no file to write atomically: the bytes in memory,
 // handed out once the run has checked everything (a canonicalizing run may write its output again
 // after its relinking passes, so nothing is final before the end).
-import { headerBytes, varintBytes, concat } from './frames.js'
+import { headerBytes, concat } from './frames.js'
+import { varintBytes } from '../base/varint.js'
 
-export { headerBytes, sectionBytes, varintBytes, concat } from './frames.js'
+export { headerBytes, sectionBytes, concat } from './frames.js'
+export { varintBytes } from '../base/varint.js'
 
 /** The size of memoryTarget's chunks. */
 const HIGH_WATER = 1 << 20

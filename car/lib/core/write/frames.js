@@ -2,16 +2,9 @@
 // (dag-cbor-fast): what CarWriter (writer.js), CarBufferWriter (buffer-writer.js) and the pipeline's
 // outputs (car-writer.js) write. Nothing here reads a CAR, so a bundle that only writes stays small.
 import { encode } from 'dag-cbor-fast'
+import { varintBytes } from '../base/varint.js'
 
 /** @typedef {import('multiformats').CID} CID */
-
-/** @param {number} n @returns {Uint8Array} n as an unsigned LEB128 varint */
-export function varintBytes (n) {
-  const out = []
-  while (n >= 0x80) { out.push((n % 0x80) | 0x80); n = Math.floor(n / 0x80) }
-  out.push(n)
-  return Uint8Array.from(out)
-}
 
 /**
  * A CARv1 header: its length varint and the DAG-CBOR { roots, version: 1 }.
