@@ -42,7 +42,7 @@ describe('Node Streams CarReader.fromIterable()', () => {
   })
 
   it('from fixture file', async () => {
-    const inStream = fs.createReadStream(path.join(__dirname, './go.car'))
+    const inStream = fs.createReadStream(path.join(__dirname, '../fixtures/ipld-car/go.car'))
     const reader = await CarReader.fromIterable(inStream)
     await verifyRoots(reader)
     await verifyHas(reader)
@@ -65,7 +65,7 @@ describe('Node Streams CarReader.fromIterable()', () => {
     await writer.close()
     await pipe
 
-    const sizes = await Promise.all(['go.car', 'tmp.car'].map(async (car) => {
+    const sizes = await Promise.all(['../fixtures/ipld-car/go.car', 'tmp.car'].map(async (car) => {
       return (await fs.promises.stat(path.join(__dirname, car))).size
     }))
 

@@ -17,7 +17,7 @@ const __dirname = path.dirname(__filename)
 
 describe('CarIndexedReader fromFile()', () => {
   it('complete', async () => {
-    const reader = await CarIndexedReader.fromFile(path.join(__dirname, 'go.car'))
+    const reader = await CarIndexedReader.fromFile(path.join(__dirname, '../fixtures/ipld-car/go.car'))
     await verifyRoots(reader)
     await verifyHas(reader)
     await verifyGet(reader)

@@ -53,13 +53,13 @@ describe('CarReader.readRaw', () => {
   }
 
   it('read raw using index (fd)', async () => {
-    const fd = await fsopen(path.join(__dirname, 'go.car'), 'r')
+    const fd = await fsopen(path.join(__dirname, '../fixtures/ipld-car/go.car'), 'r')
     await verifyRead(fd)
     await fsclose(fd)
   })
 
   it('read raw using index (FileHandle)', async () => {
-    const fd = await fs.promises.open(path.join(__dirname, 'go.car'), 'r')
+    const fd = await fs.promises.open(path.join(__dirname, '../fixtures/ipld-car/go.car'), 'r')
     await verifyRead(fd)
     await fd.close()
   })
@@ -73,7 +73,7 @@ describe('CarReader.readRaw', () => {
 
     const badBlock = Object.assign({}, goCarIndex[goCarIndex.length - 1])
     badBlock.blockLength += 10
-    const fd = await fsopen(path.join(__dirname, 'go.car'), 'r')
+    const fd = await fsopen(path.join(__dirname, '../fixtures/ipld-car/go.car'), 'r')
     await assert.isRejected(CarReader.readRaw(fd, badBlock), {
       name: 'Error',
       message: `Failed to read entire block (${badBlock.blockLength - 10} instead of ${badBlock.blockLength})`

@@ -24,7 +24,7 @@ const fsclose = promisify(fs.close)
 const __filename = fileURLToPath(import.meta.url)
 const __dirname = path.dirname(__filename)
 
-const goCarPath = path.join(__dirname, 'go.car')
+const goCarPath = path.join(__dirname, '../fixtures/ipld-car/go.car')
 const tmpCarPath = path.join(__dirname, 'tmp.car')
 
 const newRoots = [
