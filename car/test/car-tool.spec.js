@@ -15,7 +15,7 @@ import { sha256, sha512 } from 'multiformats/hashes/sha2'
 import { fixturePath } from '../../test/helpers/fixtures.js'
 import { assertNoNewDanglingLinks } from './helpers/car-oracle.js'
 import * as codec from 'dag-cbor-fast'
-import { processBlock } from '../lib/core/check/classify.js'
+import { verdict } from '../lib/core/check/classify.js'
 import { PHRASES } from '../lib/core/check/phrases.js'
 import { RULES } from '../../lib/errors.js'
 import { sampleCar } from '../lib/node/sample.js'
@@ -434,18 +434,18 @@ describe('dag-cbor-car (CAR round-trip tool)', () => {
     })
   })
 
-  describe('CAR tool: processBlock', () => {
+  describe('CAR tool: verdict (check/classify.js)', () => {
     const cidFor = async (/** @type {Uint8Array} */ bytes, code = 0x71, hasher = sha256) => CID.create(1, code, await hasher.digest(bytes))
     const hex = (/** @type {string} */ h) => Uint8Array.from(Buffer.from(h, 'hex'))
 
     it('canonical block', async () => {
       const bytes = dagCbor.encode({ a: 1, bb: [true, null] })
-      assert.deepEqual(processBlock(codec, await cidFor(bytes), bytes), { hash: 'ok', cls: 'canonical' })
+      assert.deepEqual(verdict(codec, await cidFor(bytes), bytes), { hash: 'ok', cls: 'canonical' })
     })
 
     it('unsorted keys: non-canonical, rule and path from the decoder', async () => {
       const bytes = hex('a2616202616101') // {"b": 2, "a": 1}
-      const r = processBlock(codec, await cidFor(bytes), bytes)
+      const r = verdict(codec, await cidFor(bytes), bytes)
       assert.equal(r.cls, 'nonCanonical')
       assert.equal(r.rule, 'map-key-order')
       assert.match(r.reason, /^keys out of order at \//)
@@ -454,7 +454,7 @@ describe('dag-cbor-car (CAR round-trip tool)', () => {
     it('non-shortest int, canonicalized on request', async () => {
       const bytes = hex('a161611801') // {"a": 1} with 1 as 0x18 0x01
       const cid = await cidFor(bytes)
-      const r = processBlock(codec, cid, bytes, { canonicalize: true })
+      const r = verdict(codec, cid, bytes, { canonicalize: true })
       assert.equal(r.cls, 'nonCanonical')
       assert.equal(r.rule, 'non-shortest')
       assert.deepEqual(r.out, hex('a1616101'))
@@ -464,7 +464,7 @@ describe('dag-cbor-car (CAR round-trip tool)', () => {
     it('canonicalize: a valid astral character (surrogate pair) is not mistaken for escaped bytes', async () => {
       const skull = [...new TextEncoder().encode('\u{1F480}')] // U+1F480 is \uD83D\uDC80 in UTF-16
       const bytes = Uint8Array.from([0xa2, 0x62, 0x7a, 0x7a, 0x01, 0x61, 0x61, 0x64, ...skull]) // {"zz": 1, "a": "💀"}, unsorted
-      const r = processBlock(codec, await cidFor(bytes), bytes, { canonicalize: true })
+      const r = verdict(codec, await cidFor(bytes), bytes, { canonicalize: true })
       assert.equal(r.cls, 'nonCanonical')
       assert.equal(r.keptReason, undefined)
       assert.deepEqual(r.out, dagCbor.encode({ zz: 1, a: '\u{1F480}' }))
@@ -472,7 +472,7 @@ describe('dag-cbor-car (CAR round-trip tool)', () => {
 
     it('canonicalize: escaped invalid UTF-8 cannot be rewritten, with the reason', async () => {
       const bytes = hex('a2627a7a01616161ff') // {"zz": 1, "a": <text 0xff>}, unsorted and invalid UTF-8
-      const r = processBlock(codec, await cidFor(bytes), bytes, { canonicalize: true })
+      const r = verdict(codec, await cidFor(bytes), bytes, { canonicalize: true })
       assert.equal(r.cls, 'nonCanonical')
       assert.equal(r.out, undefined)
       assert.match(r.keptReason, /invalid UTF-8.*so --canonicalize cannot fix it/)
@@ -480,16 +480,16 @@ describe('dag-cbor-car (CAR round-trip tool)', () => {
 
     it('invalid: not decodable even relaxed', async () => {
       const bytes = hex('a26161') // truncated map
-      const r = processBlock(codec, await cidFor(bytes), bytes)
+      const r = verdict(codec, await cidFor(bytes), bytes)
       assert.equal(r.cls, 'invalid')
       assert.ok(r.reason.length > 0)
     })
 
     it('raw blocks pass through; unknown hash functions are "unverified"; wrong bytes are "mismatch"', async () => {
       const raw = hex('00ff00')
-      assert.deepEqual(processBlock(codec, await cidFor(raw, 0x55), raw), { hash: 'ok' })
-      assert.deepEqual(processBlock(codec, await cidFor(raw, 0x55, sha512), raw), { hash: 'unverified' })
-      assert.deepEqual(processBlock(codec, await cidFor(raw, 0x55), hex('00ff01')), { hash: 'mismatch' })
+      assert.deepEqual(verdict(codec, await cidFor(raw, 0x55), raw), { hash: 'ok' })
+      assert.deepEqual(verdict(codec, await cidFor(raw, 0x55, sha512), raw), { hash: 'unverified' })
+      assert.deepEqual(verdict(codec, await cidFor(raw, 0x55), hex('00ff01')), { hash: 'mismatch' })
     })
   })
 })

@@ -191,9 +191,6 @@ export function verdict (codec, cid, bytes, options = {}, first = -1) {
   return roundTripBlock(codec, cid, bytes, hash, options)
 }
 
-/** verdict's former name, for callers not yet moved to it */
-export const processBlock = verdict
-
 /**
  * Decode strictly, re-encode, compare: the check for a codec without validate(), and for a block
  * holding float64 integers (their paths and the proof that they are the whole difference).
