@@ -232,6 +232,12 @@ describe('schema: safety', () => {
     const outer = { x: long, get y () { typed.encode(inner); return long } }
     assert.deepEqual(encode(outer), encode({ x: long, y: long }))
   })
+  it('a union member type named __proto__ is an own property of the typed value, not its prototype', () => {
+    const schema = JSON.parse('{"types":{"U":{"union":{"members":["__proto__"],"representation":{"keyed":{"p":"__proto__"}}}},"__proto__":{"int":{}}}}')
+    const value = compile(schema, 'U').decode(hex('a1617005'))
+    assert.equal(Object.getPrototypeOf(value), Object.prototype)
+    assert.deepEqual(Object.getOwnPropertyDescriptor(value, '__proto__'), { value: 5, writable: true, enumerable: true, configurable: true })
+  })
   it('byte strings it returns own their bytes', () => {
     const input = hex('a2616141016162420203')
     const value = compile(dmt, 'Dict').decode(input)

@@ -675,6 +675,25 @@ export function structTupleReader (typeName, fields) {
  * @property {ReadNode} node
  */
 
+/** A union's typed value, { [member]: value }, made by a constructor of its own and one store: a
+ * literal with a computed key is created empty and then has the key defined, a slower path
+ * (atproto-post, whose embeds and facet features are unions, decodes 4-6% faster this way). */
+const Wrapped = /** @type {new () => Record<string, unknown>} */ (/** @type {any} */ ({ Object: function () {} }).Object)
+Wrapped.prototype = Object.prototype
+
+/**
+ * @param {string} name - the member's type name
+ * @param {unknown} value
+ * @returns {Record<string, unknown>}
+ */
+function wrap (name, value) {
+  const o = new Wrapped()
+  // assignment would set the prototype
+  if (name === '__proto__') Object.defineProperty(o, name, { value, enumerable: true, writable: true, configurable: true })
+  else o[name] = value
+  return o
+}
+
 /**
  * A keyed union: a map of one entry, whose key names the member.
  *
@@ -715,7 +734,7 @@ export function keyedUnionReader (typeName, members) {
       throw withSegments(e, key, `(${member.typeName})`)
     }
     depth--
-    return building ? { [member.typeName]: v } : undefined
+    return building ? wrap(member.typeName, v) : undefined
   }
 }
 
@@ -782,7 +801,7 @@ export function kindedUnionReader (typeName, byKind, intFirst) {
     } catch (e) {
       throw withSegments(e, null, `(${member.typeName})`)
     }
-    return building ? { [member.typeName]: v } : undefined
+    return building ? wrap(member.typeName, v) : undefined
   }
 }
 
@@ -849,7 +868,7 @@ export function inlineUnionReader (typeName, discriminant, members) {
     } catch (e) {
       throw withSegments(e, null, `(${member.typeName})`)
     }
-    return building ? { [member.typeName]: v } : undefined
+    return building ? wrap(member.typeName, v) : undefined
   }
 }
 
