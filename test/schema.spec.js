@@ -215,6 +215,16 @@ describe('schema: compile', () => {
     it(`refuses ${dsl.split('\n')[0]}`, () => assert.throws(() => compile(fromDSL(dsl), root), why))
   }
   it('refuses an unknown root', () => assert.throws(() => compile(dmt, 'Nope'), /does not define/))
+  it('refuses a struct field named __proto__ (only a parsed schema can have one), and reads the key through rename', () => {
+    for (const representation of [{ map: {} }, { tuple: {} }]) {
+      const parsed = { types: { S: { struct: { fields: JSON.parse('{ "__proto__": { "type": "Int" }, "a": { "type": "Int" } }'), representation } } } }
+      assert.throws(() => compile(parsed, 'S'), /type "S": a field named "__proto__" is not supported/)
+    }
+    const renamed = compile(fromDSL('type S struct { p Int (rename "__proto__") a Int }'), 'S')
+    const bytes = encode(JSON.parse('{ "__proto__": 5, "a": 1 }'))
+    assert.deepStrictEqual(renamed.decode(bytes), { p: 5, a: 1 })
+    assert.deepStrictEqual(renamed.encode({ p: 5, a: 1 }), bytes)
+  })
   it('takes DSL text with @ipld/schema\'s parser passed in, and says how when it is not', () => {
     assert.deepStrictEqual(compile(SCHEMA, 'Pair', { fromDSL }).decode(hex('8201617a')), { a: 1, b: 'z' })
     assert.throws(() => compile(SCHEMA, 'Pair'), /import \{ fromDSL \} from '@ipld\/schema\/from-dsl\.js'/)

@@ -253,6 +253,8 @@ export class Compiler {
     for (const fieldName of order) {
       const def = body.fields[fieldName]
       if (!isObject(def)) throw refuse(name, `field ${JSON.stringify(fieldName)} is not an object`)
+      // a store of __proto__ sets an object's prototype: the typed value would lose the field
+      if (fieldName === '__proto__') throw refuse(name, 'a field named "__proto__" is not supported (its value would become the typed value\'s prototype); name the field otherwise and keep the key with `rename "__proto__"`')
       const options = isObject(reprFields[fieldName]) ? reprFields[fieldName] : {}
       for (const o of Object.keys(options)) if (o !== 'rename' && o !== 'implicit') throw refuse(name, `field option ${JSON.stringify(o)} of ${JSON.stringify(fieldName)} is not supported`)
       if (tuple && def.optional === true) throw refuse(name, `field ${JSON.stringify(fieldName)}: optional fields are not supported in a tuple representation (as in @ipld/schema)`)
