@@ -258,6 +258,38 @@ export function writeCid (cid) {
   byteString(cid, 1, 0)
 }
 
+/**
+ * Bytes made ahead of time, copied as they are (the typed encoder's struct keys, each with its head).
+ *
+ * @param {Uint8Array} bytes
+ */
+export function writeBlock (bytes) {
+  const n = bytes.length
+  reserve(n)
+  // in locals: the module's buf and pos would be loaded and stored at every byte
+  const b = buf
+  const at = pos
+  for (let i = 0; i < n; i++) b[at + i] = bytes[i]
+  pos = at + n
+}
+
+/**
+ * Leave one byte for a head whose argument is known only later (a struct's count of written
+ * fields): the caller fills `held()[at]`, which stays the same memory if the buffer fills meanwhile
+ * (a full buffer is pushed as a view of itself, not copied).
+ *
+ * @returns {number} at
+ */
+export function holdByte () {
+  reserve(1)
+  return pos++
+}
+
+/** @returns {Uint8Array} the buffer being written */
+export function held () {
+  return buf
+}
+
 /** @returns {number} bytes written so far */
 export function written () {
   return chunked + pos - start

@@ -150,6 +150,9 @@ const ENCODE = [
   { root: 'Rec', value: { name: 'y', old: 'x' }, error: { rule: 'schema-missing-field', path: '/note', typePath: 'Rec.note' } },
   { root: 'Rec', value: { name: 'y', note: null, old: 'x', extra: 1 }, error: { rule: 'schema-unknown-field', path: '/extra', typePath: 'Rec.extra' } },
   { root: 'Rec', value: { name: 1, note: null, old: 'x' }, error: { rule: 'schema-kind', path: '/name', typePath: 'Rec.name' } },
+  // a missing or unknown field is reported before a bad value of a field written ahead of it
+  { root: 'Rec', value: { name: 1, old: 'x' }, error: { rule: 'schema-missing-field', path: '/note', typePath: 'Rec.note' } },
+  { root: 'Rec', value: { name: 1, note: null, old: 'x', extra: 1 }, error: { rule: 'schema-unknown-field', path: '/extra', typePath: 'Rec.extra' } },
   { root: 'Keyed', value: { Pair: { a: 1, b: 'a' } }, data: 'a1617082016161' },
   { root: 'Keyed', value: { Pair: { a: 1, b: 'a' }, Rec: {} }, error: { rule: 'schema-union', path: '', typePath: 'Keyed' } },
   { root: 'Kinded', value: { Float: 1.5 }, data: 'fb3ff8000000000000' },
@@ -247,6 +250,14 @@ describe('schema: safety', () => {
     const value = compile(schema, 'U').decode(hex('a1617005'))
     assert.equal(Object.getPrototypeOf(value), Object.prototype)
     assert.deepEqual(Object.getOwnPropertyDescriptor(value, '__proto__'), { value: 5, writable: true, enumerable: true, configurable: true })
+  })
+  it('a struct whose fields fill the writer\'s buffer gets its head (written after its fields) right', () => {
+    const typed = compile(fromDSL('type S struct { a String b optional String c Int }'), 'S')
+    for (const n of [60000, 70000, 200000]) {
+      const value = { a: 'x'.repeat(n), c: n }
+      assert.deepEqual(typed.encode(value), encode(value))
+      assert.deepEqual(typed.encode({ wrap: value }.wrap), encode({ a: value.a, c: n }))
+    }
   })
   it('byte strings it returns own their bytes', () => {
     const input = hex('a2616141016162420203')

@@ -248,13 +248,6 @@ export function mapWriter (node, nullable) {
  */
 
 /**
- * @param {StructField} f
- */
-function writeKey (f) {
-  if (!f.ascii || !out.writeAsciiString(f.key)) out.writeString(f.key, false)
-}
-
-/**
  * The own enumerable keys of `v` that are not fields (for the error), when it has any that hold
  * a value.
  *
@@ -271,7 +264,37 @@ function checkUnknown (v, names, typeName) {
 }
 
 /**
- * A struct of map representation; `fields` in canonical key order.
+ * The missing-field and unknown-field errors of a struct value, thrown when it has one: a value
+ * with one of those and also a bad field reports the first, as if checked before any field is written.
+ *
+ * @param {Record<string, unknown>} v
+ * @param {StructField[]} fields
+ * @param {Set<string>} names
+ * @param {string} typeName
+ */
+function checkFields (v, fields, names, typeName) {
+  let own = 0
+  for (let j = 0; j < fields.length; j++) {
+    const f = fields[j]
+    if (f.fixed !== null) continue
+    const x = v[f.name]
+    if (x === undefined) {
+      if (!f.optional && f.implicit === undefined) {
+        throw withSegments(fail('schema-missing-field', `struct ${typeName} has no field ${JSON.stringify(f.name)}`), f.key, fieldSegment(f.name))
+      }
+      continue
+    }
+    own++
+  }
+  let keys = 0
+  for (const key in v) keys++ // eslint-disable-line no-unused-vars
+  if (keys !== own) checkUnknown(v, names, typeName)
+}
+
+/**
+ * A struct of map representation; `fields` in canonical key order. Each field is read once and
+ * written as it is read, its key from bytes made here (head and UTF-8); the map's head, whose count
+ * leaves out absent and implicit fields, is filled in after them (under 24 fields it is one byte).
  *
  * @param {string} typeName
  * @param {StructField[]} fields
@@ -281,50 +304,97 @@ export function structMapWriter (typeName, fields) {
   const F = fields.length
   const names = new Set(fields.filter((f) => f.fixed === null).map((f) => f.name))
   const expected = `an object (struct ${typeName})`
+  // an inline union's discriminant: its key and value as one block
+  const blocks = fields.map((f) => f.fixed === null ? encode(f.key) : concat(encode(f.key), encode(f.fixed)))
+  const held = F < 24
   return function writeStruct (v) {
     if (!isMap(v)) throw kindError(expected, v)
+    /** @type {unknown} */
+    let caught
+    let failed = false
     let present = 0
     let own = 0
-    for (let j = 0; j < F; j++) {
-      const f = fields[j]
-      if (f.fixed !== null) {
-        present++
-        continue
+    let missing = false
+    let j = 0
+    // a missing or unknown field is reported before the depth limit, as before any field is written
+    if (depth >= maxDepth) checkFields(v, fields, names, typeName)
+    enter(v)
+    try {
+      let at = -1
+      /** @type {Uint8Array|null} */
+      let head = null
+      if (held) {
+        at = out.holdByte()
+        head = out.held()
+      } else {
+        present = countPresent(v, fields)
+        out.writeHead(MAP, present)
       }
-      const x = v[f.name]
-      if (x === undefined) {
-        if (!f.optional && f.implicit === undefined) {
-          throw withSegments(fail('schema-missing-field', `struct ${typeName} has no field ${JSON.stringify(f.name)}`), f.key, fieldSegment(f.name))
+      for (; j < F; j++) {
+        const f = fields[j]
+        if (f.fixed !== null) {
+          out.writeBlock(blocks[j])
+          if (held) present++
+          continue
         }
-        continue
+        const x = v[f.name]
+        if (x === undefined) {
+          if (!f.optional && f.implicit === undefined) {
+            missing = true
+            break
+          }
+          continue
+        }
+        own++
+        if (x === f.implicit) continue
+        if (held) present++
+        out.writeBlock(blocks[j])
+        writeValue(f.code, f.node, x, f.nullable)
       }
-      own++
-      if (x !== f.implicit) present++
+      if (head !== null) head[at] = MAP | present
+    } catch (e) {
+      caught = e
+      failed = true
+    }
+    if (failed || missing) {
+      checkFields(v, fields, names, typeName)
+      if (missing) throw withSegments(fail('schema-missing-field', `struct ${typeName} has no field ${JSON.stringify(fields[j].name)}`), fields[j].key, fieldSegment(fields[j].name))
+      throw withSegments(caught, fields[j].key, fieldSegment(fields[j].name))
     }
     let keys = 0
     for (const key in v) keys++ // eslint-disable-line no-unused-vars
     if (keys !== own) checkUnknown(v, names, typeName)
-    enter(v)
-    out.writeHead(MAP, present)
-    let j = 0
-    try {
-      for (; j < F; j++) {
-        const f = fields[j]
-        if (f.fixed !== null) {
-          writeKey(f)
-          out.writeString(f.fixed, false)
-          continue
-        }
-        const x = v[f.name]
-        if (x === undefined || x === f.implicit) continue
-        writeKey(f)
-        writeValue(f.code, f.node, x, f.nullable)
-      }
-    } catch (e) {
-      throw withSegments(e, fields[j].key, fieldSegment(fields[j].name))
-    }
     depth--
   }
+}
+
+/**
+ * The count of fields a struct value writes (for a head written before them).
+ *
+ * @param {Record<string, unknown>} v
+ * @param {StructField[]} fields
+ * @returns {number}
+ */
+function countPresent (v, fields) {
+  let present = 0
+  for (let j = 0; j < fields.length; j++) {
+    const f = fields[j]
+    if (f.fixed !== null) present++
+    else if (v[f.name] !== undefined && v[f.name] !== f.implicit) present++
+  }
+  return present
+}
+
+/**
+ * @param {Uint8Array} a
+ * @param {Uint8Array} b
+ * @returns {Uint8Array}
+ */
+function concat (a, b) {
+  const c = new Uint8Array(a.length + b.length)
+  c.set(a)
+  c.set(b, a.length)
+  return c
 }
 
 /**
