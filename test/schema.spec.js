@@ -144,6 +144,11 @@ describe('schema: typed decode, rule by rule', () => {
 const ENCODE = [
   { root: 'Pair', value: { a: 1, b: 'z' }, data: '8201617a' },
   { root: 'Swapped', value: { b: 'z', a: 1 }, data: '82617a01' },
+  // keys in another order than the fields', fields that are not own enumerable properties, a key that is no field
+  { root: 'Pair', value: { b: 'z', a: 1 }, data: '8201617a' },
+  { root: 'Pair', value: new (class { get a () { return 1 } get b () { return 'z' } })(), data: '8201617a' },
+  { root: 'Pair', value: Object.assign(Object.create({ a: 1 }), { b: 'z' }), data: '8201617a' },
+  { root: 'Pair', value: { a: 1, c: 2, b: 'z' }, error: { rule: 'schema-unknown-field', path: '/c', typePath: 'Pair.c' } },
   { root: 'Rec', value: { name: 'y', note: null, kind: 1, old: 'x' }, data: 'a3616f6178646e616d656179646e6f7465f6' },
   { root: 'Rec', value: { name: 'y', note: null, old: 'x', kind: 2, count: 3 }, data: 'a5616f6178646b696e6402646e616d656179646e6f7465f665636f756e7403' },
   { root: 'Rec', value: { name: 'y', note: null, old: 'x', count: undefined }, data: 'a3616f6178646e616d656179646e6f7465f6' },
