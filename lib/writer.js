@@ -290,6 +290,37 @@ export function held () {
   return buf
 }
 
+/**
+ * A CID (as writeCid) under one reservation, its bytes straight after their head: the typed
+ * encoder's links, which are many in the blocks it writes (writeCid, for generic encode, reserves
+ * for the tag and then for the byte string).
+ *
+ * @param {Uint8Array} cid
+ */
+export function writeLinkBytes (cid) {
+  const n = cid.length
+  if (n >= LARGE_BYTES) return writeCid(cid)
+  reserve(n + 6)
+  const b = buf
+  let at = pos
+  b[at++] = 0xd8
+  b[at++] = CID_TAG
+  const length = n + 1
+  if (length < 24) {
+    b[at++] = 0x40 | length
+  } else if (length < 0x100) {
+    b[at++] = 0x58
+    b[at++] = length
+  } else {
+    b[at++] = 0x59
+    b[at++] = length >> 8
+    b[at++] = length & 0xff
+  }
+  b[at++] = 0
+  b.set(cid, at)
+  pos = at + n
+}
+
 /** @returns {number} bytes written so far */
 export function written () {
   return chunked + pos - start

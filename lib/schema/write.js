@@ -4,7 +4,6 @@
 // canonical order fixed when the codec was made, from strings checked once then (no sort per call).
 
 import * as out from '../writer.js'
-import { cidBytes } from '../cid-encode.js'
 import { loneSurrogateDetail } from '../utf8.js'
 import { canonicalOrder } from '../key-order.js'
 import { encode } from '../encode.js'
@@ -100,9 +99,12 @@ export function writeBytes (v) {
 
 /** @type {Write} */
 export function writeLink (v) {
-  const bytes = typeof v === 'object' && v !== null && v.asCID === v ? cidBytes(v) : null
-  if (bytes === null) throw kindError('a CID (Link)', v)
-  out.writeCid(bytes)
+  // what cidBytes checks: once asCID is the value, its bytes are the CID's when they are a Uint8Array
+  if (typeof v === 'object' && v !== null && v.asCID === v) {
+    const bytes = v.bytes
+    if (bytes instanceof Uint8Array) return out.writeLinkBytes(bytes)
+  }
+  throw kindError('a CID (Link)', v)
 }
 
 /**
