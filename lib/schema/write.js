@@ -94,7 +94,7 @@ export function writeString (v) {
 /** @type {Write} */
 export function writeBytes (v) {
   if (!(v instanceof Uint8Array)) throw kindError('a Uint8Array (Bytes)', v)
-  out.writeByteString(v)
+  out.writeBytes(v)
 }
 
 /** @type {Write} */
