@@ -267,13 +267,13 @@ export class Compiler {
       const nullable = def.nullable === true
       const optional = def.optional === true
       fields.push({ name: fieldName, key, keyBytes: textBytes(key), node, code: R.codeOf(node), nullable, required: !optional && implicit === undefined, implicit, fixed: null })
-      writeFields.push({ name: fieldName, key, ascii: /^[\x00-\x7f]*$/.test(key), node, code: W.codeOf(node), nullable, optional, implicit, fixed: null })
+      writeFields.push({ name: fieldName, key, node, code: W.codeOf(node), nullable, optional, implicit, fixed: null })
     }
     if (discriminant !== null) {
       if (fields.some((f) => f.key === discriminant.key)) throw refuse(name, `a field's key is the inline union's discriminant key ${JSON.stringify(discriminant.key)}`)
       const nothing = /** @type {Node} */ ({ name: '', read: R.readAny, write: W.writeAny })
       fields.push({ name: '', key: discriminant.key, keyBytes: textBytes(discriminant.key), node: nothing, code: 0, nullable: false, required: true, implicit: undefined, fixed: textBytes(discriminant.value) })
-      writeFields.push({ name: '', key: discriminant.key, ascii: /^[\x00-\x7f]*$/.test(discriminant.key), node: nothing, code: 0, nullable: false, optional: false, implicit: undefined, fixed: discriminant.value })
+      writeFields.push({ name: '', key: discriminant.key, node: nothing, code: 0, nullable: false, optional: false, implicit: undefined, fixed: discriminant.value })
     }
     if (!tuple) {
       const keys = new Set(fields.map((f) => f.key))

@@ -240,7 +240,6 @@ export function mapWriter (node, nullable) {
  * @typedef {object} StructField
  * @property {string} name - its name in the typed value
  * @property {string} key - its key in the representation
- * @property {boolean} ascii - whether the key is all ASCII (written by writeAsciiString)
  * @property {WriteNode} node
  * @property {number} code - its CODE (see codeOf)
  * @property {boolean} nullable
