@@ -3,8 +3,8 @@
 // roots and a CARv2 index, optionally write a CAR back out. Exit: 0 every check passed (or, with
 // --canonicalize, every problem fixed), 1 problems found in the data, 2 bad usage or unreadable input. See the tool's README.md for the options, the JSON fields and the
 // memory bounds.
-import fs from 'node:fs'
-import path from 'node:path'
+import { statSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { parseOptions } from '../node/args.js'
 import { maxBlockSizeOption } from '../node/command-args.js'
 import { ToolError, UsageError, errorLine } from '../core/base/errors.js'
@@ -82,11 +82,11 @@ function parse (argv) {
 /** @param {string} a @param {string} b */
 function sameFile (a, b) {
   try {
-    const sa = fs.statSync(a)
-    const sb = fs.statSync(b)
+    const sa = statSync(a)
+    const sb = statSync(b)
     return sa.dev === sb.dev && sa.ino === sb.ino
   } catch {
-    return path.resolve(a) === path.resolve(b)
+    return resolve(a) === resolve(b)
   }
 }
 

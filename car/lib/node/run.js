@@ -2,7 +2,7 @@
 // plugged in: worker threads, the output CAR and --map file written atomically, the codec loaded by
 // module URL (so worker threads load the same one; the bench swaps it), and the default number of
 // threads from the input's size and the machine's cores.
-import os from 'node:os'
+import { availableParallelism } from 'node:os'
 import { runPipeline } from '../core/run/pipeline.js'
 import { idleCores } from './idle-cores.js'
 
@@ -16,7 +16,7 @@ export const defaultCodecUrl = new URL('../core/check/dag-cbor.js', import.meta.
 const SMALL_FILE = 96 * 1024 * 1024
 
 /** Most worker threads worth running here: one per available core. */
-export const maxWorkers = () => os.availableParallelism()
+export const maxWorkers = () => availableParallelism()
 
 /**
  * Worker count when the user gives none: 1 (inline) for inputs under SMALL_FILE or of unknown size; else, without

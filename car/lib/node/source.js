@@ -3,7 +3,8 @@
 // Files are read through plain descriptors and fs's callback functions, not fs.promises: a
 // FileHandle loads node:fs/promises, and with it readline and fs.watch (about 2 ms of a small
 // CAR's start-up); node:net only for a FIFO or socket.
-import fs from 'node:fs'
+// named imports: a bundle then takes node:fs as it is rather than copying its hundred exports
+import { constants, open, read, fstat, close, createReadStream, openSync, closeSync, fstatSync, readSync } from 'node:fs'
 import { systemReason } from '../core/base/errors.js'
 import { InputError, bytesSource } from '../core/read/source.js'
 import { STREAM_CHUNK } from '../core/read/limits.js'
@@ -29,7 +30,7 @@ export async function openInput (spec, { expected = 'a CAR' } = {}) {
   /** @type {FileHandle | undefined} */
   let handle
   try {
-    handle = await openFile(spec, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
+    handle = await openFile(spec, constants.O_RDONLY | constants.O_NONBLOCK)
     const stat = await handle.stat()
     if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
     if (stat.isFile()) {
@@ -39,14 +40,14 @@ export async function openInput (spec, { expected = 'a CAR' } = {}) {
     if (stat.isFIFO() || stat.isSocket()) {
       // the net.Socket that reads it takes over its fd and closes it: an fd of its own, opened
       // before the first one is closed (the FIFO keeps a reader)
-      const fd = fs.openSync(spec, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
+      const fd = openSync(spec, constants.O_RDONLY | constants.O_NONBLOCK)
       await handle.close()
       handle = undefined
-      return pipeSource(spec, fd, async () => fs.closeSync(fd))
+      return pipeSource(spec, fd, async () => closeSync(fd))
     }
     // a character device (/dev/stdin on a terminal, /dev/zero, ...): plain blocking reads
     await handle.close()
-    handle = await openFile(spec, fs.constants.O_RDONLY)
+    handle = await openFile(spec, constants.O_RDONLY)
     const device = handle
     return {
       name: spec,
@@ -74,7 +75,7 @@ export async function openInput (spec, { expected = 'a CAR' } = {}) {
 export function stdinKind () {
   let stat
   try {
-    stat = fs.fstatSync(0)
+    stat = fstatSync(0)
   } catch {
     return 'closed'
   }
@@ -90,14 +91,14 @@ async function openStdin (expected) {
   const name = 'standard input'
   let stat
   try {
-    stat = fs.fstatSync(0)
+    stat = fstatSync(0)
   } catch (err) {
     throw new InputError(`cannot read ${name}: ${systemReason(err)}`)
   }
   if (process.stdin.isTTY) throw new InputError(`cannot read ${name}: it is a terminal; pipe ${expected} into it or name a file`)
   if (stat.isFile()) {
     // redirected from a file (< file.car): its size is known and it can be read again
-    const handle = await openFile('/dev/stdin', fs.constants.O_RDONLY).catch(() => null)
+    const handle = await openFile('/dev/stdin', constants.O_RDONLY).catch(() => null)
     if (handle) {
       if (stat.size === 0) throw new InputError(`cannot read ${name}: it is empty, not ${expected}`)
       return fileSource(name, handle, stat)
@@ -117,7 +118,7 @@ async function openStdin (expected) {
 /**
  * @param {string} name
  * @param {FileHandle} handle
- * @param {fs.Stats} stat
+ * @param {import('node:fs').Stats} stat
  * @returns {Source}
  */
 function fileSource (name, handle, stat) {
@@ -141,7 +142,7 @@ function fileSource (name, handle, stat) {
       const buffer = into.subarray(0, length)
       let got = 0
       while (got < length) {
-        const bytesRead = fs.readSync(handle.fd, buffer, got, length - got, start + got)
+        const bytesRead = readSync(handle.fd, buffer, got, length - got, start + got)
         if (bytesRead === 0) throw shrank()
         got += bytesRead
       }
@@ -233,8 +234,8 @@ function notSeekable (name) {
  *   fs.promises' FileHandle it needs, on a plain descriptor
  * @property {number} fd
  * @property {(buffer: Uint8Array, offset: number, length: number, position: number) => Promise<{ bytesRead: number }>} read
- * @property {() => Promise<fs.Stats>} stat
- * @property {(options: { highWaterMark: number, autoClose: boolean }) => fs.ReadStream} createReadStream
+ * @property {() => Promise<import('node:fs').Stats>} stat
+ * @property {(options: { highWaterMark: number, autoClose: boolean }) => import('node:fs').ReadStream} createReadStream
  * @property {() => Promise<void>} close closes the descriptor once (a second call does nothing:
  *   the number may belong to another file by then)
  */
@@ -245,7 +246,7 @@ function notSeekable (name) {
  * @returns {Promise<FileHandle>}
  */
 function openFile (file, flags) {
-  return new Promise((resolve, reject) => fs.open(file, flags, (err, fd) => err ? reject(err) : resolve(fileHandle(fd))))
+  return new Promise((resolve, reject) => open(file, flags, (err, fd) => err ? reject(err) : resolve(fileHandle(fd))))
 }
 
 /**
@@ -257,14 +258,14 @@ function fileHandle (fd) {
   return {
     fd,
     read: (buffer, offset, length, position) => new Promise((resolve, reject) => {
-      fs.read(fd, buffer, offset, length, position, (err, bytesRead) => err ? reject(err) : resolve({ bytesRead }))
+      read(fd, buffer, offset, length, position, (err, bytesRead) => err ? reject(err) : resolve({ bytesRead }))
     }),
-    stat: () => new Promise((resolve, reject) => fs.fstat(fd, (err, stat) => err ? reject(err) : resolve(stat))),
-    createReadStream: (options) => fs.createReadStream('', { ...options, fd }),
+    stat: () => new Promise((resolve, reject) => fstat(fd, (err, stat) => err ? reject(err) : resolve(stat))),
+    createReadStream: (options) => createReadStream('', { ...options, fd }),
     close: () => new Promise((resolve, reject) => {
       if (closed) return resolve()
       closed = true
-      fs.close(fd, (err) => err ? reject(err) : resolve())
+      close(fd, (err) => err ? reject(err) : resolve())
     })
   }
 }
