@@ -13,6 +13,7 @@ import { DEFAULT_MAX_BLOCK_SIZE, bytesText } from '../core/read/limits.js'
 import { roundTrip, defaultWorkers, maxWorkers } from '../node/run.js'
 import { formatSummary, exitCode, createSummary, finishSummary } from '../core/report/summary.js'
 import { createProgress } from '../node/progress.js'
+import { now } from '../core/base/clock.js'
 
 const USAGE = `usage: dag-cbor-car [verify] [in.car | -] [--out out.car [--canonicalize [--map map.txt]]] [--json]
                     [--relaxed] [--partial] [--workers N] [--max-block-size SIZE]
@@ -109,7 +110,7 @@ export async function run (argv) {
     process.stdout.write(USAGE + '\n')
     return 0
   }
-  const started = performance.now()
+  const started = now()
   try {
     return await check(args)
   } catch (err) {
