@@ -13,6 +13,7 @@ import { DEFAULT_MAX_BLOCK_SIZE, bytesText } from '../core/read/limits.js'
 import { roundTrip, defaultWorkers, maxWorkers } from '../node/run.js'
 import { formatSummary, exitCode, createSummary, finishSummary } from '../core/report/summary.js'
 import { createProgress } from '../node/progress.js'
+import { writeText } from '../node/stdio.js'
 import { now } from '../core/base/clock.js'
 
 const USAGE = `usage: dag-cbor-car [verify] [in.car | -] [--out out.car [--canonicalize [--map map.txt]]] [--json]
@@ -107,7 +108,7 @@ export async function run (argv) {
     throw err
   }
   if (args.help) {
-    process.stdout.write(USAGE + '\n')
+    writeText(1, USAGE + '\n')
     return 0
   }
   const started = now()
@@ -119,7 +120,7 @@ export async function run (argv) {
       const summary = createSummary()
       summary.input = args.input === undefined || args.input === '-' ? 'standard input' : args.input
       summary.error = { message: errorLine(err) }
-      process.stdout.write(JSON.stringify(finishSummary(summary, started)) + '\n')
+      writeText(1, JSON.stringify(finishSummary(summary, started)) + '\n')
     }
     throw err
   }
@@ -155,7 +156,7 @@ async function check (args) {
     }
     let workers = args.workers ?? defaultWorkers(source.size, args.out !== undefined)
     if (workers > maxWorkers()) {
-      process.stderr.write(`dag-cbor-car: --workers ${workers} is more than this machine's available parallelism; using ${maxWorkers()}\n`)
+      writeText(2, `dag-cbor-car: --workers ${workers} is more than this machine's available parallelism; using ${maxWorkers()}\n`)
       workers = maxWorkers()
     }
     progress = createProgress({ total: source.size })
@@ -168,11 +169,11 @@ async function check (args) {
       const partial = /** @type {any} */ (err)?.summary
       // what was read before the failure: always in JSON; as text once blocks were read (an output
       // file that cannot be opened stops the run before any: its one-line error says it all)
-      if (partial && err instanceof ToolError && (args.json || partial.blocks > 0)) process.stdout.write(render(partial, args.json, null) + '\n')
+      if (partial && err instanceof ToolError && (args.json || partial.blocks > 0)) writeText(1, render(partial, args.json, null) + '\n')
       throw err
     }
     progress.done(summary.blocks, summary.bytes) // its last line: the summary's count
-    process.stdout.write(render(summary, args.json, expected) + '\n')
+    writeText(1, render(summary, args.json, expected) + '\n')
     return expected ? sampleExitCode(summary, expected) : exitCode(summary)
   } finally {
     await source.close()

@@ -3,6 +3,7 @@
 // command that reads a whole CAR draws it (verify here, the others through blocks.js; import over
 // its JSON lines). Once drawn,
 // the run ends it with the final counts, the same block count as its summary, and a newline.
+import { mayBeTerminal } from './stdio.js'
 import { now as clock } from '../core/base/clock.js'
 
 /**
@@ -10,8 +11,10 @@ import { now as clock } from '../core/base/clock.js'
  *   stdoutListing: the command writes its listing to stdout as it reads, so no line is drawn when
  *   stdout is the terminal too (it would be torn by the listing)
  */
-export function createProgress ({ total, stream = process.stderr, intervalMs = 100, stdoutListing = false }) {
-  const enabled = !!stream.isTTY && !(stdoutListing && process.stdout.isTTY)
+export function createProgress ({ total, stream: given, intervalMs = 100, stdoutListing = false }) {
+  // standard error is read only when it may be a terminal: reading it makes its stream (stdio.js)
+  const stream = /** @type {NodeJS.WriteStream} */ (given ?? (mayBeTerminal(2) ? process.stderr : null))
+  const enabled = !!stream?.isTTY && !(stdoutListing && process.stdout.isTTY)
   const start = clock()
   let last = 0
   let shown = false
