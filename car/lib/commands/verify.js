@@ -16,7 +16,8 @@ import { createProgress } from '../node/progress.js'
 import { writeText } from '../node/stdio.js'
 import { now } from '../core/base/clock.js'
 
-const USAGE = `usage: dag-cbor-car [verify] [in.car | -] [--out out.car [--canonicalize [--map map.txt]]] [--json]
+// a function: it names the machine's available parallelism, which a run that prints no usage does not ask for (node:os)
+const usage = () => `usage: dag-cbor-car [verify] [in.car | -] [--out out.car [--canonicalize [--map map.txt]]] [--json]
                     [--relaxed] [--partial] [--workers N] [--max-block-size SIZE]
        dag-cbor-car --version
        dag-cbor-car help          (the other commands: inspect, ls, get-block, get-dag, export, ...)
@@ -104,11 +105,11 @@ export async function run (argv) {
   try {
     args = parse(argv)
   } catch (err) {
-    if (err instanceof UsageError) err.usage = USAGE
+    if (err instanceof UsageError) err.usage = usage()
     throw err
   }
   if (args.help) {
-    writeText(1, USAGE + '\n')
+    writeText(1, usage() + '\n')
     return 0
   }
   const started = now()
@@ -155,7 +156,7 @@ async function check (args) {
       throw new ToolError(`--canonicalize needs an input it can read more than once (to rewrite the blocks that link to rewritten ones), and ${source.name} is a stream; save it to a file first`)
     }
     let workers = args.workers ?? defaultWorkers(source.size, args.out !== undefined)
-    if (workers > maxWorkers()) {
+    if (workers > 1 && workers > maxWorkers()) { // one thread: never more than the machine has
       writeText(2, `dag-cbor-car: --workers ${workers} is more than this machine's available parallelism; using ${maxWorkers()}\n`)
       workers = maxWorkers()
     }

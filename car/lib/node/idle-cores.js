@@ -6,7 +6,6 @@
 // counted against it. Three samples a millisecond apart, the fewest taken, so that a process that
 // wakes for a moment does not count. Elsewhere (no /proc), every core counts as idle.
 import { readFileSync, readdirSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
 
 const SAMPLES = 3
 const SAMPLE_GAP_MS = 1
@@ -39,7 +38,7 @@ function othersRunnable () {
  * @returns {number}
  */
 export function idleCores () {
-  const cores = availableParallelism()
+  const cores = /** @type {typeof import('node:os')} */ (process.getBuiltinModule('node:os')).availableParallelism() // node:os only here: a small file's run never asks
   let others = Infinity
   const pause = new Int32Array(new SharedArrayBuffer(4))
   for (let i = 0; i < SAMPLES; i++) {
