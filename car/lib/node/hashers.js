@@ -4,11 +4,8 @@
 // hash() (no Hash object, no multihash wrapper), the fastest in Node, and no WebAssembly to load
 // for it. blake2b-256 stays an on-demand load of hash-wasm's build (at the first blake2b-256 block),
 // through require, which reads the file as it is: import() would first scan its source for exports.
+import crypto from 'node:crypto'
 import { createRequire } from 'node:module'
-
-// the module itself: a bundle turns a default import into a copy of its eighty-odd exports, one
-// getter each (and a named import of hash would fail to link where it is missing)
-const crypto = /** @type {typeof import('node:crypto')} */ (process.getBuiltinModule('node:crypto'))
 
 /** @type {import('../core/check/hash.js').Hashers} */
 export const hashers = {
