@@ -9,6 +9,11 @@ import { COMMANDS, DEFAULT_COMMAND, closestCommand } from './index.js'
 import { UsageError, errorLine } from '../core/base/errors.js'
 import { removeTemporaryFiles, pendingTemporaryFiles } from '../node/temporary-files.js'
 import { existsSync } from 'node:fs'
+import { watchStdio, stdioMade, writeText } from '../node/stdio.js'
+
+// before anything reads process.stdout or process.stderr: which of them a run makes decides what
+// the exit waits for (exitWhenFlushed)
+watchStdio()
 
 /** @type {Array<() => void>} */
 const onSignal = []
@@ -57,17 +62,19 @@ async function main () {
  */
 function exitWhenFlushed (code) {
   process.exitCode = code
-  let waiting = 2
+  // only a stream the run made can hold output not yet handed over (writeText wrote the rest)
+  const streams = stdioMade()
+  let waiting = streams.length
   const done = () => {
     if (--waiting > 0) return
     for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) process.removeAllListeners(signal)
     process.exit(code)
   }
-  process.stdout.write('', done)
-  process.stderr.write('', done)
+  if (streams.length === 0) done()
+  for (const stream of streams) stream.write('', done)
 }
 
 main().then(exitWhenFlushed, (err) => {
-  process.stderr.write(`dag-cbor-car: ${errorLine(err)}\n${err instanceof UsageError && err.usage ? err.usage + '\n' : ''}`)
+  writeText(2, `dag-cbor-car: ${errorLine(err)}\n${err instanceof UsageError && err.usage ? err.usage + '\n' : ''}`)
   exitWhenFlushed(2)
 })

@@ -3,8 +3,8 @@
 // roots and a CARv2 index, optionally write a CAR back out. Exit: 0 every check passed (or, with
 // --canonicalize, every problem fixed), 1 problems found in the data, 2 bad usage or unreadable input. See the tool's README.md for the options, the JSON fields and the
 // memory bounds.
-import fs from 'node:fs'
-import path from 'node:path'
+import { statSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { parseOptions } from '../node/args.js'
 import { maxBlockSizeOption } from '../node/command-args.js'
 import { ToolError, UsageError, errorLine } from '../core/base/errors.js'
@@ -13,8 +13,11 @@ import { DEFAULT_MAX_BLOCK_SIZE, bytesText } from '../core/read/limits.js'
 import { roundTrip, defaultWorkers, maxWorkers } from '../node/run.js'
 import { formatSummary, exitCode, createSummary, finishSummary } from '../core/report/summary.js'
 import { createProgress } from '../node/progress.js'
+import { writeText } from '../node/stdio.js'
+import { now } from '../core/base/clock.js'
 
-const USAGE = `usage: dag-cbor-car [verify] [in.car | -] [--out out.car [--canonicalize [--map map.txt]]] [--json]
+// a function: it names the machine's available parallelism, which a run that prints no usage does not ask for (node:os)
+const usage = () => `usage: dag-cbor-car [verify] [in.car | -] [--out out.car [--canonicalize [--map map.txt]]] [--json]
                     [--relaxed] [--partial] [--workers N] [--max-block-size SIZE]
        dag-cbor-car --version
        dag-cbor-car help          (the other commands: inspect, ls, get-block, get-dag, export, ...)
@@ -82,11 +85,11 @@ function parse (argv) {
 /** @param {string} a @param {string} b */
 function sameFile (a, b) {
   try {
-    const sa = fs.statSync(a)
-    const sb = fs.statSync(b)
+    const sa = statSync(a)
+    const sb = statSync(b)
     return sa.dev === sb.dev && sa.ino === sb.ino
   } catch {
-    return path.resolve(a) === path.resolve(b)
+    return resolve(a) === resolve(b)
   }
 }
 
@@ -102,14 +105,14 @@ export async function run (argv) {
   try {
     args = parse(argv)
   } catch (err) {
-    if (err instanceof UsageError) err.usage = USAGE
+    if (err instanceof UsageError) err.usage = usage()
     throw err
   }
   if (args.help) {
-    process.stdout.write(USAGE + '\n')
+    writeText(1, usage() + '\n')
     return 0
   }
-  const started = performance.now()
+  const started = now()
   try {
     return await check(args)
   } catch (err) {
@@ -118,7 +121,7 @@ export async function run (argv) {
       const summary = createSummary()
       summary.input = args.input === undefined || args.input === '-' ? 'standard input' : args.input
       summary.error = { message: errorLine(err) }
-      process.stdout.write(JSON.stringify(finishSummary(summary, started)) + '\n')
+      writeText(1, JSON.stringify(finishSummary(summary, started)) + '\n')
     }
     throw err
   }
@@ -153,8 +156,8 @@ async function check (args) {
       throw new ToolError(`--canonicalize needs an input it can read more than once (to rewrite the blocks that link to rewritten ones), and ${source.name} is a stream; save it to a file first`)
     }
     let workers = args.workers ?? defaultWorkers(source.size, args.out !== undefined)
-    if (workers > maxWorkers()) {
-      process.stderr.write(`dag-cbor-car: --workers ${workers} is more than this machine's available parallelism; using ${maxWorkers()}\n`)
+    if (workers > 1 && workers > maxWorkers()) { // one thread: never more than the machine has
+      writeText(2, `dag-cbor-car: --workers ${workers} is more than this machine's available parallelism; using ${maxWorkers()}\n`)
       workers = maxWorkers()
     }
     progress = createProgress({ total: source.size })
@@ -167,11 +170,11 @@ async function check (args) {
       const partial = /** @type {any} */ (err)?.summary
       // what was read before the failure: always in JSON; as text once blocks were read (an output
       // file that cannot be opened stops the run before any: its one-line error says it all)
-      if (partial && err instanceof ToolError && (args.json || partial.blocks > 0)) process.stdout.write(render(partial, args.json, null) + '\n')
+      if (partial && err instanceof ToolError && (args.json || partial.blocks > 0)) writeText(1, render(partial, args.json, null) + '\n')
       throw err
     }
     progress.done(summary.blocks, summary.bytes) // its last line: the summary's count
-    process.stdout.write(render(summary, args.json, expected) + '\n')
+    writeText(1, render(summary, args.json, expected) + '\n')
     return expected ? sampleExitCode(summary, expected) : exitCode(summary)
   } finally {
     await source.close()

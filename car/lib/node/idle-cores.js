@@ -5,8 +5,7 @@
 // over total); this process's own runnable threads (/proc/self/task/*/stat, state R) are not
 // counted against it. Three samples a millisecond apart, the fewest taken, so that a process that
 // wakes for a moment does not count. Elsewhere (no /proc), every core counts as idle.
-import fs from 'node:fs'
-import os from 'node:os'
+import { readFileSync, readdirSync } from 'node:fs'
 
 const SAMPLES = 3
 const SAMPLE_GAP_MS = 1
@@ -15,7 +14,7 @@ const SAMPLE_GAP_MS = 1
 function othersRunnable () {
   let loadavg
   try {
-    loadavg = fs.readFileSync('/proc/loadavg', 'latin1')
+    loadavg = readFileSync('/proc/loadavg', 'latin1')
   } catch {
     return -1
   }
@@ -23,8 +22,8 @@ function othersRunnable () {
   if (!running) return -1
   let own = 0
   try {
-    for (const task of fs.readdirSync('/proc/self/task')) {
-      const stat = fs.readFileSync(`/proc/self/task/${task}/stat`, 'latin1')
+    for (const task of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'latin1')
       if (stat.charAt(stat.lastIndexOf(')') + 2) === 'R') own++
     }
   } catch {
@@ -39,7 +38,7 @@ function othersRunnable () {
  * @returns {number}
  */
 export function idleCores () {
-  const cores = os.availableParallelism()
+  const cores = /** @type {typeof import('node:os')} */ (process.getBuiltinModule('node:os')).availableParallelism() // node:os only here: a small file's run never asks
   let others = Infinity
   const pause = new Int32Array(new SharedArrayBuffer(4))
   for (let i = 0; i < SAMPLES; i++) {

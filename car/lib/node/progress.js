@@ -3,15 +3,19 @@
 // command that reads a whole CAR draws it (verify here, the others through blocks.js; import over
 // its JSON lines). Once drawn,
 // the run ends it with the final counts, the same block count as its summary, and a newline.
+import { mayBeTerminal } from './stdio.js'
+import { now as clock } from '../core/base/clock.js'
 
 /**
  * @param {{ total: number | undefined, stream?: NodeJS.WriteStream, intervalMs?: number, stdoutListing?: boolean }} options
  *   stdoutListing: the command writes its listing to stdout as it reads, so no line is drawn when
  *   stdout is the terminal too (it would be torn by the listing)
  */
-export function createProgress ({ total, stream = process.stderr, intervalMs = 100, stdoutListing = false }) {
-  const enabled = !!stream.isTTY && !(stdoutListing && process.stdout.isTTY)
-  const start = performance.now()
+export function createProgress ({ total, stream: given, intervalMs = 100, stdoutListing = false }) {
+  // standard error is read only when it may be a terminal: reading it makes its stream (stdio.js)
+  const stream = /** @type {NodeJS.WriteStream} */ (given ?? (mayBeTerminal(2) ? process.stderr : null))
+  const enabled = !!stream?.isTTY && !(stdoutListing && process.stdout.isTTY)
+  const start = clock()
   let last = 0
   let shown = false
   return {
@@ -22,7 +26,7 @@ export function createProgress ({ total, stream = process.stderr, intervalMs = 1
      */
     update (blocks, bytes, label) {
       if (!enabled) return
-      const now = performance.now()
+      const now = clock()
       if (now - last < intervalMs) return
       last = now
       const line = progressLine({ blocks, bytes, total, seconds: (now - start) / 1000, label })
@@ -43,7 +47,7 @@ export function createProgress ({ total, stream = process.stderr, intervalMs = 1
         stream.write('\r\x1b[K')
         return
       }
-      const line = progressLine({ blocks, bytes, total, seconds: (performance.now() - start) / 1000 })
+      const line = progressLine({ blocks, bytes, total, seconds: (clock() - start) / 1000 })
       stream.write(`\r${line.slice(0, (stream.columns || 100) - 1)}\x1b[K\n`)
     }
   }

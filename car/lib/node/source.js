@@ -1,7 +1,10 @@
 // Where the CAR bytes come from: a regular file (size known, can be read again and in ranges), or a
 // stream (standard input, a pipe, a FIFO, a device) read once, front to back, size unknown.
-import fs from 'node:fs'
-import net from 'node:net'
+// Files are read through plain descriptors and fs's callback functions, not fs.promises: a
+// FileHandle loads node:fs/promises, and with it readline and fs.watch (about 2 ms of a small
+// CAR's start-up); node:net only for a FIFO or socket.
+// named imports: a bundle then takes node:fs as it is rather than copying its hundred exports
+import { constants, open, read, fstat, close, createReadStream, openSync, closeSync, fstatSync, readSync } from 'node:fs'
 import { systemReason } from '../core/base/errors.js'
 import { InputError, bytesSource } from '../core/read/source.js'
 import { STREAM_CHUNK } from '../core/read/limits.js'
@@ -24,10 +27,10 @@ export { InputError, bytesSource }
  */
 export async function openInput (spec, { expected = 'a CAR' } = {}) {
   if (spec === '-') return openStdin(expected)
-  /** @type {fs.promises.FileHandle | undefined} */
+  /** @type {FileHandle | undefined} */
   let handle
   try {
-    handle = await fs.promises.open(spec, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
+    handle = await openFile(spec, constants.O_RDONLY | constants.O_NONBLOCK)
     const stat = await handle.stat()
     if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
     if (stat.isFile()) {
@@ -35,17 +38,16 @@ export async function openInput (spec, { expected = 'a CAR' } = {}) {
       return fileSource(spec, handle, stat)
     }
     if (stat.isFIFO() || stat.isSocket()) {
-      // the net.Socket that reads it takes over its fd and closes it: a plain fd, opened before the
-      // FileHandle is closed (the FIFO keeps a reader), since a FileHandle closes its fd again when
-      // it is collected, and that second close fails (EBADF) as an uncaught error
-      const fd = fs.openSync(spec, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
+      // the net.Socket that reads it takes over its fd and closes it: an fd of its own, opened
+      // before the first one is closed (the FIFO keeps a reader)
+      const fd = openSync(spec, constants.O_RDONLY | constants.O_NONBLOCK)
       await handle.close()
       handle = undefined
-      return pipeSource(spec, fd, async () => fs.closeSync(fd))
+      return pipeSource(spec, fd, async () => closeSync(fd))
     }
     // a character device (/dev/stdin on a terminal, /dev/zero, ...): plain blocking reads
     await handle.close()
-    handle = await fs.promises.open(spec, 'r')
+    handle = await openFile(spec, constants.O_RDONLY)
     const device = handle
     return {
       name: spec,
@@ -73,7 +75,7 @@ export async function openInput (spec, { expected = 'a CAR' } = {}) {
 export function stdinKind () {
   let stat
   try {
-    stat = fs.fstatSync(0)
+    stat = fstatSync(0)
   } catch {
     return 'closed'
   }
@@ -89,14 +91,14 @@ async function openStdin (expected) {
   const name = 'standard input'
   let stat
   try {
-    stat = fs.fstatSync(0)
+    stat = fstatSync(0)
   } catch (err) {
     throw new InputError(`cannot read ${name}: ${systemReason(err)}`)
   }
   if (process.stdin.isTTY) throw new InputError(`cannot read ${name}: it is a terminal; pipe ${expected} into it or name a file`)
   if (stat.isFile()) {
     // redirected from a file (< file.car): its size is known and it can be read again
-    const handle = await fs.promises.open('/dev/stdin', 'r').catch(() => null)
+    const handle = await openFile('/dev/stdin', constants.O_RDONLY).catch(() => null)
     if (handle) {
       if (stat.size === 0) throw new InputError(`cannot read ${name}: it is empty, not ${expected}`)
       return fileSource(name, handle, stat)
@@ -115,8 +117,8 @@ async function openStdin (expected) {
 
 /**
  * @param {string} name
- * @param {fs.promises.FileHandle} handle
- * @param {fs.Stats} stat
+ * @param {FileHandle} handle
+ * @param {import('node:fs').Stats} stat
  * @returns {Source}
  */
 function fileSource (name, handle, stat) {
@@ -140,7 +142,7 @@ function fileSource (name, handle, stat) {
       const buffer = into.subarray(0, length)
       let got = 0
       while (got < length) {
-        const bytesRead = fs.readSync(handle.fd, buffer, got, length - got, start + got)
+        const bytesRead = readSync(handle.fd, buffer, got, length - got, start + got)
         if (bytesRead === 0) throw shrank()
         got += bytesRead
       }
@@ -159,7 +161,7 @@ function fileSource (name, handle, stat) {
  * Not a ReadStream: stopping early would destroy the stream, and with it the file handle that
  * later passes read again.
  *
- * @param {fs.promises.FileHandle} handle
+ * @param {FileHandle} handle
  * @param {number} start
  */
 async function * fileChunks (handle, start) {
@@ -181,13 +183,14 @@ async function * fileChunks (handle, start) {
  * @returns {Source}
  */
 function pipeSource (name, fd, closeFd) {
-  /** @type {net.Socket | undefined} */
+  /** @type {import('node:net').Socket | undefined} */
   let socket
   return {
     name,
     size: undefined,
     seekable: false,
     stream: once(name, () => {
+      const net = /** @type {typeof import('node:net')} */ (process.getBuiltinModule('node:net'))
       const pipe = new net.Socket({ fd, readable: true, writable: false })
       socket = pipe
       // a FIFO with no writer yet: say why nothing happens (open() returned at once; we wait here)
@@ -224,4 +227,45 @@ function once (name, make) {
 /** @param {string} name */
 function notSeekable (name) {
   return async () => { throw new InputError(`${name} is a stream, not a file: it cannot be read again`) }
+}
+
+/**
+ * @typedef {object} FileHandle what this module uses of an open file: the few calls of
+ *   fs.promises' FileHandle it needs, on a plain descriptor
+ * @property {number} fd
+ * @property {(buffer: Uint8Array, offset: number, length: number, position: number) => Promise<{ bytesRead: number }>} read
+ * @property {() => Promise<import('node:fs').Stats>} stat
+ * @property {(options: { highWaterMark: number, autoClose: boolean }) => import('node:fs').ReadStream} createReadStream
+ * @property {() => Promise<void>} close closes the descriptor once (a second call does nothing:
+ *   the number may belong to another file by then)
+ */
+
+/**
+ * @param {string} file
+ * @param {number} flags
+ * @returns {Promise<FileHandle>}
+ */
+function openFile (file, flags) {
+  return new Promise((resolve, reject) => open(file, flags, (err, fd) => err ? reject(err) : resolve(fileHandle(fd))))
+}
+
+/**
+ * @param {number} fd
+ * @returns {FileHandle}
+ */
+function fileHandle (fd) {
+  let closed = false
+  return {
+    fd,
+    read: (buffer, offset, length, position) => new Promise((resolve, reject) => {
+      read(fd, buffer, offset, length, position, (err, bytesRead) => err ? reject(err) : resolve({ bytesRead }))
+    }),
+    stat: () => new Promise((resolve, reject) => fstat(fd, (err, stat) => err ? reject(err) : resolve(stat))),
+    createReadStream: (options) => createReadStream('', { ...options, fd }),
+    close: () => new Promise((resolve, reject) => {
+      if (closed) return resolve()
+      closed = true
+      close(fd, (err) => err ? reject(err) : resolve())
+    })
+  }
 }

@@ -8,7 +8,7 @@
 // into place is no longer at its temporary name, so the watchdog's removal finds nothing. The
 // watchdog runs in a process group of its own, so that a Ctrl-C reaching this one does not end it
 // before this process has cleaned up.
-import fs from 'node:fs'
+import { rmSync } from 'node:fs' // named: a bundle then takes fs as it is rather than copying its hundred exports
 
 /** Temporary files not yet renamed or removed, for the signal and exit handlers. */
 export const temporaryFiles = new Set()
@@ -44,7 +44,7 @@ export function addTemporaryFile (file) {
 /** Remove every temporary output file still pending. Synchronous: safe in 'exit' and signal handlers. */
 export function removeTemporaryFiles () {
   for (const file of temporaryFiles) {
-    try { fs.rmSync(file, { force: true }) } catch {}
+    try { rmSync(file, { force: true }) } catch {}
   }
   temporaryFiles.clear()
 }

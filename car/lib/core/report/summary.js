@@ -1,6 +1,7 @@
 // The run's summary: counts accumulated block by block (in CAR order), then printed for humans or as JSON.
 import { hashName } from '../check/hash.js'
 import { humanBytes, humanRate, humanSeconds } from './units.js'
+import { now } from '../base/clock.js'
 
 const MAX_PROBLEMS = 10
 const SHOWN_MAPPINGS = 20 // printed in the human summary (the JSON has them all)
@@ -198,10 +199,10 @@ function problem (s, p) {
 
 /**
  * @param {Summary} s
- * @param {number} start performance.now() at the start of the run
+ * @param {number} start now() (base/clock.js) at the start of the run
  */
 export function finishSummary (s, start) {
-  const seconds = (performance.now() - start) / 1000
+  const seconds = (now() - start) / 1000
   // rounded: a script reads 0.232, not 0.23176159999999998
   s.seconds = Math.round(seconds * 1000) / 1000
   s.mbPerSec = seconds > 0 ? Math.round(s.bytes / 1e6 / seconds * 10) / 10 : 0

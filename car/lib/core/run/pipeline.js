@@ -9,6 +9,7 @@ import { DEFAULT_MAX_BLOCK_SIZE } from '../read/limits.js'
 import { processBatch } from './batch.js'
 import { createSummary, addBlock, mergeSummary, finishSummary, resultOf } from '../report/summary.js'
 import { ToolError, aboutInput } from '../base/errors.js'
+import { now } from '../base/clock.js'
 import { createChecks } from '../check/car-checks.js'
 import { processSections } from './sections.js'
 import { checkLoading, readyFor } from '../check/on-demand.js'
@@ -70,7 +71,7 @@ export async function runPipeline (options) {
   const workers = options.workers ?? 1
   if (workers > 1 && !options.workerPool) throw new TypeError('workers > 1 needs a workerPool (the Node entry has one)')
   const codec = options.codec ?? await import('../check/dag-cbor.js')
-  const start = performance.now()
+  const start = now()
   const summary = createSummary()
   summary.input = source.name
   summary.workers = workers
