@@ -265,6 +265,15 @@ function checkUnknown (v, names, typeName) {
 }
 
 /**
+ * @param {StructField} f - a required field the value does not have
+ * @param {string} typeName
+ * @returns {Error}
+ */
+function missingField (f, typeName) {
+  return withSegments(fail('schema-missing-field', `struct ${typeName} has no field ${JSON.stringify(f.name)}`), f.key, fieldSegment(f.name))
+}
+
+/**
  * The missing-field and unknown-field errors of a struct value, thrown when it has one: a value
  * with one of those and also a bad field reports the first, as if checked before any field is written.
  *
@@ -281,7 +290,7 @@ function checkFields (v, fields, names, typeName) {
     const x = v[f.name]
     if (x === undefined) {
       if (!f.optional && f.implicit === undefined) {
-        throw withSegments(fail('schema-missing-field', `struct ${typeName} has no field ${JSON.stringify(f.name)}`), f.key, fieldSegment(f.name))
+        throw missingField(f, typeName)
       }
       continue
     }
@@ -359,7 +368,7 @@ export function structMapWriter (typeName, fields) {
     }
     if (failed || missing) {
       checkFields(v, fields, names, typeName)
-      if (missing) throw withSegments(fail('schema-missing-field', `struct ${typeName} has no field ${JSON.stringify(fields[j].name)}`), fields[j].key, fieldSegment(fields[j].name))
+      if (missing) throw missingField(fields[j], typeName)
       throw withSegments(caught, fields[j].key, fieldSegment(fields[j].name))
     }
     let keys = 0
