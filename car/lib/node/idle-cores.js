@@ -33,12 +33,22 @@ function othersRunnable () {
 }
 
 /**
+ * The machine's available parallelism, from node:os loaded when first asked: a small file's run
+ * (one thread) never asks.
+ *
+ * @returns {number}
+ */
+export function availableCores () {
+  return /** @type {typeof import('node:os')} */ (process.getBuiltinModule('node:os')).availableParallelism()
+}
+
+/**
  * Cores not taken by other processes' runnable threads (at least 1: this thread's own).
  *
  * @returns {number}
  */
 export function idleCores () {
-  const cores = /** @type {typeof import('node:os')} */ (process.getBuiltinModule('node:os')).availableParallelism() // node:os only here: a small file's run never asks
+  const cores = availableCores()
   let others = Infinity
   const pause = new Int32Array(new SharedArrayBuffer(4))
   for (let i = 0; i < SAMPLES; i++) {

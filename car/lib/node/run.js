@@ -3,7 +3,7 @@
 // module URL (so worker threads load the same one; the bench swaps it), and the default number of
 // threads from the input's size and the machine's cores.
 import { runPipeline } from '../core/run/pipeline.js'
-import { idleCores } from './idle-cores.js'
+import { idleCores, availableCores } from './idle-cores.js'
 import { setClock } from '../core/base/clock.js'
 
 // runs are timed with process.uptime() rather than the global `performance`, whose first read loads
@@ -20,8 +20,7 @@ export const defaultCodecUrl = new URL('../core/check/dag-cbor.js', import.meta.
 const SMALL_FILE = 96 * 1024 * 1024
 
 /** Most worker threads worth running here: one per available core. */
-// node:os when first asked: a small file's run (one thread) never asks
-export const maxWorkers = () => /** @type {typeof import('node:os')} */ (process.getBuiltinModule('node:os')).availableParallelism()
+export const maxWorkers = availableCores
 
 /**
  * Worker count when the user gives none: 1 (inline) for inputs under SMALL_FILE or of unknown size; else, without
