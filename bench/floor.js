@@ -15,13 +15,14 @@ import { toByteView } from '../lib/byte-view.js'
 // it uses `{}` after all, and its half-float reader
 import { PlainObject, LARGE_MAP, readHalf } from '../lib/decode.js'
 
+// the tape's ops; a text string's, byte string's and CID's are exported (bench/schema-floor.js finds leaves by them)
 const MAP = 0
 const ARRAY = 1
 const KEY = 2
 const NEW_KEY = 7
-const TEXT = 3
-const BYTES = 4
-const LINK = 5
+export const TEXT = 3
+export const BYTES = 4
+export const LINK = 5
 const CONST = 6
 
 /**

@@ -24,6 +24,8 @@ import { readUtf8, writeUtf8 } from '../lib/utf8.js'
 import { readCid } from '../lib/cid-decode.js'
 import { toByteView } from '../lib/byte-view.js'
 import { loadCorpora } from './corpora.js'
+import { tapesOf, TEXT as FLOOR_TEXT, BYTES as FLOOR_BYTES, LINK as FLOOR_LINK } from './floor.js'
+import { toHex, bytesEqual, dataModelDiff } from '../test/helpers/ipld-equal.js'
 import { runInterleaved, medianRatio } from './harness.js'
 import { SCHEMA_CORPORA, typedCells, REF_TYPED_ROW } from './schema-corpora.js'
 
@@ -33,7 +35,8 @@ const only = (args.find((a) => a.startsWith('--only=')) || '').slice(7)
 const cfg = quick ? { rounds: 5, roundMs: 25, warmMs: 30 } : { rounds: 15, roundMs: 60, warmMs: 120 }
 
 /**
- * Where each text string, byte string and CID of a block lies, by kind and content.
+ * Where each text string, byte string and CID of a block lies (CIDs from their 0x00 prefix), by
+ * kind and content, from bench/floor.js's tape of the block (map keys are not leaves).
  *
  * @param {Uint8Array} src
  * @returns {Map<string, Array<[number, number]>>}
@@ -41,47 +44,17 @@ const cfg = quick ? { rounds: 5, roundMs: 25, warmMs: 30 } : { rounds: 15, round
 function leavesOf (src) {
   /** @type {Map<string, Array<[number, number]>>} */
   const at = new Map()
-  let p = 0
-  const add = (/** @type {string} */ key, /** @type {number} */ a, /** @type {number} */ b) => {
+  const { ops } = tapesOf([src])[0]
+  for (let k = 0; k < ops.length; k += 3) {
+    const op = ops[k]
+    const a = ops[k + 1]
+    const b = ops[k + 2]
+    const key = op === FLOOR_TEXT ? 't' + toHex(src.subarray(a, b)) : op === FLOOR_BYTES ? 'b' + toHex(src.subarray(a, b)) : op === FLOOR_LINK ? 'c' + toHex(src.subarray(a + 1, b)) : null
+    if (key === null) continue
     const list = at.get(key) || []
     list.push([a, b])
     at.set(key, list)
   }
-  const hex = (/** @type {number} */ a, /** @type {number} */ b) => Array.from(src.subarray(a, b), (x) => x.toString(16).padStart(2, '0')).join('')
-  const arg = (/** @type {number} */ info) => {
-    if (info < 24) return info
-    const size = 1 << (info - 24)
-    let v = 0
-    for (let i = 0; i < size; i++) v = v * 256 + src[p + i]
-    p += size
-    return v
-  }
-  const item = () => {
-    const initial = src[p++]
-    const major = initial >> 5
-    const info = initial & 31
-    if (major === 0 || major === 1) return void arg(info)
-    if (major === 2 || major === 3) {
-      const n = arg(info)
-      add((major === 2 ? 'b' : 't') + hex(p, p + n), p, p + n)
-      p += n
-      return
-    }
-    if (major === 4 || major === 5) {
-      const n = arg(info) * (major === 5 ? 2 : 1)
-      for (let i = 0; i < n; i++) item()
-      return
-    }
-    if (major === 6) {
-      arg(info)
-      const n = arg(src[p++] & 31)
-      add('c' + hex(p + 1, p + n), p, p + n)
-      p += n
-      return
-    }
-    if (info >= 25 && info <= 27) p += 1 << (info - 24)
-  }
-  item()
   return at
 }
 
@@ -113,7 +86,6 @@ function tapeOf (value, src) {
   const ops = []
   /** @type {unknown[]} */
   const consts = []
-  const hexOf = (/** @type {Uint8Array} */ u) => Array.from(u, (x) => x.toString(16).padStart(2, '0')).join('')
   const take = (/** @type {string} */ key) => {
     const list = leaves.get(key)
     if (!list || list.length === 0) return undefined
@@ -123,17 +95,17 @@ function tapeOf (value, src) {
   /** @param {unknown} v */
   const walk = (v) => {
     if (typeof v === 'string') {
-      const at = take('t' + hexOf(enc.encode(v)))
+      const at = take('t' + toHex(enc.encode(v)))
       return at ? ops.push(TEXT, at[0], at[1]) : constant(v)
     }
     if (v instanceof Uint8Array) {
-      const at = take('b' + hexOf(v))
+      const at = take('b' + toHex(v))
       if (!at) throw new Error('a byte string not in the block')
       return ops.push(BYTES, at[0], at[1])
     }
     const cid = CID.asCID(v)
     if (cid) {
-      const at = take('c' + hexOf(cid.bytes))
+      const at = take('c' + toHex(cid.bytes))
       if (!at) throw new Error('a CID not in the block')
       return ops.push(LINK, at[0], at[1])
     }
@@ -210,13 +182,12 @@ function writeTapeOf (value, src) {
   /** @type {Map<string, unknown>} */
   const byContent = new Map()
   const enc = new TextEncoder()
-  const hexOf = (/** @type {Uint8Array} */ u) => Array.from(u, (x) => x.toString(16).padStart(2, '0')).join('')
   /** @param {unknown} v */
   const walk = (v) => {
     const cid = CID.asCID(v)
-    if (typeof v === 'string') byContent.set('t' + hexOf(enc.encode(v)), v)
-    else if (v instanceof Uint8Array) byContent.set('b' + hexOf(v), v)
-    else if (cid) byContent.set('c' + hexOf(cid.bytes), cid)
+    if (typeof v === 'string') byContent.set('t' + toHex(enc.encode(v)), v)
+    else if (v instanceof Uint8Array) byContent.set('b' + toHex(v), v)
+    else if (cid) byContent.set('c' + toHex(cid.bytes), cid)
     else if (v !== null && typeof v === 'object') Object.values(v).forEach(walk)
   }
   walk(value)
@@ -277,10 +248,11 @@ console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
 for (const c of corpora) {
   const entry = SCHEMA_CORPORA[c.name]
   const typed = compile(fromDSL(entry.dsl), entry.root)
-  const items = c.blocks.map((b) => {
-    const src = toByteView(b)
-    const tape = tapeOf(typed.decode(src), src)
-    if (!equal(replay(tape), typed.decode(src))) throw new Error(`${c.name}: the floor builds another value`)
+  const typedValues = c.blocks.map((b) => typed.decode(b))
+  const items = c.blocks.map((b, i) => {
+    const tape = tapeOf(typedValues[i], toByteView(b))
+    const diff = dataModelDiff(replay(tape), typedValues[i], { keyOrder: true })
+    if (diff !== null) throw new Error(`${c.name}: the floor builds another value: ${diff}`)
     return tape
   })
   const cells = [
@@ -290,10 +262,9 @@ for (const c of corpora) {
     /** @type {NonNullable<ReturnType<typeof typedCells>>} */ (typedCells(c)).decode.filter((x) => x.name === REF_TYPED_ROW)[0]
   ]
   const [floor, td, od, rt] = runInterleaved(cells, { ...cfg, chunk: c.chunk })
-  const typedValues = c.blocks.map((b) => typed.decode(b))
   const writeTapes = c.blocks.map((b, i) => {
     const tape = writeTapeOf(typedValues[i], toByteView(b))
-    if (!equal(writeFromTape(tape), toByteView(b))) throw new Error(`${c.name}: the encode floor writes other bytes`)
+    if (!bytesEqual(writeFromTape(tape), toByteView(b))) throw new Error(`${c.name}: the encode floor writes other bytes`)
     return tape
   })
   const encodeCells = [
@@ -304,22 +275,4 @@ for (const c of corpora) {
   const [ef, te, oe] = runInterleaved(encodeCells, { ...cfg, chunk: c.chunk })
   const fmt = (/** @type {number} */ x) => `${x.toFixed(2)}x`
   console.log(`| ${c.name} | ${entry.root} | ${fmt(medianRatio(floor, od))} | ${fmt(medianRatio(td, od))} | ${fmt(medianRatio(td, floor))} | ${fmt(medianRatio(floor, rt))} | ${fmt(medianRatio(ef, oe))} | ${fmt(medianRatio(te, oe))} | ${fmt(medianRatio(te, ef))} |`)
-}
-
-/**
- * @param {unknown} a
- * @param {unknown} b
- * @returns {boolean}
- */
-function equal (a, b) {
-  if (a === b) return true
-  if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && a.every((x, i) => x === b[i])
-  const ca = CID.asCID(a)
-  if (ca) return ca.equals(b)
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => equal(x, b[i]))
-  if (a && b && typeof a === 'object' && typeof b === 'object') {
-    const ka = Object.keys(a)
-    return ka.length === Object.keys(b).length && ka.every((k) => equal(/** @type {any} */ (a)[k], /** @type {any} */ (b)[k]))
-  }
-  return false
 }
