@@ -1,10 +1,13 @@
 // Where the CAR bytes come from: a regular file (size known, can be read again and in ranges), or a
 // stream (standard input, a pipe, a FIFO, a device) read once, front to back, size unknown.
-// Files are read through plain descriptors and fs's callback functions, not fs.promises: a
-// FileHandle loads node:fs/promises, and with it readline and fs.watch (about 2 ms of a small
-// CAR's start-up); node:net only for a FIFO or socket.
+// Files are read through plain descriptors, not fs.promises: a FileHandle loads node:fs/promises,
+// and with it readline and fs.watch; node:net only for a FIFO or socket. A file is opened, stat'ed,
+// read front to back and closed synchronously, as the pipeline's batches are read (readRangeSync):
+// a small CAR is then checked without starting libuv's thread pool, whose threads, and a round trip
+// through them per request, its start-up would otherwise wait for. Reads by position (readRange:
+// later passes, blocks read on demand) still go through the pool.
 // named imports: a bundle then takes node:fs as it is rather than copying its hundred exports
-import { constants, open, read, fstat, close, createReadStream, openSync, closeSync, fstatSync, readSync } from 'node:fs'
+import { constants, open, read, fstat, createReadStream, openSync, closeSync, fstatSync, readSync } from 'node:fs'
 import { systemReason } from '../core/base/errors.js'
 import { InputError, bytesSource } from '../core/read/source.js'
 import { STREAM_CHUNK } from '../core/read/limits.js'
@@ -30,8 +33,8 @@ export async function openInput (spec, { expected = 'a CAR' } = {}) {
   /** @type {FileHandle | undefined} */
   let handle
   try {
-    handle = await openFile(spec, constants.O_RDONLY | constants.O_NONBLOCK)
-    const stat = await handle.stat()
+    handle = fileHandle(openSync(spec, constants.O_RDONLY | constants.O_NONBLOCK))
+    const stat = fstatSync(handle.fd)
     if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
     if (stat.isFile()) {
       if (stat.size === 0) throw new Error(`the file is empty, not ${expected}`)
@@ -98,7 +101,10 @@ async function openStdin (expected) {
   if (process.stdin.isTTY) throw new InputError(`cannot read ${name}: it is a terminal; pipe ${expected} into it or name a file`)
   if (stat.isFile()) {
     // redirected from a file (< file.car): its size is known and it can be read again
-    const handle = await openFile('/dev/stdin', constants.O_RDONLY).catch(() => null)
+    let handle = null
+    try {
+      handle = fileHandle(openSync('/dev/stdin', constants.O_RDONLY))
+    } catch {}
     if (handle) {
       if (stat.size === 0) throw new InputError(`cannot read ${name}: it is empty, not ${expected}`)
       return fileSource(name, handle, stat)
@@ -167,7 +173,7 @@ function fileSource (name, handle, stat) {
 async function * fileChunks (handle, start) {
   for (let position = start; ;) {
     const chunk = Buffer.allocUnsafe(STREAM_CHUNK)
-    const { bytesRead } = await handle.read(chunk, 0, STREAM_CHUNK, position)
+    const bytesRead = readSync(handle.fd, chunk, 0, STREAM_CHUNK, position)
     if (bytesRead === 0) return
     position += bytesRead
     yield chunk.subarray(0, bytesRead)
@@ -262,10 +268,10 @@ function fileHandle (fd) {
     }),
     stat: () => new Promise((resolve, reject) => fstat(fd, (err, stat) => err ? reject(err) : resolve(stat))),
     createReadStream: (options) => createReadStream('', { ...options, fd }),
-    close: () => new Promise((resolve, reject) => {
-      if (closed) return resolve()
+    close: async () => {
+      if (closed) return
       closed = true
-      close(fd, (err) => err ? reject(err) : resolve())
-    })
+      closeSync(fd)
+    }
   }
 }
