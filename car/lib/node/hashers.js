@@ -5,7 +5,6 @@
 // for it. blake2b-256 stays an on-demand load of hash-wasm's build (at the first blake2b-256 block),
 // through require, which reads the file as it is: import() would first scan its source for exports.
 import crypto from 'node:crypto'
-import { createRequire } from 'node:module'
 
 /** @type {import('../core/check/hash.js').Hashers} */
 export const hashers = {
@@ -20,6 +19,8 @@ export const hashers = {
     ? (bytes) => crypto.hash('sha256', bytes, 'binary')
     : (bytes) => crypto.createHash('sha256').update(bytes).digest('binary'),
   loadBlake2b256: async () => {
+    // node:module only now: at start-up it would load four modules for this rare hash
+    const { createRequire } = /** @type {typeof import('node:module')} */ (process.getBuiltinModule('node:module'))
     const { createBLAKE2b } = /** @type {typeof import('hash-wasm')} */ (createRequire(import.meta.url)('hash-wasm/dist/blake2b.umd.min.js'))
     const hasher = await createBLAKE2b(256)
     return (bytes) => hasher.init().update(bytes).digest('binary')

@@ -16,7 +16,6 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const vm = require('node:vm')
-const { createRequire, wrap } = require('node:module')
 
 const BUNDLE = path.join(__dirname, '../../build/node/dag-cbor-car.cjs')
 const CACHE = path.join(__dirname, '../../build/node/dag-cbor-car.cache')
@@ -52,12 +51,16 @@ function loadBundle () {
   } catch (err) {
     if (/** @type {{ code?: string }} */ (err).code !== 'ENOENT') throw err
   }
-  const script = new vm.Script(wrap(source), { filename: NAME, cachedData })
+  // the wrapper Node gives a CommonJS module (node:module's wrap(), which would load that module
+  // and three more for a string)
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, { filename: NAME, cachedData })
   // scripts/bundle.js sets it for the one run that makes the cache, written as that run ends
   const cacheOut = process.env.DAG_CBOR_CAR_WRITE_CODE_CACHE
   if (cacheOut) process.on('exit', () => fs.writeFileSync(cacheOut, Buffer.concat([id, script.createCachedData()])))
   const module = { exports: {} }
-  script.runInThisContext()(module.exports, createRequire(BUNDLE), module, BUNDLE, path.dirname(BUNDLE))
+  // this file's require: the bundle requires only built-ins and packages by name, which resolve
+  // the same from build/node/ as from lib/node/ (neither has a node_modules of its own)
+  script.runInThisContext()(module.exports, require, module, BUNDLE, path.dirname(BUNDLE))
   loaded = /** @type {typeof import('./bundle-entry.js')} */ (module.exports)
   return loaded
 }
