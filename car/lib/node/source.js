@@ -171,7 +171,10 @@ function fileSource (name, handle, stat) {
  * @param {number} start
  */
 async function * fileChunks (handle, start) {
-  for (let position = start; ;) {
+  for (let position = start, first = true; ; first = false) {
+    // a turn of the event loop before each chunk after the first, as a read through the thread
+    // pool gave: a long file read this way does not hold up an application's timers and I/O
+    if (!first) await new Promise((resolve) => setImmediate(resolve))
     const chunk = Buffer.allocUnsafe(STREAM_CHUNK)
     const bytesRead = readSync(handle.fd, chunk, 0, STREAM_CHUNK, position)
     if (bytesRead === 0) return
