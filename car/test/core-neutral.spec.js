@@ -72,8 +72,9 @@ describe('lib/core is platform-neutral', () => {
 
   it('the scan finds what it looks for', () => {
     // the checks above must be able to fail: the same scan on a Node file of the shell
-    const shell = fileURLToPath(new URL('../lib/node/hashers.js', import.meta.url))
-    assert.ok(problemsOf(shell).some((p) => p.includes('node:crypto')))
+    const shell = fileURLToPath(new URL('../lib/node/source.js', import.meta.url))
+    assert.ok(problemsOf(shell).some((p) => p.includes('imports node:fs')))
+    assert.ok(problemsOf(fileURLToPath(new URL('../lib/node/hashers.js', import.meta.url))).some((p) => p.includes('uses process')))
     assert.ok(problemsOf(fileURLToPath(new URL('../lib/node/bytes.js', import.meta.url))).some((p) => p.includes('Buffer')))
   })
 })

@@ -4,20 +4,23 @@
 // hash() (no Hash object, no multihash wrapper), the fastest in Node, and no WebAssembly to load
 // for it. blake2b-256 stays an on-demand load of hash-wasm's build (at the first blake2b-256 block),
 // through require, which reads the file as it is: import() would first scan its source for exports.
-import crypto from 'node:crypto'
+
+/** @type {typeof import('node:crypto') | null} */
+let crypto = null
+/**
+ * node:crypto, loaded at the first hash rather than with this module (it loads Node's stream
+ * modules with it): a batch's blocks are validated before they are hashed (sections.js
+ * validateSections), and the load then comes after the validator has started
+ */
+const nodeCrypto = () => (crypto ??= /** @type {typeof import('node:crypto')} */ (process.getBuiltinModule('node:crypto')))
 
 /** @type {import('../core/check/hash.js').Hashers} */
 export const hashers = {
   backend: 'node:crypto',
-  // Node before 20.12 has no hash(): createHash
-  sha256: typeof crypto.hash === 'function'
-    ? (bytes) => /** @type {Buffer} */ (crypto.hash('sha256', bytes, 'buffer'))
-    : (bytes) => crypto.createHash('sha256').update(bytes).digest(),
+  sha256: (bytes) => /** @type {Buffer} */ (nodeCrypto().hash('sha256', bytes, 'buffer')),
   // a 'binary' (latin1) string, one character per digest byte: made on V8's heap, where a Buffer
   // takes a native allocation that the garbage collector must then track and sweep, once per block
-  sha256Latin1: typeof crypto.hash === 'function'
-    ? (bytes) => crypto.hash('sha256', bytes, 'binary')
-    : (bytes) => crypto.createHash('sha256').update(bytes).digest('binary'),
+  sha256Latin1: (bytes) => nodeCrypto().hash('sha256', bytes, 'binary'),
   loadBlake2b256: async () => {
     // node:module only now: at start-up it would load four modules for this rare hash
     const { createRequire } = /** @type {typeof import('node:module')} */ (process.getBuiltinModule('node:module'))

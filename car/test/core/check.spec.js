@@ -14,7 +14,8 @@ import * as dagJson from '@ipld/dag-json'
 import * as codec from '../../lib/core/check/dag-cbor.js'
 import { verdict, commonBranch, COMMON, NOT_COMMON, HASH_OK, HASH_MISMATCH } from '../../lib/core/check/classify.js'
 import { checkLoading } from '../../lib/core/check/on-demand.js'
-import { loadHashers } from '../../lib/core/check/hash.js'
+import { loadHashers, installHashers } from '../../lib/core/check/hash.js'
+import { hashers as platformHashers } from '#hashers'
 import { processSections } from '../../lib/core/run/sections.js'
 import { createSummary, addBlock } from '../../lib/core/report/summary.js'
 
@@ -132,6 +133,33 @@ describe('core/check', () => {
         addBlock(expected, { cid: row.cid, bytes: row.bytes, offset: starts[i] }, r)
       }
       assert.deepEqual(summary, expected)
+    })
+
+    it('validates the batch\'s DAG-CBOR blocks before it hashes any, and validates each once', async () => {
+      const blocks = [codec.encode({ a: 1 }), codec.encode([1, 2]), codec.encode({ b: 'x' })]
+      const parts = []
+      const ends = new Uint32Array(blocks.length)
+      let at = 0
+      for (const [i, bytes] of blocks.entries()) {
+        const cid = await cidOf(0x71, bytes)
+        const length = cid.bytes.length + bytes.length
+        parts.push(...varint.encodeTo(length, new Uint8Array(varint.encodingLength(length))), ...cid.bytes, ...bytes)
+        ends[i] = at = parts.length
+      }
+      /** @type {string[]} */
+      const calls = []
+      const watched = { ...codec, validate: (/** @type {Uint8Array} */ bytes) => { calls.push('validate'); return codec.validate(bytes) } }
+      const latin1 = /** @type {NonNullable<typeof platformHashers.sha256Latin1>} */ (platformHashers.sha256Latin1)
+      installHashers({ ...platformHashers, sha256Latin1: (bytes) => { calls.push('hash'); return latin1(bytes) } })
+      try {
+        const batch = { bytes: Uint8Array.from(parts), ends, starts: new Float64Array(blocks.length), first: 0 }
+        const { summary, error } = processSections(watched, batch, { maxBlockSize: 1 << 20 })
+        assert.equal(error, null)
+        assert.equal(summary.dagCbor.canonical, 3)
+      } finally {
+        installHashers(platformHashers)
+      }
+      assert.deepEqual(calls, ['validate', 'validate', 'validate', 'hash', 'hash', 'hash'])
     })
   })
 })

@@ -122,6 +122,11 @@ export const NOT_COMMON = 1
 export const HASH_OK = 2
 export const HASH_MISMATCH = 3
 
+/** commonBranch's `validated`: the caller ran validate() on the block, which accepted it with no float64 integers */
+export const VALID = 1
+/** commonBranch's `validated`: validate() rejected the block, or found float64 integers in it */
+export const NOT_VALID = 2
+
 /**
  * The first branch of `verdict`, on a CID already taken apart (so that a caller holding only the
  * section's bytes, sections.js, takes it without making a CID object): the common block is a
@@ -137,12 +142,14 @@ export const HASH_MISMATCH = 3
  * @param {Uint8Array} data the block
  * @param {Uint8Array} digest holds the CID's digest at `at`
  * @param {number} at
+ * @param {number} [validated] VALID or NOT_VALID when the caller validated the DAG-CBOR block itself
  * @returns {number} COMMON, NOT_COMMON, HASH_OK or HASH_MISMATCH
  */
-export function commonBranch (codec, code, hashCode, data, digest, at) {
+export function commonBranch (codec, code, hashCode, data, digest, at, validated = 0) {
   if (code === DAG_CBOR ? codec.validate === undefined : code !== RAW) return NOT_COMMON
   if (hashCode !== SHA2_256 && hashCode !== BLAKE2B_256) return NOT_COMMON
   if (!digest32Matches(hashCode, data, digest, at)) return HASH_MISMATCH
+  if (code === DAG_CBOR && validated !== 0) return validated === VALID ? COMMON : HASH_OK
   if (code === DAG_CBOR) {
     try {
       if (/** @type {NonNullable<Codec['validate']>} */ (codec.validate)(data).integralFloats !== 0) return HASH_OK

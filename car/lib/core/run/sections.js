@@ -5,7 +5,7 @@
 // CAR (roots, duplicates, the CARv2 index) that need every block. So the main thread neither
 // parses CIDs nor makes an object per block, and no per-block result crosses between threads.
 /** @typedef {import('multiformats/cid').CID} CID */
-import { verdict, commonBranch, COMMON, NOT_COMMON, DAG_CBOR } from '../check/classify.js'
+import { verdict, commonBranch, COMMON, NOT_COMMON, DAG_CBOR, VALID, NOT_VALID } from '../check/classify.js'
 import { createSummary, addBlock, countBlock } from '../report/summary.js'
 import { fingerprintInto } from '../graph/seen.js'
 import { uvarint, varintEnd } from '../base/varint.js'
@@ -62,6 +62,8 @@ class BatchState {
     this.cidAt = 0
     this.cidEnds = new Uint32Array(n)
     this.fingerprints = new Uint32Array(2 * n)
+    /** validateSections' outcome for each section: VALID, NOT_VALID, or 0 (not a block it checks) */
+    this.validated = new Uint8Array(n)
     /** @type {SectionError | null} */
     this.error = null
   }
@@ -82,8 +84,9 @@ class BatchState {
  * @returns {number} the sections checked: all, or those before state.error's
  */
 function checkSections (codec, bytes, ends, starts, maxBlockSize, state) {
-  const { summary, cidEnds, fingerprints, onSection, first } = state
+  const { summary, cidEnds, fingerprints, onSection, first, validated } = state
   const n = ends.length
+  validateSections(codec, bytes, ends, maxBlockSize, validated)
   let cidBuffer = state.cids
   let cidAt = 0
   const block = { cid: /** @type {CID} */ (/** @type {unknown} */ (null)), bytes, offset: 0 }
@@ -102,7 +105,7 @@ function checkSections (codec, bytes, ends, starts, maxBlockSize, state) {
       if (hashCode >= 0 && uvarint(bytes, varintEnd, to) === DIGEST_SIZE) {
         const digestAt = varintEnd
         dataAt = digestAt + DIGEST_SIZE
-        if (dataAt <= to && to - dataAt <= maxBlockSize) branch = commonBranch(codec, code, hashCode, bytes.subarray(dataAt, to), bytes, digestAt)
+        if (dataAt <= to && to - dataAt <= maxBlockSize) branch = commonBranch(codec, code, hashCode, bytes.subarray(dataAt, to), bytes, digestAt, validated[i])
       }
     }
     if (branch === COMMON) {
@@ -147,6 +150,44 @@ function checkSections (codec, bytes, ends, starts, maxBlockSize, state) {
     if (onSection !== null) onSection(cidBytes, data, starts[i], first + i, result)
   }
   return i
+}
+
+/**
+ * The codec's validate() over the batch's DAG-CBOR blocks, before any is hashed (checkSections
+ * then takes each outcome from `validated`). In a fresh process V8 compiles the validator optimized
+ * on another thread once it has run a while, and the process waits at exit for a compile still
+ * running; validating first starts that compile before the hasher is loaded and the blocks are
+ * hashed, rather than after, so that on a small CAR it overlaps them.
+ *
+ * @param {import('../check/classify.js').Codec} codec
+ * @param {Uint8Array} bytes
+ * @param {Uint32Array} ends
+ * @param {number} maxBlockSize
+ * @param {Uint8Array} validated set for each section checkSections would hand to commonBranch as DAG-CBOR
+ */
+function validateSections (codec, bytes, ends, maxBlockSize, validated) {
+  const validate = codec.validate
+  if (validate === undefined) return
+  let from = 0
+  for (let i = 0; i < ends.length; i++) {
+    const to = ends[i]
+    while (bytes[from++] >= 0x80);
+    // the CIDv1 head checkSections reads: version 1, DAG-CBOR, a 32-byte sha2-256 or blake2b-256 digest
+    if (bytes[from] === 1 && uvarint(bytes, from + 1, to) === DAG_CBOR) {
+      const hashCode = uvarint(bytes, varintEnd, to)
+      if ((hashCode === SHA2_256 || hashCode === BLAKE2B_256) && uvarint(bytes, varintEnd, to) === DIGEST_SIZE) {
+        const dataAt = varintEnd + DIGEST_SIZE
+        if (dataAt <= to && to - dataAt <= maxBlockSize) {
+          let valid = false
+          try {
+            valid = validate(bytes.subarray(dataAt, to)).integralFloats === 0
+          } catch {} // rejected: verdict's other branches say why
+          validated[i] = valid ? VALID : NOT_VALID
+        }
+      }
+    }
+    from = to
+  }
 }
 
 /** @param {Uint8Array} buffer @param {number} used @param {number} more */
