@@ -166,8 +166,7 @@ function checkSections (codec, bytes, ends, starts, maxBlockSize, state) {
  * @param {Uint8Array} validated set for each section checkSections would hand to commonBranch as DAG-CBOR
  */
 function validateSections (codec, bytes, ends, maxBlockSize, validated) {
-  const validate = codec.validate
-  if (validate === undefined) return
+  if (codec.validate === undefined) return
   let from = 0
   for (let i = 0; i < ends.length; i++) {
     const to = ends[i]
@@ -180,7 +179,7 @@ function validateSections (codec, bytes, ends, maxBlockSize, validated) {
         if (dataAt <= to && to - dataAt <= maxBlockSize) {
           let valid = false
           try {
-            valid = validate(bytes.subarray(dataAt, to)).integralFloats === 0
+            valid = codec.validate(bytes.subarray(dataAt, to)).integralFloats === 0
           } catch {} // rejected: verdict's other branches say why
           validated[i] = valid ? VALID : NOT_VALID
         }
