@@ -8,6 +8,7 @@ import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import * as codec from '../../lib/core/check/dag-cbor.js'
 import { feed } from '../../lib/core/run/feed.js'
+import { EVENT_LOOP_TURN_MS } from '../../lib/core/read/limits.js'
 import { processSections } from '../../lib/core/run/sections.js'
 import { processBatch } from '../../lib/core/run/batch.js'
 import { hashedSections } from '../../lib/core/run/hashed-sections.js'
@@ -92,6 +93,22 @@ describe('core/run: the one loop (feed.js)', () => {
     const out = await collect(feed(numbers(50), { here: (n) => n * 2 }))
     assert.deepEqual(out.map((o) => o.result), Array.from({ length: 50 }, (_, i) => 2 * i))
     assert.ok(out.every((o) => o.here))
+  })
+
+  it('checking here for longer than EVENT_LOOP_TURN_MS gives the event loop a turn (a signal, a timer), not one per batch', async () => {
+    let fired = 0
+    const timer = setInterval(() => { fired++ }, 1)
+    /** @param {number} ms */
+    const busy = (ms) => { for (const until = performance.now() + ms; performance.now() < until;); }
+    try {
+      // 3 x EVENT_LOOP_TURN_MS of checking in 60 batches, read without any I/O (microtasks alone)
+      const out = await collect(feed((async function * () { for (let i = 0; i < 60; i++) yield i })(), { here: (n) => { busy(EVENT_LOOP_TURN_MS / 20); return n } }))
+      assert.equal(out.length, 60)
+    } finally {
+      clearInterval(timer)
+    }
+    assert.ok(fired >= 2, `the timer ran ${fired} times during about ${3 * EVENT_LOOP_TURN_MS} ms of checking`)
+    assert.ok(fired <= 6, `the timer ran ${fired} times: a turn after (nearly) every batch slows a long run`)
   })
 
   it('a check here that waits for a load (a Promise) holds the batches after it', async () => {

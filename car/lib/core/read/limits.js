@@ -51,6 +51,12 @@ export const HASHING_AHEAD = 4
  * workers': the read runs ahead of the caller by this much. */
 export const READ_SPARE = 2
 
+/** How long the one loop (run/feed.js) may check batches in its own thread, where they are read and
+ * checked without a turn of the event loop, before it gives the loop one: a signal handler (Ctrl-C),
+ * an application's timers and its I/O wait at most about this long. A turn waits for a timer (at
+ * least 1 ms in Node), so turning after every batch would slow a long run by a tenth or more. */
+export const EVENT_LOOP_TURN_MS = 100
+
 /** @param {number} n */
 export function bytesText (n) {
   if (n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`

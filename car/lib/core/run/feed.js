@@ -7,9 +7,15 @@
 // (`send`), and comes back out in order, as soon as it and those before it are checked. This thread
 // checks a batch itself when it has no pool, or while the pool's ready workers each have
 // `perWorker` batches waiting or none is ready yet (it learns both from the pool's counters, without
-// turning its event loop, which it may not do while it has batches to read). At most `ahead`
+// waiting on its event loop, which it turns only every EVENT_LOOP_TURN_MS of checking). At most `ahead`
 // batches are in flight: a batch keeps its buffer until it comes out, so reading far ahead cycles
 // through many buffers, which fall out of the caches between uses.
+
+import { now } from '../base/clock.js'
+import { EVENT_LOOP_TURN_MS } from '../read/limits.js'
+
+/** A turn of the event loop: what waits there (signal handlers, timers, I/O) runs first. */
+const turn = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 /**
  * @typedef {object} Pool what the loop needs to know of a shell's worker threads
@@ -47,6 +53,7 @@ export async function * feed (batches, options) {
   let reading = true
   /** @type {unknown} */
   let readError = null
+  let lastTurn = now()
   try {
     for (;;) {
       while (inFlight.length > 0 && inFlight[0].settled) {
@@ -80,6 +87,12 @@ export async function * feed (batches, options) {
         entry.result = checking instanceof Promise ? await checking : checking
         entry.settled = entry.here = true
         checkedHere?.(batch)
+        // batches read and checked here go on in microtasks alone: a turn of the event loop now and
+        // then, or a Ctrl-C, timers and I/O would wait until the run ends
+        if (now() - lastTurn >= EVENT_LOOP_TURN_MS) {
+          await turn()
+          lastTurn = now()
+        }
       } else {
         entry.checked = send(batch).then((r) => { entry.result = r }, (err) => { entry.error = err }).then(() => { entry.settled = true })
       }
