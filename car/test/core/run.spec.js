@@ -9,6 +9,7 @@ import { sha256 } from 'multiformats/hashes/sha2'
 import * as codec from '../../lib/core/check/dag-cbor.js'
 import { feed } from '../../lib/core/run/feed.js'
 import { EVENT_LOOP_TURN_MS } from '../../lib/core/read/limits.js'
+import { setClock } from '../../lib/core/base/clock.js'
 import { processSections } from '../../lib/core/run/sections.js'
 import { processBatch } from '../../lib/core/run/batch.js'
 import { hashedSections } from '../../lib/core/run/hashed-sections.js'
@@ -95,20 +96,26 @@ describe('core/run: the one loop (feed.js)', () => {
     assert.ok(out.every((o) => o.here))
   })
 
-  it('checking here for longer than EVENT_LOOP_TURN_MS gives the event loop a turn (a signal, a timer), not one per batch', async () => {
-    let fired = 0
-    const timer = setInterval(() => { fired++ }, 1)
-    /** @param {number} ms */
-    const busy = (ms) => { for (const until = performance.now() + ms; performance.now() < until;); }
+  it('checking here for longer than EVENT_LOOP_TURN_MS gives the event loop a turn, once each EVENT_LOOP_TURN_MS, not one per batch', async () => {
+    // a clock of our own: each batch checked takes a twentieth of EVENT_LOOP_TURN_MS on it
+    let time = 0
+    const realClock = setClock(() => time)
+    /** the batches checked by the time a callback waiting on the event loop ran */
+    const ranAfter = new Set()
+    let checked = 0
+    let waiting = true
+    const wait = () => setImmediate(() => { ranAfter.add(checked); if (waiting) wait() })
+    wait()
     try {
-      // 3 x EVENT_LOOP_TURN_MS of checking in 60 batches, read without any I/O (microtasks alone)
-      const out = await collect(feed((async function * () { for (let i = 0; i < 60; i++) yield i })(), { here: (n) => { busy(EVENT_LOOP_TURN_MS / 20); return n } }))
+      // 60 batches, read without any I/O (microtasks alone): three turns' worth of checking
+      const batches = (async function * () { for (let i = 0; i < 60; i++) yield i })()
+      const out = await collect(feed(batches, { here: (n) => { time += EVENT_LOOP_TURN_MS / 20; checked++; return n } }))
       assert.equal(out.length, 60)
     } finally {
-      clearInterval(timer)
+      waiting = false
+      setClock(realClock)
     }
-    assert.ok(fired >= 2, `the timer ran ${fired} times during about ${3 * EVENT_LOOP_TURN_MS} ms of checking`)
-    assert.ok(fired <= 6, `the timer ran ${fired} times: a turn after (nearly) every batch slows a long run`)
+    assert.deepEqual([...ranAfter], [20, 40, 60])
   })
 
   it('a check here that waits for a load (a Promise) holds the batches after it', async () => {

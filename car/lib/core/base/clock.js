@@ -8,7 +8,12 @@ let clock = () => performance.now()
 /** @returns {number} milliseconds on the installed clock */
 export const now = () => clock()
 
-/** @param {() => number} read milliseconds, monotonic */
+/**
+ * @param {() => number} read milliseconds, monotonic
+ * @returns {() => number} the clock it replaces
+ */
 export function setClock (read) {
+  const before = clock
   clock = read
+  return before
 }
