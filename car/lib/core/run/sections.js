@@ -96,18 +96,9 @@ function checkSections (codec, bytes, ends, starts, maxBlockSize, state) {
     const to = ends[i]
     while (bytes[from++] >= 0x80); // the length varint, checked by the main thread
     // the first branch of the verdict (classify.js commonBranch), taken here on the section's
-    // bytes, without a CID object or a result: a CIDv1 with a 32-byte digest whose block fits
-    let branch = -1
-    let dataAt = -1
-    if (bytes[from] === 1) {
-      const code = uvarint(bytes, from + 1, to)
-      const hashCode = code < 0 ? -1 : uvarint(bytes, varintEnd, to)
-      if (hashCode >= 0 && uvarint(bytes, varintEnd, to) === DIGEST_SIZE) {
-        const digestAt = varintEnd
-        dataAt = digestAt + DIGEST_SIZE
-        if (dataAt <= to && to - dataAt <= maxBlockSize) branch = commonBranch(codec, code, hashCode, bytes.subarray(dataAt, to), bytes, digestAt, validated[i])
-      }
-    }
+    // bytes, without a CID object or a result
+    const dataAt = commonHead(bytes, from, to, maxBlockSize)
+    const branch = dataAt < 0 ? -1 : commonBranch(codec, headCode, headHash, bytes.subarray(dataAt, to), bytes, headDigestAt, validated[i])
     if (branch === COMMON) {
       const cidLength = dataAt - from
       if (cidAt + cidLength > cidBuffer.length) state.cids = cidBuffer = grow(cidBuffer, cidAt, cidLength)
@@ -171,22 +162,43 @@ function validateSections (codec, bytes, ends, maxBlockSize, validated) {
   for (let i = 0; i < ends.length; i++) {
     const to = ends[i]
     while (bytes[from++] >= 0x80);
-    // the CIDv1 head checkSections reads: version 1, DAG-CBOR, a 32-byte sha2-256 or blake2b-256 digest
-    if (bytes[from] === 1 && uvarint(bytes, from + 1, to) === DAG_CBOR) {
-      const hashCode = uvarint(bytes, varintEnd, to)
-      if ((hashCode === SHA2_256 || hashCode === BLAKE2B_256) && uvarint(bytes, varintEnd, to) === DIGEST_SIZE) {
-        const dataAt = varintEnd + DIGEST_SIZE
-        if (dataAt <= to && to - dataAt <= maxBlockSize) {
-          let valid = false
-          try {
-            valid = codec.validate(bytes.subarray(dataAt, to)).integralFloats === 0
-          } catch {} // rejected: verdict's other branches say why
-          validated[i] = valid ? VALID : NOT_VALID
-        }
-      }
+    // the blocks checkSections hands to commonBranch as DAG-CBOR with a digest it checks
+    const dataAt = commonHead(bytes, from, to, maxBlockSize)
+    if (dataAt >= 0 && headCode === DAG_CBOR && (headHash === SHA2_256 || headHash === BLAKE2B_256)) {
+      let valid = false
+      try {
+        valid = codec.validate(bytes.subarray(dataAt, to)).integralFloats === 0
+      } catch {} // rejected: verdict's other branches say why
+      validated[i] = valid ? VALID : NOT_VALID
     }
     from = to
   }
+}
+
+/** what commonHead read: the CID's codec, its multihash code, where its digest starts */
+let headCode = 0
+let headHash = 0
+let headDigestAt = 0
+
+/**
+ * The head of the section at bytes[from] (past its length varint), read without making a CID: when
+ * it is a CIDv1 with a 32-byte digest, followed by a block of at most maxBlockSize that ends at
+ * `to`, sets headCode, headHash and headDigestAt and returns where the block starts; -1 otherwise.
+ *
+ * @param {Uint8Array} bytes @param {number} from @param {number} to @param {number} maxBlockSize
+ * @returns {number}
+ */
+function commonHead (bytes, from, to, maxBlockSize) {
+  if (bytes[from] !== 1) return -1
+  const code = uvarint(bytes, from + 1, to)
+  const hashCode = code < 0 ? -1 : uvarint(bytes, varintEnd, to)
+  if (hashCode < 0 || uvarint(bytes, varintEnd, to) !== DIGEST_SIZE) return -1
+  const dataAt = varintEnd + DIGEST_SIZE
+  if (dataAt > to || to - dataAt > maxBlockSize) return -1
+  headCode = code
+  headHash = hashCode
+  headDigestAt = varintEnd
+  return dataAt
 }
 
 /** @param {Uint8Array} buffer @param {number} used @param {number} more */
