@@ -1,4 +1,4 @@
-// One build per process (lib/node/load-bundle.cjs, scripts/bundle.js): a checkout runs its source,
+// One build per process (bin/dag-cbor-car.js, scripts/bundle.js): a checkout runs its source,
 // edited or not, and never a bundle; the packed package runs its bundle in the main thread, in the
 // worker threads and in the children of a many-file run alike, with the code cache built with it,
 // and a cache for another build is not used.
@@ -74,8 +74,8 @@ describe('one build per process: the checkout\'s source, or the packed package\'
   it('this checkout has no bundle in git, and its bin does not run one', () => {
     const tracked = spawnSync('git', ['ls-files', 'build', 'lib/node/*.cjs'], { cwd: car, encoding: 'utf8' })
     assert.equal(tracked.status, 0, tracked.stderr)
-    assert.deepEqual(tracked.stdout.trim().split('\n'), ['lib/node/load-bundle.cjs'])
-    const r = spawnSync(process.execPath, ['-e', "console.log(require('./lib/node/load-bundle.cjs').bundled())"], { cwd: car, encoding: 'utf8' })
+    assert.equal(tracked.stdout, '')
+    const r = spawnSync(process.execPath, ['-e', "console.log(require('./bin/dag-cbor-car.js').bundled())"], { cwd: car, encoding: 'utf8' })
     assert.equal(r.stdout.trim(), 'false', r.stderr)
   })
 
@@ -117,8 +117,6 @@ describe('one build per process: the checkout\'s source, or the packed package\'
       dir = scratchDir('packed-')
       fs.cpSync(path.join(car, 'bin'), path.join(dir, 'bin'), { recursive: true })
       fs.copyFileSync(path.join(car, 'package.json'), path.join(dir, 'package.json'))
-      fs.mkdirSync(path.join(dir, 'lib/node'), { recursive: true })
-      fs.copyFileSync(path.join(car, 'lib/node/load-bundle.cjs'), path.join(dir, 'lib/node/load-bundle.cjs'))
       built = await buildBundle({ into: dir })
       bin = path.join(dir, 'bin/dag-cbor-car.js')
     })

@@ -1,6 +1,6 @@
 // The library's entries as the package's exports map gives them: in Node (and Deno, Bun) 'dag-cbor-car'
 // is lib/node/index.js and 'dag-cbor-car/core' lib/core/index.js, the modules themselves (no bundle:
-// the command's bundle is the command's, lib/node/load-bundle.cjs), at most two conditions an export:
+// the command's bundle is the command's, bin/dag-cbor-car.js), at most two conditions an export:
 // one copy of the core for both, its synchronous API working on first use in a fresh process, its
 // CIDs the caller's multiformats class, its worker threads running the same modules, require() and a
 // program bundled by esbuild loading it.

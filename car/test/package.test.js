@@ -68,7 +68,7 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
 
   it('holds the bin, the code, the README and the licences, and no tests or benches', () => {
     const files = tool.files.map((f) => f.path)
-    for (const needed of ['bin/dag-cbor-car.js', 'lib/commands/verify.js', 'lib/core/read/open-car.js', 'lib/core/index.js', 'lib/node/index.js', 'lib/node/load-bundle.cjs', 'lib/node/sample.car', 'build/node/dag-cbor-car.cjs', 'build/node/dag-cbor-car.cache', 'build/node/worker.js', 'build/node/many-child.js', 'build/node/sample.car', 'types/lib/core/index.d.ts', 'types/lib/node/index.d.ts', 'README.md', 'LICENSE-APACHE', 'LICENSE-MIT', 'package.json']) {
+    for (const needed of ['bin/dag-cbor-car.js', 'lib/commands/verify.js', 'lib/core/read/open-car.js', 'lib/core/index.js', 'lib/node/index.js', 'lib/node/sample.car', 'build/node/dag-cbor-car.cjs', 'build/node/dag-cbor-car.cache', 'build/node/worker.js', 'build/node/many-child.js', 'build/node/sample.car', 'types/lib/core/index.d.ts', 'types/lib/node/index.d.ts', 'README.md', 'LICENSE-APACHE', 'LICENSE-MIT', 'package.json']) {
       assert.ok(files.includes(needed), `${needed} missing from the tarball`)
     }
     assert.deepEqual(files.filter((f) => /^(test|bench|scripts)\//.test(f)), [])
@@ -76,7 +76,7 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
 
   it('its command runs from the bundle, with a code cache V8 takes; the checkout keeps no bundle after packing', () => {
     const installed = path.join(dir, 'node_modules/dag-cbor-car')
-    const bundled = spawnSync(process.execPath, ['-e', "console.log(require('./lib/node/load-bundle.cjs').bundled())"], { cwd: installed, encoding: 'utf8' })
+    const bundled = spawnSync(process.execPath, ['-e', "console.log(require('./bin/dag-cbor-car.js').bundled())"], { cwd: installed, encoding: 'utf8' })
     assert.equal(bundled.stdout.trim(), 'true', bundled.stderr)
     assertBuiltTogether(path.join(installed, 'build/node/dag-cbor-car.cjs'), path.join(installed, 'build/node/dag-cbor-car.cache'), path.join(repo, 'car'))
     assertCacheTaken(path.join(installed, 'build/node/dag-cbor-car.cjs'), path.join(installed, 'build/node/dag-cbor-car.cache'), NAME)

@@ -1,4 +1,4 @@
-// What the packed package's bundle holds (scripts/bundle.js; lib/node/load-bundle.cjs loads it):
+// What the packed package's bundle holds (scripts/bundle.js; bin/dag-cbor-car.js loads it):
 // the command, and each module its code starts as a worker thread or a child process by the
 // module's URL, by that file name (the bundle's launcher of that name, next to it, runs it). Each
 // is loaded when it is run: a process runs one of them, and what it does not run costs nothing.

@@ -1,13 +1,18 @@
-// The bundle's code cache (scripts/bundle.js makes it, lib/node/load-bundle.cjs compiles the bundle
+// The bundle's code cache (scripts/bundle.js makes it, bin/dag-cbor-car.js compiles the bundle
 // with it): made for this build of the bundle, free of the path it was built in, and taken by V8,
 // which is checked in a fresh process without NODE_OPTIONS, whose flags would make V8 refuse any cache.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import { WRAPPER } from '../../scripts/bundle.js'
+
+const { cacheDataOffset } = createRequire(import.meta.url)('../../bin/dag-cbor-car.js')
 
 /**
- * Fails unless `cache` starts with the bundle's first line (which names its build), holds code,
- * and does not name the directory the package was built in (it ships in the package).
+ * Fails unless `cache` starts with the bundle's first line (which names its build), padded to V8's
+ * 8-byte alignment, holds code, and does not name the directory the package was built in (it ships
+ * in the package).
  *
  * @param {string} bundle the bundle's path
  * @param {string} cache its code cache's path
@@ -17,9 +22,12 @@ export function assertBuiltTogether (bundle, cache, checkout) {
   const text = fs.readFileSync(bundle, 'utf8')
   const id = text.slice(0, text.indexOf('\n') + 1)
   assert.match(id, /^\/\/ build [0-9a-f]{32}\n$/)
+  assert.ok(text.startsWith(id + WRAPPER[0]) && text.endsWith(WRAPPER[1]), 'the bundle is not inside its function wrapper')
   const bytes = fs.readFileSync(cache)
-  assert.equal(bytes.subarray(0, id.length).toString('latin1'), id)
-  assert.ok(bytes.length > id.length + 1000, 'the cache holds no code')
+  const dataAt = cacheDataOffset(id.length)
+  assert.equal(dataAt % 8, 0)
+  assert.equal(bytes.subarray(0, dataAt).toString('latin1'), id + ' '.repeat(dataAt - id.length))
+  assert.ok(bytes.length > dataAt + 1000, 'the cache holds no code')
   assert.equal(bytes.indexOf(Buffer.from(checkout.replace(/[\\/]$/, ''))), -1, 'the cache holds the path it was built in')
 }
 
@@ -32,10 +40,10 @@ export function assertBuiltTogether (bundle, cache, checkout) {
  */
 export function assertCacheTaken (bundle, cache, name) {
   const check = `
-    const fs = require('node:fs'), vm = require('node:vm'), { wrap } = require('node:module')
+    const fs = require('node:fs'), vm = require('node:vm')
     const bundle = fs.readFileSync(${JSON.stringify(bundle)}, 'utf8')
-    const cachedData = fs.readFileSync(${JSON.stringify(cache)}).subarray(bundle.indexOf('\\n') + 1)
-    const script = new vm.Script(wrap(bundle), { filename: ${JSON.stringify(name)}, cachedData })
+    const cachedData = fs.readFileSync(${JSON.stringify(cache)}).subarray(${cacheDataOffset(fs.readFileSync(bundle, 'utf8').indexOf('\n') + 1)})
+    const script = new vm.Script(bundle, { filename: ${JSON.stringify(name)}, cachedData })
     console.log(script.cachedDataRejected)`
   const { NODE_OPTIONS, ...env } = process.env
   const r = spawnSync(process.execPath, ['-e', check], { env, encoding: 'utf8' })
