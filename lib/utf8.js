@@ -6,13 +6,7 @@
 
 import { JAVASCRIPTCORE } from './engine.js'
 
-/** @type {TextDecoder | null} made when long text is first decoded: a program that never decodes
- * any (a CAR check validates text without decoding it) does not pay for making one */
-let looseDecoder = null
-/** @returns {TextDecoder} the replacing decoder readUtf8 uses */
-function loose () {
-  return looseDecoder ?? (looseDecoder = new TextDecoder('utf-8', { ignoreBOM: true }))
-}
+const looseDecoder = new TextDecoder('utf-8', { ignoreBOM: true })
 const textEncoder = new TextEncoder()
 /** String.prototype.isWellFormed is missing in older browsers (Safari < 16.4) */
 const hasIsWellFormed = typeof ''.isWellFormed === 'function'
@@ -120,7 +114,7 @@ export function readUtf8 (src, start, end, escaped) {
   }
   // the replacing decoder, then a U+FFFD scan (it can only have replaced something if its
   // output holds one); only then is the text checked byte by byte
-  const s = loose().decode(src.subarray(start, end))
+  const s = looseDecoder.decode(src.subarray(start, end))
   if (s.indexOf('\ufffd') < 0) return s
   let at = invalidUtf8At(src, start, end)
   if (at < 0) return s // a U+FFFD of its own
@@ -133,11 +127,11 @@ export function readUtf8 (src, start, end, escaped) {
   let text = ''
   let from = start
   while (at >= 0) {
-    text += loose().decode(src.subarray(from, at)) + fromCharCode(0xdc00 + src[at])
+    text += looseDecoder.decode(src.subarray(from, at)) + fromCharCode(0xdc00 + src[at])
     from = at + 1
     at = invalidUtf8At(src, from, end)
   }
-  return text + loose().decode(src.subarray(from, end))
+  return text + looseDecoder.decode(src.subarray(from, end))
 }
 
 const fromCharCode = String.fromCharCode
