@@ -115,7 +115,11 @@ describe('core/run: the one loop (feed.js)', () => {
       waiting = false
       setClock(realClock)
     }
-    assert.deepEqual([...ranAfter], [20, 40, 60])
+    // a turn after batches 20 and 40 only (checks 20 apart: never one per batch); whether the
+    // waiting callback runs at the first turn or only at the second is the event loop's phase
+    // order (timers before or after immediates), so either counts, but it must run before the end
+    assert.ok([...ranAfter].every((n) => n === 20 || n === 40 || n === 60), [...ranAfter].join())
+    assert.ok([...ranAfter][0] < 60, `the event loop had no turn before the end: ${[...ranAfter].join()}`)
   })
 
   it('a check here that waits for a load (a Promise) holds the batches after it', async () => {
