@@ -16,8 +16,8 @@
 // without setting up its ES module loader first, which a run from the bundle does not need.
 //
 // The bundle is compiled with the V8 code cache made beside it when it was built, which holds the
-// bytecode of every function that build's check of the sample CAR (as a file) ran: V8 then neither
-// parses the file nor compiles those functions again. V8 ignores a cache made by another V8 or with other
+// bytecode of every function that build's check of the embedded sample ran: V8 then neither parses
+// the file nor compiles those functions again. V8 ignores a cache made by another V8 or with other
 // flags (it compiles as without one); a cache for another build of the bundle is not passed (the
 // id on the bundle's first line heads the cache).
 const fs = require('node:fs')
