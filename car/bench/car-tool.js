@@ -377,7 +377,7 @@ const cars = ['filecoin-calibnet-genesis.car', 'filecoin-sample-v1.car'].map((na
   if (!fs.existsSync(file)) throw new Error(`missing test data: ${file} (see test/fixtures/README.md)`)
   return file
 })
-const codecs = [['this repo', defaultCodecUrl], ['@ipld/dag-cbor', import.meta.resolve('@ipld/dag-cbor')]]
+const codecs = [['this repo', defaultCodecUrl()], ['@ipld/dag-cbor', import.meta.resolve('@ipld/dag-cbor')]]
 const RUNS = 9
 
 /** @param {number[]} xs */

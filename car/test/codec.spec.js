@@ -5,7 +5,7 @@ import { defaultCodecUrl } from '../lib/node/run.js'
 
 describe('the default codec', () => {
   it('is dag-cbor-fast with validate from its own entry', async () => {
-    const codec = await import(defaultCodecUrl)
+    const codec = await import(defaultCodecUrl())
     assert.equal(codec.code, 0x71)
     assert.equal(typeof codec.validate, 'function')
     assert.equal(codec.validate(codec.encode({ a: 1.5 })).integralFloats, 0)

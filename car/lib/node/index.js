@@ -97,7 +97,7 @@ export async function verifyCar (input, options = {}) {
   if (options.name) source.name = options.name
   return core.runVerify(source, options, {
     workers: threads,
-    workerPool: async (n) => (await import('./workers.js')).workerPool(n, defaultCodecUrl, { canonicalize: false })
+    workerPool: async (n) => (await import('./workers.js')).workerPool(n, defaultCodecUrl(), { canonicalize: false })
   })
 }
 

@@ -10,8 +10,14 @@ import { setClock } from '../core/base/clock.js'
 // perf_hooks; both count from the process's start (a time taken before this runs still compares)
 setClock(() => process.uptime() * 1000)
 
-/** Our codec, imported by module URL so worker threads can load the same one (the bench swaps it). */
-export const defaultCodecUrl = new URL('../core/check/dag-cbor.js', import.meta.url).href
+/**
+ * Our codec's module URL, which worker threads import (a bench passes another as codecUrl). Made
+ * when a pool starts, not when this module loads: in the packed bundle import.meta.url is made
+ * when first read, and a check in this thread alone never needs it.
+ *
+ * @returns {string}
+ */
+export const defaultCodecUrl = () => new URL('../core/check/dag-cbor.js', import.meta.url).href
 /**
  * Below this size a run uses one thread by default: a worker thread starts (its isolate, then its
  * modules) in about the time this thread takes to check tens of MB, and until then it only takes
@@ -41,7 +47,7 @@ export function defaultWorkers (size, out = false) {
  * @typedef {object} NodeRunOptions
  * @property {string} [out] path of the CAR to write
  * @property {string} [mapFile] with canonicalize: also write every old -> new CID to this file
- * @property {string} [codecUrl] module URL of the codec (default: ../core/codec.js)
+ * @property {string} [codecUrl] module URL of the codec (default: ours, ../core/check/dag-cbor.js)
  *
  * @typedef {Omit<import('../core/run/pipeline.js').RunOptions, 'output' | 'codec' | 'workerPool'> & NodeRunOptions} RunOptions
  */
@@ -54,11 +60,11 @@ export function defaultWorkers (size, out = false) {
  * @returns {Promise<import('../core/report/summary.js').Summary>}
  */
 export async function roundTrip (options) {
-  const { out, mapFile, codecUrl = defaultCodecUrl, ...rest } = options
+  const { out, mapFile, codecUrl, ...rest } = options
   const workers = options.workers ?? defaultWorkers(options.source.size, out !== undefined)
   const canonicalize = !!options.canonicalize
   /** @param {number} threads */
-  const startPool = async (threads) => (await import('./workers.js')).workerPool(threads, codecUrl, { canonicalize })
+  const startPool = async (threads) => (await import('./workers.js')).workerPool(threads, codecUrl ?? defaultCodecUrl(), { canonicalize })
   // the pipeline's worker threads (without an output, this thread is one of `workers`) start now,
   // before the codec is loaded and the header read: a thread takes longer to start than those, and
   // this one checks batches itself until one has
@@ -71,7 +77,7 @@ export async function roundTrip (options) {
       ...rest,
       workers,
       // the default by its specifier, which the CLI's bundle (scripts/build-cli.js) then carries
-      codec: codecUrl === defaultCodecUrl ? await import('../core/check/dag-cbor.js') : await import(codecUrl),
+      codec: codecUrl === undefined ? await import('../core/check/dag-cbor.js') : await import(codecUrl),
       workerPool: (n) => {
         const pool = early !== null && n === threads ? early : startPool(n)
         if (pool === early) early = null
