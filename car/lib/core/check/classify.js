@@ -122,10 +122,31 @@ export const NOT_COMMON = 1
 export const HASH_OK = 2
 export const HASH_MISMATCH = 3
 
-/** commonBranch's `validated`: the caller ran validate() on the block, which accepted it with no float64 integers */
+/** validateCommon's answer: validate() accepted the block with no float64 integers */
 export const VALID = 1
-/** commonBranch's `validated`: validate() rejected the block, or found float64 integers in it */
+/** validateCommon's answer: validate() rejected the block, or found float64 integers in it */
 export const NOT_VALID = 2
+
+/**
+ * The validation step of `commonBranch`, on its own so that a caller can take it before the
+ * hashing (sections.js validates a batch's blocks first) and hand the answer back to commonBranch:
+ * for a DAG-CBOR block of a kind commonBranch validates (a codec with validate(), a sha2-256 or
+ * blake2b-256 digest), VALID or NOT_VALID; 0 for any other block.
+ *
+ * @param {Codec} codec
+ * @param {number} code the CID's codec
+ * @param {number} hashCode its multihash code
+ * @param {Uint8Array} data the block
+ * @returns {number} VALID, NOT_VALID or 0
+ */
+export function validateCommon (codec, code, hashCode, data) {
+  if (code !== DAG_CBOR || codec.validate === undefined || (hashCode !== SHA2_256 && hashCode !== BLAKE2B_256)) return 0
+  try {
+    return codec.validate(data).integralFloats === 0 ? VALID : NOT_VALID
+  } catch {
+    return NOT_VALID // rejected: the other branches say why (classifyRejected)
+  }
+}
 
 /**
  * The first branch of `verdict`, on a CID already taken apart (so that a caller holding only the
@@ -142,22 +163,15 @@ export const NOT_VALID = 2
  * @param {Uint8Array} data the block
  * @param {Uint8Array} digest holds the CID's digest at `at`
  * @param {number} at
- * @param {number} [validated] VALID or NOT_VALID when the caller validated the DAG-CBOR block itself
+ * @param {number} [validated] validateCommon's answer when the caller took it already; 0 otherwise
  * @returns {number} COMMON, NOT_COMMON, HASH_OK or HASH_MISMATCH
  */
 export function commonBranch (codec, code, hashCode, data, digest, at, validated = 0) {
   if (code === DAG_CBOR ? codec.validate === undefined : code !== RAW) return NOT_COMMON
   if (hashCode !== SHA2_256 && hashCode !== BLAKE2B_256) return NOT_COMMON
   if (!digest32Matches(hashCode, data, digest, at)) return HASH_MISMATCH
-  if (code === DAG_CBOR && validated !== 0) return validated === VALID ? COMMON : HASH_OK
-  if (code === DAG_CBOR) {
-    try {
-      if (/** @type {NonNullable<Codec['validate']>} */ (codec.validate)(data).integralFloats !== 0) return HASH_OK
-    } catch {
-      return HASH_OK // rejected: the other branches say why (classifyRejected)
-    }
-  }
-  return COMMON
+  if (code !== DAG_CBOR) return COMMON
+  return (validated !== 0 ? validated : validateCommon(codec, code, hashCode, data)) === VALID ? COMMON : HASH_OK
 }
 
 /**

@@ -5,14 +5,12 @@
 // CAR (roots, duplicates, the CARv2 index) that need every block. So the main thread neither
 // parses CIDs nor makes an object per block, and no per-block result crosses between threads.
 /** @typedef {import('multiformats/cid').CID} CID */
-import { verdict, commonBranch, COMMON, NOT_COMMON, DAG_CBOR, VALID, NOT_VALID } from '../check/classify.js'
+import { verdict, commonBranch, validateCommon, COMMON, NOT_COMMON, DAG_CBOR } from '../check/classify.js'
 import { createSummary, addBlock, countBlock } from '../report/summary.js'
 import { fingerprintInto } from '../graph/seen.js'
 import { uvarint, varintEnd } from '../base/varint.js'
 import { decodeSectionCid } from '../read/open-car.js'
 
-const SHA2_256 = 0x12
-const BLAKE2B_256 = 0xb220
 const DIGEST_SIZE = 32
 
 /**
@@ -62,7 +60,7 @@ class BatchState {
     this.cidAt = 0
     this.cidEnds = new Uint32Array(n)
     this.fingerprints = new Uint32Array(2 * n)
-    /** validateSections' outcome for each section: VALID, NOT_VALID, or 0 (not a block it checks) */
+    /** validateSections' outcome for each section: validateCommon's answer, or 0 (not validated) */
     this.validated = new Uint8Array(n)
     /** @type {SectionError | null} */
     this.error = null
@@ -106,10 +104,9 @@ function checkSections (codec, bytes, ends, starts, maxBlockSize, state) {
       fingerprintInto(bytes, from, dataAt, fingerprints, i)
       cidEnds[i] = cidAt += cidLength
       state.cidAt = cidAt
-      const code = bytes[from + 1]
-      countBlock(summary, code, bytes[from + 2] === SHA2_256 ? SHA2_256 : BLAKE2B_256, to - dataAt)
+      countBlock(summary, headCode, headHash, to - dataAt)
       summary.verified++
-      if (code === DAG_CBOR) summary.dagCbor.canonical++
+      if (headCode === DAG_CBOR) summary.dagCbor.canonical++
       if (onSection !== null) onSection(bytes.subarray(from, dataAt), bytes.subarray(dataAt, to), starts[i], first + i, null)
       from = to
       continue
@@ -144,8 +141,8 @@ function checkSections (codec, bytes, ends, starts, maxBlockSize, state) {
 }
 
 /**
- * The codec's validate() over the batch's DAG-CBOR blocks, before any is hashed (checkSections
- * then takes each outcome from `validated`). In a fresh process V8 compiles the validator optimized
+ * The validation step of the first branch (classify.js validateCommon) over the batch's blocks,
+ * before any is hashed (checkSections then hands each answer to commonBranch in `validated`). In a fresh process V8 compiles the validator optimized
  * on another thread once it has run a while, and the process waits at exit for a compile still
  * running; validating first starts that compile before the hasher is loaded and the blocks are
  * hashed, rather than after, so that on a small CAR it overlaps them.
@@ -154,7 +151,7 @@ function checkSections (codec, bytes, ends, starts, maxBlockSize, state) {
  * @param {Uint8Array} bytes
  * @param {Uint32Array} ends
  * @param {number} maxBlockSize
- * @param {Uint8Array} validated set for each section checkSections would hand to commonBranch as DAG-CBOR
+ * @param {Uint8Array} validated set for each section checkSections hands to commonBranch as DAG-CBOR
  */
 function validateSections (codec, bytes, ends, maxBlockSize, validated) {
   if (codec.validate === undefined) return
@@ -162,15 +159,9 @@ function validateSections (codec, bytes, ends, maxBlockSize, validated) {
   for (let i = 0; i < ends.length; i++) {
     const to = ends[i]
     while (bytes[from++] >= 0x80);
-    // the blocks checkSections hands to commonBranch as DAG-CBOR with a digest it checks
+    // the blocks checkSections hands to commonBranch as DAG-CBOR (no view made of any other)
     const dataAt = commonHead(bytes, from, to, maxBlockSize)
-    if (dataAt >= 0 && headCode === DAG_CBOR && (headHash === SHA2_256 || headHash === BLAKE2B_256)) {
-      let valid = false
-      try {
-        valid = codec.validate(bytes.subarray(dataAt, to)).integralFloats === 0
-      } catch {} // rejected: verdict's other branches say why
-      validated[i] = valid ? VALID : NOT_VALID
-    }
+    if (dataAt >= 0 && headCode === DAG_CBOR) validated[i] = validateCommon(codec, headCode, headHash, bytes.subarray(dataAt, to))
     from = to
   }
 }
