@@ -1,6 +1,9 @@
 // The tool as a user installs it, for the start-up bench (startup.js --packed): `npm pack` of the
 // codec (repo root) and of this package, both tarballs installed into an empty project in the OS
 // temp dir with npm's local cache and no network (`npm ci --offline`), as test/package.test.js does.
+// npm, and the pack's bundle script with it, runs under the Node running this (first on PATH): the
+// bundle's V8 code cache is made by that Node and taken only by a Node of the same V8, so a bench
+// run with another Node times that Node with its own cache, as a package packed on it would start.
 import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -10,6 +13,7 @@ import { consumerLockfile } from '../../test/helpers/consumer-lockfile.js'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+const env = { ...process.env, PATH: [path.dirname(process.execPath), process.env.PATH].join(path.delimiter) }
 
 /**
  * Pack both packages and install them into a new temporary project.
@@ -20,7 +24,7 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 export function installPacked () {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-car-packed-'))
   /** @param {string[]} args */
-  const pack = (args) => JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', dir, ...args], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))[0]
+  const pack = (args) => JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', dir, ...args], { cwd: repo, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))[0]
   try {
     const codec = pack([])
     const tool = pack(['-w', 'dag-cbor-car'])
@@ -28,7 +32,7 @@ export function installPacked () {
     const dependencies = { 'dag-cbor-car': `file:${tool.filename}`, 'dag-cbor-fast': `file:${codec.filename}` }
     fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies }))
     fs.writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify(consumerLockfile([{ packed: codec, manifest: lock[''] }, { packed: tool, manifest: lock.car }], dependencies)))
-    const install = spawnSync(npm, ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8' })
+    const install = spawnSync(npm, ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: dir, env, encoding: 'utf8' })
     if (install.status !== 0) throw new Error(`npm ci --offline of the tarballs failed:\n${install.stdout}\n${install.stderr}`)
   } catch (err) {
     fs.rmSync(dir, { recursive: true, force: true })

@@ -6,7 +6,7 @@
 // (bench/packed.js: npm pack of both packages, installed into an empty project in the OS temp dir,
 // removed afterwards), which runs its bundle (scripts/bundle.js); with --checkout, this checkout's
 // bin, which runs the source. Run it with another Node (`/path/to/node car/bench/startup.js`) for
-// that Node's figures.
+// that Node's figures: the package is then packed by that Node too, with a code cache of its own.
 //   the embedded sample        dag-cbor-car (no file: verify of lib/node/sample.car)
 //   a repo export              dag-cbor-car repo.car: about 100 KB, a signed AT Protocol repo
 //                              (340 posts under their MST), written to the OS temp dir and removed
