@@ -15,17 +15,22 @@
 // and compile before the command starts. CommonJS (bin/package.json): Node starts a CommonJS entry
 // without setting up its ES module loader first, which a run from the bundle does not need.
 //
-// The bundle is compiled with the V8 code cache made beside it when it was built, which holds the
-// bytecode of every function that build's check of the embedded sample ran: V8 then neither parses
-// the file nor compiles those functions again. V8 ignores a cache made by another V8 or with other
-// flags (it compiles as without one); a cache for another build of the bundle is not passed (the
-// id on the bundle's first line heads the cache).
+// The bundle is compiled with V8's code cache for it, which holds the bytecode of every function
+// the run that made it ran: V8 then neither parses the file nor compiles those functions again.
+// V8 takes a cache only from its own version (and flags), so there is one per V8 version, named by
+// it: the one npm pack makes (scripts/bundle.js: a check of the embedded sample), for the packer's
+// Node, and for any other Node the one its first check of CAR data writes as it exits (as Python
+// writes __pycache__ beside the code; nothing where the package directory cannot be written).
+// Runs that compile little of the bundle write none (--version, --help, exit status 2): a cache
+// made by one would leave every later check compiling the rest. A cache file for another build of
+// the bundle is neither passed nor kept: the id on the bundle's first line heads the cache.
 const fs = require('node:fs')
 const path = require('node:path')
 const vm = require('node:vm')
 
 const BUNDLE = path.join(__dirname, '../build/node/dag-cbor-car.cjs')
-const CACHE = path.join(__dirname, '../build/node/dag-cbor-car.cache')
+/** the code cache for this V8 (a cache made by another V8 would be refused) */
+const CACHE = path.join(__dirname, `../build/node/dag-cbor-car.v8-${process.versions.v8}.cache`)
 /** what V8 names the bundle in stack traces (a code cache keeps the name of the run that made it) */
 const NAME = 'dag-cbor-car/build/node/dag-cbor-car.cjs'
 
@@ -57,9 +62,12 @@ let loaded
  * expression already (the wrapper Node gives a CommonJS module, written by scripts/bundle.js), so
  * that the 360 kB of source V8 compiles is the string read, not a copy made by wrapping it here.
  *
+ * @param {{ saveCache?: boolean }} [options] saveCache: when there is no cache for this build and
+ *   this V8, write one as the process exits with status 0 or 1 (the command's own run of a
+ *   command that reads CAR data does; the threads and children it starts do not)
  * @returns {typeof import('../lib/node/bundle-entry.js')}
  */
-function loadBundle () {
+function loadBundle ({ saveCache = false } = {}) {
   if (loaded) return loaded
   const source = fs.readFileSync(BUNDLE, 'utf8')
   const id = Buffer.from(source.slice(0, source.indexOf('\n') + 1), 'latin1')
@@ -68,17 +76,12 @@ function loadBundle () {
   try {
     const bytes = fs.readFileSync(CACHE)
     if (bytes.subarray(0, id.length).equals(id)) cachedData = bytes.subarray(cacheDataOffset(id.length))
-  } catch (err) {
-    if (/** @type {{ code?: string }} */ (err).code !== 'ENOENT') throw err
+  } catch {
+    // none (or unreadable): compiled from the source
   }
   const script = new vm.Script(source, { filename: NAME, cachedData })
-  // scripts/bundle.js sets it for the one run that makes the cache, written as that run ends
-  const cacheOut = process.env.DAG_CBOR_CAR_WRITE_CODE_CACHE
-  if (cacheOut) {
-    process.on('exit', () => {
-      const padding = Buffer.alloc(cacheDataOffset(id.length) - id.length, 0x20)
-      fs.writeFileSync(cacheOut, Buffer.concat([id, padding, script.createCachedData()]))
-    })
+  if (saveCache && cachedData === undefined) {
+    process.on('exit', (code) => { if (code === 0 || code === 1) writeCache(script, id) })
   }
   const module = { exports: {} }
   // this file's require: the bundle requires only built-ins and packages by name, which resolve
@@ -88,9 +91,30 @@ function loadBundle () {
   return loaded
 }
 
-module.exports = { bundled, loadBundle, cacheDataOffset }
+/**
+ * Write the code cache of what this run compiled, after the bundle's id line, whole or not at all
+ * (renamed into place); nothing when the directory cannot be written.
+ *
+ * @param {import('node:vm').Script} script
+ * @param {Buffer} id
+ */
+function writeCache (script, id) {
+  const partial = `${CACHE}.${process.pid}.tmp`
+  try {
+    const padding = Buffer.alloc(cacheDataOffset(id.length) - id.length, 0x20)
+    fs.writeFileSync(partial, Buffer.concat([id, padding, script.createCachedData()]))
+    fs.renameSync(partial, CACHE)
+  } catch {
+    try { fs.rmSync(partial, { force: true }) } catch {}
+  }
+}
+
+/** arguments that make a run compile little of the bundle: no cache is written from one */
+const BRIEF = new Set(['--version', '-V', 'version', '--help', '-h', 'help'])
+
+module.exports = { bundled, loadBundle, cacheDataOffset, CACHE }
 
 if (require.main === module) {
-  if (bundled()) loadBundle().cli()
+  if (bundled()) loadBundle({ saveCache: !process.argv.slice(2).some((arg) => BRIEF.has(arg)) }).cli()
   else import('../lib/commands/cli.js')
 }

@@ -6,7 +6,10 @@
 //                                   dependencies included but for EXTERNAL, in one CommonJS file,
 //                                   written inside the function wrapper Node gives a CommonJS
 //                                   module, which the loader calls as is
-//   build/node/dag-cbor-car.cache   V8's code cache for it, made by a check of the embedded sample
+//   build/node/dag-cbor-car.v8-*.cache
+//                                   V8's code cache for it, made by a check of the embedded sample
+//                                   under the Node running this (for another V8, the command's
+//                                   first run there writes its own: bin/dag-cbor-car.js)
 //   build/node/worker.js, ...       one launcher per file the bundled code starts as a worker
 //                                   thread or child process (found by its URL, next to the
 //                                   bundle): it runs that file's module out of the same bundle
@@ -27,9 +30,10 @@
 // build).
 //
 // The code cache holds the bytecode of every function the run that made it ran; V8 takes it only
-// under the same V8 and flags: a package packed on Node 20 starts as fast as here on Node 20, and
-// on another line as without a cache. The first line of the bundle names its build; the loader
-// passes V8 only a cache that starts with the same line (V8's data follows it, 8-byte aligned).
+// under the same V8 and flags, so its name says its V8 version: a package packed on Node 24 starts
+// with it on Node 24, and on another line writes its own at its first run there. The first line of
+// the bundle names its build; the loader passes V8 only a cache that starts with the same line
+// (V8's data follows it, 8-byte aligned).
 //   node scripts/bundle.js            write build/node/ (npm pack runs it: prepack)
 //   node scripts/bundle.js --remove   remove build/ (postpack)
 import fs from 'node:fs'
@@ -48,8 +52,6 @@ const DATA = ['sample.car', 'sample.json']
 export const NAME = 'dag-cbor-car/build/node/dag-cbor-car.cjs'
 /** what the bundle's body is written inside: the function wrapper Node gives a CommonJS module */
 export const WRAPPER = ['(function (exports, require, module, __filename, __dirname) {', '\n});\n']
-/** the variable through which the run that makes the cache names the file to write it to */
-export const CACHE_OUT = 'DAG_CBOR_CAR_WRITE_CODE_CACHE'
 
 /**
  * Write the bundle, its launchers, the sample and the code cache into `into`/build/node/.
@@ -65,7 +67,7 @@ export async function buildBundle ({ into: given = car } = {}) {
   // the launchers are CommonJS: no ES module loader to set up in a thread that runs a bundle
   fs.writeFileSync(path.join(into, 'build/package.json'), '{ "type": "commonjs" }\n')
   const bundle = path.join(out, 'dag-cbor-car.cjs')
-  const cache = path.join(out, 'dag-cbor-car.cache')
+  const cache = path.join(out, `dag-cbor-car.v8-${process.versions.v8}.cache`)
   const result = await esbuild.build({
     entryPoints: [path.join(car, 'lib/node/bundle-entry.js')],
     absWorkingDir: car, // the paths the bundle names its modules by: the same from any working directory
@@ -113,17 +115,13 @@ export async function buildBundle ({ into: given = car } = {}) {
   fs.writeFileSync(bundle, text)
   // the code cache: the bundle's check of the embedded sample (no stdin, no file), in a process
   // without NODE_OPTIONS (V8 refuses a cache made under other V8 flags, and a user's run has none),
-  // through the bin's loader (run as the bin, a checkout's would run the source)
-  const partial = `${cache}.${process.pid}.tmp`
-  try {
-    const { NODE_OPTIONS, ...env } = process.env
-    const loader = path.join(into, 'bin/dag-cbor-car.js')
-    const run = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(loader)}).loadBundle().cli()`], { cwd: into, env: { ...env, [CACHE_OUT]: partial }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-    if (run.status !== 0) throw new Error(`the run that makes ${path.basename(cache)} exited ${run.status}: ${run.stderr}`)
-    fs.renameSync(partial, cache)
-  } finally {
-    fs.rmSync(partial, { force: true })
-  }
+  // through the bin's loader, which writes it as a run with no cache does (run as the bin, a
+  // checkout's would run the source)
+  const { NODE_OPTIONS, ...env } = process.env
+  const loader = path.join(into, 'bin/dag-cbor-car.js')
+  const run = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(loader)}).loadBundle({ saveCache: true }).cli()`], { cwd: into, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  if (run.status !== 0) throw new Error(`the run that makes ${path.basename(cache)} exited ${run.status}: ${run.stderr}`)
+  if (!fs.existsSync(cache)) throw new Error(`the run that makes ${path.basename(cache)} wrote no cache`)
   return { bundle, cache, launchers: started.map((f) => path.join(out, f)), text }
 }
 

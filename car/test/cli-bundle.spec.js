@@ -221,5 +221,51 @@ describe('one build per process: the checkout\'s source, or the packed package\'
         fs.writeFileSync(built.cache, cache)
       }
     })
+
+    it('a Node with no cache of its own gets one at its first check, which V8 takes and later runs keep', () => {
+      const cache = fs.readFileSync(built.cache)
+      const expected = run(bin, [REPO_CAR, '--json'])
+      try {
+        fs.rmSync(built.cache)
+        // runs that compile little of the bundle write none: --version, --help, exit status 2
+        for (const args of [['--version'], ['verify', '--help'], [path.join(dir, 'no-such.car')]]) {
+          const r = run(bin, args)
+          assert.equal(r.status, args.length === 1 && args[0].endsWith('.car') ? 2 : 0, r.stderr)
+          assert.ok(!fs.existsSync(built.cache), `${args.join(' ')} wrote a cache`)
+        }
+        const first = run(bin, [REPO_CAR, '--json'])
+        assert.equal(first.status, 0, first.stderr)
+        assert.deepEqual(counts(first.stdout), counts(expected.stdout))
+        assertBuiltTogether(built.bundle, built.cache, dir)
+        assertCacheTaken(built.bundle, built.cache, NAME)
+        const written = fs.readFileSync(built.cache)
+        const later = run(bin, [REPO_CAR, '--json'])
+        assert.equal(later.status, 0, later.stderr)
+        assert.ok(fs.readFileSync(built.cache).equals(written), 'a later run rewrote the cache')
+        assert.deepEqual(fs.readdirSync(path.dirname(built.cache)).filter((f) => f.endsWith('.tmp')), [])
+      } finally {
+        fs.writeFileSync(built.cache, cache)
+      }
+    })
+
+    it('where the cache cannot be written, the run is the same and leaves nothing behind', () => {
+      const cache = fs.readFileSync(built.cache)
+      const expected = run(bin, [REPO_CAR, '--json'])
+      const before = fs.readdirSync(path.dirname(built.cache)).filter((f) => f !== path.basename(built.cache)).sort()
+      try {
+        // a directory where the cache would go: it can be neither read nor replaced
+        fs.rmSync(built.cache)
+        fs.mkdirSync(built.cache)
+        const r = run(bin, [REPO_CAR, '--json'])
+        assert.equal(r.status, 0, r.stderr)
+        assert.equal(r.stderr, '')
+        assert.deepEqual(counts(r.stdout), counts(expected.stdout))
+        assert.ok(fs.statSync(built.cache).isDirectory())
+        assert.deepEqual(fs.readdirSync(path.dirname(built.cache)).filter((f) => f !== path.basename(built.cache)).sort(), before)
+      } finally {
+        fs.rmSync(built.cache, { recursive: true, force: true })
+        fs.writeFileSync(built.cache, cache)
+      }
+    })
   })
 })

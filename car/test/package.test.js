@@ -17,6 +17,8 @@ const repo = fileURLToPath(new URL('../../', import.meta.url))
 const GENESIS = path.join(repo, 'test/fixtures/cars/filecoin-calibnet-genesis.car')
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
+/** the code cache npm pack makes: for the V8 of the Node packing, this one (pack()) */
+const CACHE = `build/node/dag-cbor-car.v8-${process.versions.v8}.cache`
 
 /** @type {string} */
 let dir
@@ -34,7 +36,9 @@ function run (file, args) {
  * @returns {{ name: string, version: string, filename: string, integrity: string, files: { path: string }[] }}
  */
 function pack (args) {
-  return JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', dir, ...args], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))[0]
+  // npm, and the bundle script it runs, under this Node
+  const env = { ...process.env, PATH: [path.dirname(process.execPath), process.env.PATH].join(path.delimiter) }
+  return JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', dir, ...args], { cwd: repo, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))[0]
 }
 
 describe('package: the dag-cbor-car tarball (with the codec\'s) installed into an empty project', function () {
@@ -68,7 +72,7 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
 
   it('holds the bin, the code, the README and the licences, and no tests or benches', () => {
     const files = tool.files.map((f) => f.path)
-    for (const needed of ['bin/dag-cbor-car.js', 'lib/commands/verify.js', 'lib/core/read/open-car.js', 'lib/core/index.js', 'lib/node/index.js', 'lib/node/sample.car', 'build/node/dag-cbor-car.cjs', 'build/node/dag-cbor-car.cache', 'build/node/worker.js', 'build/node/many-child.js', 'build/node/sample.car', 'types/lib/core/index.d.ts', 'types/lib/node/index.d.ts', 'README.md', 'LICENSE-APACHE', 'LICENSE-MIT', 'package.json']) {
+    for (const needed of ['bin/dag-cbor-car.js', 'lib/commands/verify.js', 'lib/core/read/open-car.js', 'lib/core/index.js', 'lib/node/index.js', 'lib/node/sample.car', 'build/node/dag-cbor-car.cjs', CACHE, 'build/node/worker.js', 'build/node/many-child.js', 'build/node/sample.car', 'types/lib/core/index.d.ts', 'types/lib/node/index.d.ts', 'README.md', 'LICENSE-APACHE', 'LICENSE-MIT', 'package.json']) {
       assert.ok(files.includes(needed), `${needed} missing from the tarball`)
     }
     assert.deepEqual(files.filter((f) => /^(test|bench|scripts)\//.test(f)), [])
@@ -78,8 +82,8 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
     const installed = path.join(dir, 'node_modules/dag-cbor-car')
     const bundled = spawnSync(process.execPath, ['-e', "console.log(require('./bin/dag-cbor-car.js').bundled())"], { cwd: installed, encoding: 'utf8' })
     assert.equal(bundled.stdout.trim(), 'true', bundled.stderr)
-    assertBuiltTogether(path.join(installed, 'build/node/dag-cbor-car.cjs'), path.join(installed, 'build/node/dag-cbor-car.cache'), path.join(repo, 'car'))
-    assertCacheTaken(path.join(installed, 'build/node/dag-cbor-car.cjs'), path.join(installed, 'build/node/dag-cbor-car.cache'), NAME)
+    assertBuiltTogether(path.join(installed, 'build/node/dag-cbor-car.cjs'), path.join(installed, CACHE), path.join(repo, 'car'))
+    assertCacheTaken(path.join(installed, 'build/node/dag-cbor-car.cjs'), path.join(installed, CACHE), NAME)
     // npm pack's postpack removed it again: the checkout runs its source
     assert.ok(!fs.existsSync(path.join(repo, 'car/build')), 'car/build/ is left in the checkout')
   })
