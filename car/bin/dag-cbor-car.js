@@ -19,8 +19,9 @@
 // the run that made it ran: V8 then neither parses the file nor compiles those functions again.
 // V8 takes a cache only from its own version (and flags), so there is one per V8 version, named by
 // it: the one npm pack makes (scripts/bundle.js: a check of the embedded sample), for the packer's
-// Node, and for any other Node the one its first check of CAR data writes as it exits (as Python
-// writes __pycache__ beside the code; nothing where the package directory cannot be written).
+// Node, and for any other Node (or Bun, by Bun's version) the one its first check of CAR data
+// writes as it exits (as Python writes __pycache__ beside the code; nothing where the package
+// directory cannot be written).
 // Runs that compile little of the bundle write none (--version, --help, exit status 2): a cache
 // made by one would leave every later check compiling the rest. A cache file for another build of
 // the bundle is neither passed nor kept: the id on the bundle's first line heads the cache.
@@ -29,8 +30,8 @@ const path = require('node:path')
 const vm = require('node:vm')
 
 const BUNDLE = path.join(__dirname, '../build/node/dag-cbor-car.cjs')
-/** the code cache for this V8 (a cache made by another V8 would be refused) */
-const CACHE = path.join(__dirname, `../build/node/dag-cbor-car.v8-${process.versions.v8}.cache`)
+/** the code cache for this engine's version: V8's, or Bun's (whose JavaScriptCore takes a cache of its own) */
+const CACHE = path.join(__dirname, `../build/node/dag-cbor-car.${process.versions.bun ? `bun-${process.versions.bun}` : `v8-${process.versions.v8}`}.cache`)
 /** what V8 names the bundle in stack traces (a code cache keeps the name of the run that made it) */
 const NAME = 'dag-cbor-car/build/node/dag-cbor-car.cjs'
 
