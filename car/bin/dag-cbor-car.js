@@ -100,7 +100,8 @@ function loadBundle ({ saveCache = false } = {}) {
  * @param {Buffer} id
  */
 function writeCache (script, id) {
-  const partial = `${CACHE}.${process.pid}.tmp`
+  // a name no other process writes, even one with this pid in another container sharing the directory
+  const partial = `${CACHE}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`
   try {
     const padding = Buffer.alloc(cacheDataOffset(id.length) - id.length, 0x20)
     fs.writeFileSync(partial, Buffer.concat([id, padding, script.createCachedData()]))
