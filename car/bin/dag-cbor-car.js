@@ -17,21 +17,21 @@
 //
 // The bundle is compiled with V8's code cache for it, which holds the bytecode of every function
 // the run that made it ran: V8 then neither parses the file nor compiles those functions again.
-// V8 takes a cache only from its own version (and flags), so there is one per V8 version, named by
-// it: the one npm pack makes (scripts/bundle.js: a check of the embedded sample), for the packer's
-// Node, and for any other Node (or Bun, by Bun's version) the one its first check of CAR data
-// writes as it exits (as Python writes __pycache__ beside the code; nothing where the package
-// directory cannot be written).
-// Runs that compile little of the bundle write none (--version, --help, exit status 2): a cache
-// made by one would leave every later check compiling the rest. A cache file for another build of
-// the bundle is neither passed nor kept: the id on the bundle's first line heads the cache.
+// V8 takes a cache only from its own version and flags, so there is one per engine version and set
+// of options the process started with, named by them (cacheName): the one npm pack makes
+// (scripts/bundle.js: a check of the embedded sample, no options) for the packer's Node, and for
+// any other Node, Bun or options the one the first check of CAR data under them writes as it exits
+// (as Python writes __pycache__ beside the code; nothing where the package directory cannot be
+// written). Runs that compile little of the bundle write none (--version, --help, exit status 2):
+// a cache made by one would leave every later check compiling the rest. A cache file for another
+// build of the bundle is neither passed nor kept: the id on the bundle's first line heads the cache.
 const fs = require('node:fs')
 const path = require('node:path')
 const vm = require('node:vm')
 
 const BUNDLE = path.join(__dirname, '../build/node/dag-cbor-car.cjs')
-/** the code cache for this engine's version: V8's, or Bun's (whose JavaScriptCore takes a cache of its own) */
-const CACHE = path.join(__dirname, `../build/node/dag-cbor-car.${process.versions.bun ? `bun-${process.versions.bun}` : `v8-${process.versions.v8}`}.cache`)
+/** the code cache for this engine and the options this process started with (cacheName) */
+const CACHE = path.join(__dirname, `../build/node/dag-cbor-car.${cacheName()}.cache`)
 /** what V8 names the bundle in stack traces (a code cache keeps the name of the run that made it) */
 const NAME = 'dag-cbor-car/build/node/dag-cbor-car.cjs'
 
@@ -44,6 +44,24 @@ const NAME = 'dag-cbor-car/build/node/dag-cbor-car.cjs'
  */
 function cacheDataOffset (idLength) {
   return Math.ceil(idLength / 8) * 8
+}
+
+/**
+ * What names the code cache a run can take: its engine's version (V8's, or Bun's, whose
+ * JavaScriptCore takes a cache of its own) and, when the process started with options, a hash of
+ * them, since V8 refuses a cache made under other V8 flags (NODE_OPTIONS=--max-old-space-size is
+ * one): a run with the options a user always sets has a cache of its own, and one without keeps
+ * the packed one.
+ *
+ * @returns {string}
+ */
+function cacheName () {
+  const engine = process.versions.bun ? `bun-${process.versions.bun}` : `v8-${process.versions.v8}`
+  const options = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ').trim()
+  if (options === '') return engine
+  let hash = 0x811c9dc5 // FNV-1a, for a short file name: no module to load for it
+  for (let i = 0; i < options.length; i++) hash = Math.imul(hash ^ options.charCodeAt(i), 0x01000193)
+  return `${engine}-${(hash >>> 0).toString(16).padStart(8, '0')}`
 }
 
 /**

@@ -115,12 +115,18 @@ export async function buildBundle ({ into: given = car } = {}) {
   fs.writeFileSync(bundle, text)
   // the code cache: the bundle's check of the embedded sample (no stdin, no file), in a process
   // without NODE_OPTIONS (V8 refuses a cache made under other V8 flags, and a user's run has none),
-  // through the bin's loader, which writes it as a run with no cache does (run as the bin, a
-  // checkout's would run the source)
+  // through the bin's loader, which writes it as a run with no cache does (not run as the bin: a
+  // checkout's would run the source), started from a file rather than with -e, so that it starts
+  // with no options, which would name the cache (bin/dag-cbor-car.js cacheName)
   const { NODE_OPTIONS, ...env } = process.env
-  const loader = path.join(into, 'bin/dag-cbor-car.js')
-  const run = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(loader)}).loadBundle({ saveCache: true }).cli()`], { cwd: into, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-  if (run.status !== 0) throw new Error(`the run that makes ${path.basename(cache)} exited ${run.status}: ${run.stderr}`)
+  const starter = path.join(out, `make-cache.${process.pid}.cjs`)
+  try {
+    fs.writeFileSync(starter, "require('../../bin/dag-cbor-car.js').loadBundle({ saveCache: true }).cli()\n")
+    const run = spawnSync(process.execPath, [starter], { cwd: into, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    if (run.status !== 0) throw new Error(`the run that makes ${path.basename(cache)} exited ${run.status}: ${run.stderr}`)
+  } finally {
+    fs.rmSync(starter, { force: true })
+  }
   if (!fs.existsSync(cache)) throw new Error(`the run that makes ${path.basename(cache)} wrote no cache`)
   return { bundle, cache, launchers: started.map((f) => path.join(out, f)), text }
 }

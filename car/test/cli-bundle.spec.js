@@ -248,6 +248,31 @@ describe('one build per process: the checkout\'s source, or the packed package\'
       }
     })
 
+    it('a run started with V8 options (NODE_OPTIONS) writes a cache of its own, which V8 takes under them, and leaves the packed one', () => {
+      const cache = fs.readFileSync(built.cache)
+      const dirOf = path.dirname(built.cache)
+      const before = new Set(fs.readdirSync(dirOf))
+      const nodeOptions = '--max-old-space-size=3000'
+      const { NODE_OPTIONS, ...env } = process.env
+      const withOptions = () => spawnSync(process.execPath, [bin, REPO_CAR, '--json'], { encoding: 'utf8', env: { ...env, NODE_OPTIONS: nodeOptions }, stdio: ['ignore', 'pipe', 'pipe'] })
+      try {
+        const first = withOptions()
+        assert.equal(first.status, 0, first.stderr)
+        const added = fs.readdirSync(dirOf).filter((f) => !before.has(f))
+        assert.equal(added.length, 1, `files added: ${added.join(', ')}`)
+        assert.match(added[0], /^dag-cbor-car\.v8-.+-[0-9a-f]{8}\.cache$/)
+        const own = path.join(dirOf, added[0])
+        assertCacheTaken(built.bundle, own, NAME, nodeOptions)
+        const written = fs.readFileSync(own)
+        const again = withOptions()
+        assert.equal(again.status, 0, again.stderr)
+        assert.ok(fs.readFileSync(own).equals(written), 'the second run rewrote its cache')
+        assert.ok(fs.readFileSync(built.cache).equals(cache), 'the packed cache changed')
+      } finally {
+        for (const f of fs.readdirSync(dirOf)) if (!before.has(f)) fs.rmSync(path.join(dirOf, f), { force: true })
+      }
+    })
+
     it('where the cache cannot be written, the run is the same and leaves nothing behind', () => {
       const cache = fs.readFileSync(built.cache)
       const expected = run(bin, [REPO_CAR, '--json'])

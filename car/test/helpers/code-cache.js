@@ -37,8 +37,9 @@ export function assertBuiltTogether (bundle, cache, checkout) {
  * @param {string} bundle the bundle's path
  * @param {string} cache its code cache's path (the bundle's first line, then V8's data)
  * @param {string} name the name the loader compiles it under
+ * @param {string} [nodeOptions] NODE_OPTIONS for the process that compiles it (none by default)
  */
-export function assertCacheTaken (bundle, cache, name) {
+export function assertCacheTaken (bundle, cache, name, nodeOptions) {
   const check = `
     const fs = require('node:fs'), vm = require('node:vm')
     const bundle = fs.readFileSync(${JSON.stringify(bundle)}, 'utf8')
@@ -46,7 +47,7 @@ export function assertCacheTaken (bundle, cache, name) {
     const script = new vm.Script(bundle, { filename: ${JSON.stringify(name)}, cachedData })
     console.log(script.cachedDataRejected)`
   const { NODE_OPTIONS, ...env } = process.env
-  const r = spawnSync(process.execPath, ['-e', check], { env, encoding: 'utf8' })
+  const r = spawnSync(process.execPath, ['-e', check], { env: nodeOptions === undefined ? env : { ...env, NODE_OPTIONS: nodeOptions }, encoding: 'utf8' })
   assert.equal(r.status, 0, r.stderr)
   assert.equal(r.stdout.trim(), 'false', 'V8 refused the cache')
 }
