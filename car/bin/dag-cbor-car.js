@@ -132,7 +132,7 @@ function writeCache (script, id) {
 /** arguments that make a run compile little of the bundle: no cache is written from one */
 const BRIEF = new Set(['--version', '-V', 'version', '--help', '-h', 'help'])
 
-module.exports = { bundled, loadBundle, cacheDataOffset, CACHE }
+module.exports = { bundled, loadBundle, cacheDataOffset }
 
 if (require.main === module) {
   if (bundled()) loadBundle({ saveCache: !process.argv.slice(2).some((arg) => BRIEF.has(arg)) }).cli()

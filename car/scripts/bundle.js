@@ -67,7 +67,6 @@ export async function buildBundle ({ into: given = car } = {}) {
   // the launchers are CommonJS: no ES module loader to set up in a thread that runs a bundle
   fs.writeFileSync(path.join(into, 'build/package.json'), '{ "type": "commonjs" }\n')
   const bundle = path.join(out, 'dag-cbor-car.cjs')
-  const cache = path.join(out, `dag-cbor-car.v8-${process.versions.v8}.cache`)
   const result = await esbuild.build({
     entryPoints: [path.join(car, 'lib/node/bundle-entry.js')],
     absWorkingDir: car, // the paths the bundle names its modules by: the same from any working directory
@@ -123,11 +122,14 @@ export async function buildBundle ({ into: given = car } = {}) {
   try {
     fs.writeFileSync(starter, "require('../../bin/dag-cbor-car.js').loadBundle({ saveCache: true }).cli()\n")
     const run = spawnSync(process.execPath, [starter], { cwd: into, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-    if (run.status !== 0) throw new Error(`the run that makes ${path.basename(cache)} exited ${run.status}: ${run.stderr}`)
+    if (run.status !== 0) throw new Error(`the run that makes the code cache exited ${run.status}: ${run.stderr}`)
   } finally {
     fs.rmSync(starter, { force: true })
   }
-  if (!fs.existsSync(cache)) throw new Error(`the run that makes ${path.basename(cache)} wrote no cache`)
+  // the file the loader named (bin/dag-cbor-car.js cacheName), the only cache in a fresh build/
+  const caches = fs.readdirSync(out).filter((f) => f.endsWith('.cache'))
+  if (caches.length !== 1) throw new Error(`the run that makes the code cache wrote ${caches.length === 0 ? 'none' : caches.join(', ')}`)
+  const cache = path.join(out, caches[0])
   return { bundle, cache, launchers: started.map((f) => path.join(out, f)), text }
 }
 
