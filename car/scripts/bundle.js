@@ -80,10 +80,9 @@ export async function buildBundle ({ into: given = car } = {}) {
     metafile: true,
     write: false,
     logLevel: 'warning',
-    // no whitespace or comments (the JSDoc casts esbuild keeps): 358 kB rather than 507 to read at
-    // each start; identifiers are kept, so stack traces still name our functions
-    minifyWhitespace: true,
-    minifySyntax: true,
+    // no whitespace, comments or long local names: less for V8 to read and deserialize at each
+    // start. A stack trace names minified functions; the command reports errors as one line.
+    minify: true,
     banner: {
       js: [
         '"use strict";',
@@ -108,6 +107,7 @@ export async function buildBundle ({ into: given = car } = {}) {
   }
   for (const file of DATA) fs.copyFileSync(path.join(car, 'lib/node', file), path.join(out, file))
   const body = result.outputFiles[0].text
+  checkAscii(body)
   // the id line, then the module inside the wrapper Node would give it: bin/dag-cbor-car.js compiles
   // the file as it is and calls the function it evaluates to
   const text = `// build ${crypto.createHash('sha256').update(body).digest('hex').slice(0, 32)}\n${WRAPPER[0]}${body}${WRAPPER[1]}`
@@ -131,6 +131,18 @@ export async function buildBundle ({ into: given = car } = {}) {
   if (caches.length !== 1) throw new Error(`the run that makes the code cache wrote ${caches.length === 0 ? 'none' : caches.join(', ')}`)
   const cache = path.join(out, caches[0])
   return { bundle, cache, launchers: started.map((f) => path.join(out, f)), text }
+}
+
+/**
+ * Throw where the bundle has a character past ASCII: V8 holds a source string with any such
+ * character in two bytes a character, twice the memory for every start to read in and scan.
+ * esbuild escapes them in strings, not in a regular expression.
+ *
+ * @param {string} text
+ */
+export function checkAscii (text) {
+  const at = text.search(/[^\x00-\x7f]/)
+  if (at >= 0) throw new Error(`the bundle has a character past ASCII, near ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 10))}: write it as an escape in the source`)
 }
 
 /**

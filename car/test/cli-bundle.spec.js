@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url'
 import { encode } from 'dag-cbor-fast'
 import { CID } from 'multiformats/cid'
 import { create as createDigest } from 'multiformats/hashes/digest'
-import { buildBundle, NAME } from '../scripts/bundle.js'
+import { buildBundle, checkAscii, NAME } from '../scripts/bundle.js'
 import { assertBuiltTogether, assertCacheTaken } from './helpers/code-cache.js'
 
 const car = fileURLToPath(new URL('../', import.meta.url))
@@ -77,6 +77,11 @@ describe('one build per process: the checkout\'s source, or the packed package\'
     assert.equal(tracked.stdout, '')
     const r = spawnSync(process.execPath, ['-e', "console.log(require('./bin/dag-cbor-car.js').bundled())"], { cwd: car, encoding: 'utf8' })
     assert.equal(r.stdout.trim(), 'false', r.stderr)
+  })
+
+  it('the build refuses a bundle with a character past ASCII (V8 would keep it two bytes a character), naming where', () => {
+    checkAscii('const a = /[\\u00b9]/; const b = "\\u00e9"')
+    assert.throws(() => checkAscii('const WINDOWS_DEVICE = /^(com[0-9\u00b9])$/i'), /past ASCII, near "const WINDOWS_DEVICE = \/\^\(com\[0-9\u00b9\]\)\$\/i"/)
   })
 
   it('in a checkout the bin runs the source as it is now, and a bundle left in build/ is not run', () => {

@@ -9,8 +9,9 @@ import { exactDagJson } from '../../core/report/block-view.js'
 import { ToolError, systemReason } from '../../core/base/errors.js'
 import { isNsid, isRecordKey } from '../../core/check/atproto/syntax.js'
 
-// Names Windows gives special meaning to, whatever the extension: refused there.
-const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i
+// Names Windows gives special meaning to, whatever the extension: refused there. COM¹ to COM³ and
+// LPT¹ to LPT³ are written as escapes: the bundle stays ASCII, which V8 holds in one byte a character.
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\..*)?$/i
 
 /**
  * @param {string} dir
