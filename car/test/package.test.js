@@ -12,6 +12,7 @@ import { consumerLockfile } from '../../test/helpers/consumer-lockfile.js'
 import { brokenLinks } from '../../test/helpers/markdown-links.js'
 import { assertBuiltTogether, assertCacheTaken } from './helpers/code-cache.js'
 import { NAME } from '../scripts/bundle.js'
+import { prepare, cases, runAll } from './golden/cases.js'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
 const GENESIS = path.join(repo, 'test/fixtures/cars/filecoin-calibnet-genesis.car')
@@ -151,6 +152,18 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
     assert.equal(s.result, 'fail')
     // npm may warn about its own configuration on stderr; the tool itself says nothing there
     assert.doesNotMatch(r.stderr, /dag-cbor-car:|\n\s+at /)
+  })
+
+  it('the installed command (its minified bundle) says on every golden case what expected.json holds', async () => {
+    const bin = path.join(dir, 'node_modules/dag-cbor-car/bin/dag-cbor-car.js')
+    const expected = JSON.parse(fs.readFileSync(new URL('./golden/expected.json', import.meta.url), 'utf8'))
+    const folder = prepare(bin)
+    try {
+      const results = await runAll(folder, cases(), bin)
+      for (const c of cases()) assert.deepEqual(results[c.name], expected[c.name], c.name)
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true })
+    }
   })
 
   it('the installed tool\'s other commands run from the tarball: inspect, ls, export | import, repo verify', () => {

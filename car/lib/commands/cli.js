@@ -1,6 +1,6 @@
-// dag-cbor-car <command> [args]: the command dispatcher, which bin/dag-cbor-car.js runs from its
-// bundle (lib/node/cli.bundle.cjs: this module and everything it loads, built by
-// scripts/build-cli.js). A bare `dag-cbor-car file.car` means `dag-cbor-car verify file.car`;
+// dag-cbor-car <command> [args]: the command dispatcher, which bin/dag-cbor-car.js runs (from the
+// packed package's bundle, build/node/dag-cbor-car.cjs written by scripts/bundle.js, or in a
+// checkout from the source). A bare `dag-cbor-car file.car` means `dag-cbor-car verify file.car`;
 // `--help` alone lists the commands, `--version` is `version`, and a first word that is neither a
 // command nor a file is a usage error naming the closest command. Exit status: the one table in the
 // README (0 good or written, 1 problems in the data, 2 bad usage or unreadable input), with one-line

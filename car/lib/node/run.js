@@ -76,7 +76,7 @@ export async function roundTrip (options) {
     return await runPipeline({
       ...rest,
       workers,
-      // the default by its specifier, which the CLI's bundle (scripts/build-cli.js) then carries
+      // the default by its specifier, which the CLI's bundle (scripts/bundle.js) then carries
       codec: codecUrl === undefined ? await import('../core/check/dag-cbor.js') : await import(codecUrl),
       workerPool: (n) => {
         const pool = early !== null && n === threads ? early : startPool(n)

@@ -9,7 +9,8 @@ import os from 'node:os'
 import path from 'node:path'
 
 const car = new URL('../../', import.meta.url).pathname
-const bin = path.join(car, 'bin/dag-cbor-car.js')
+/** the checkout's command (its source); package.test.js passes the packed one */
+const SOURCE_BIN = path.join(car, 'bin/dag-cbor-car.js')
 
 /** Fixture CARs, by the name each gets in the run's folder. */
 const fixtures = {
@@ -39,8 +40,12 @@ function damaged (bytes) {
 }
 let fixturesV1 = new Uint8Array(0)
 
-/** Make the run's folder: the fixtures, the damaged copies, and the inputs some commands need. */
-export function prepare () {
+/**
+ * Make the run's folder: the fixtures, the damaged copies, and the inputs some commands need.
+ *
+ * @param {string} [bin] the command that exports the JSON lines import reads
+ */
+export function prepare (bin = SOURCE_BIN) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'car-golden-'))
   for (const [name, from] of Object.entries(fixtures)) fs.copyFileSync(path.join(car, from), path.join(dir, name))
   fixturesV1 = fs.readFileSync(path.join(dir, 'sample-v1.car'))
@@ -105,8 +110,9 @@ export function cases () {
  *
  * @param {string} dir
  * @param {{ args: string[], stdin?: string, out?: string }} c
+ * @param {string} [bin] the command run
  */
-export function run (dir, c) {
+export function run (dir, c, bin = SOURCE_BIN) {
   if (c.out) for (const f of ['out.car', 'map.txt']) fs.rmSync(path.join(dir, f), { force: true })
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...c.args], { cwd: dir, stdio: [c.stdin ? fs.openSync(path.join(dir, c.stdin), 'r') : 'ignore', 'pipe', 'pipe'] })
@@ -144,14 +150,15 @@ function brief (text) {
  *
  * @param {string} dir
  * @param {{ name: string, args: string[], stdin?: string, out?: string }[]} list
+ * @param {string} [bin] the command run
  */
-export async function runAll (dir, list) {
+export async function runAll (dir, list, bin = SOURCE_BIN) {
   /** @type {Record<string, unknown>} */
   const results = {}
   // cases that write out.car and map.txt run one after another
   const shared = list.filter((c) => c.out)
   const alone = list.filter((c) => !shared.includes(c))
-  const lane = async (/** @type {typeof list} */ queue) => { for (const c of queue) results[c.name] = await run(dir, c) }
+  const lane = async (/** @type {typeof list} */ queue) => { for (const c of queue) results[c.name] = await run(dir, c, bin) }
   await Promise.all([lane(shared), lane(alone)])
   return results
 }
