@@ -1,6 +1,6 @@
-// The tool as a user installs it, for the start-up bench (startup.js --packed): `npm pack` of the
-// codec (repo root) and of this package, both tarballs installed into an empty project in the OS
-// temp dir with npm's local cache and no network (`npm ci --offline`), as test/package.test.js does.
+// The tool as a user installs it, for the start-up bench (startup.js) and test/package.test.js:
+// `npm pack` of the codec (repo root) and of this package, both tarballs installed into an empty
+// project in the OS temp dir with npm's local cache and no network (`npm ci --offline`).
 // npm, and the pack's bundle script with it, runs under the Node running this (first on PATH): the
 // bundle's V8 code cache is made by that Node and taken only by a Node of the same V8, so a bench
 // run with another Node times that Node with its own cache, as a package packed on it would start.
@@ -16,14 +16,20 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 const env = { ...process.env, PATH: [path.dirname(process.execPath), process.env.PATH].join(path.delimiter) }
 
 /**
+ * @typedef {{ name: string, version: string, filename: string, integrity: string, files: { path: string }[] }} Packed
+ *   what `npm pack --json` says of a tarball
+ */
+
+/**
  * Pack both packages and install them into a new temporary project.
  *
- * @returns {{ dir: string, bin: string, remove: () => void }} the project, the installed bin's
- *   path, and a function that deletes the project
+ * @returns {{ dir: string, bin: string, codec: Packed, tool: Packed, installOutput: string, remove: () => void }}
+ *   the project (holding the tarballs), the installed bin's path, the tarballs, what `npm ci` printed,
+ *   and a function that deletes the project
  */
 export function installPacked () {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-car-packed-'))
-  /** @param {string[]} args */
+  /** @param {string[]} args @returns {Packed} */
   const pack = (args) => JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', dir, ...args], { cwd: repo, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))[0]
   try {
     const codec = pack([])
@@ -32,15 +38,18 @@ export function installPacked () {
     const dependencies = { 'dag-cbor-car': `file:${tool.filename}`, 'dag-cbor-fast': `file:${codec.filename}` }
     fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies }))
     fs.writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify(consumerLockfile([{ packed: codec, manifest: lock[''] }, { packed: tool, manifest: lock.car }], dependencies)))
-    const install = spawnSync(npm, ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: dir, env, encoding: 'utf8' })
+    const install = spawnSync(npm, ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: dir, env: { ...env, NO_COLOR: '1' }, encoding: 'utf8', timeout: 300_000 })
     if (install.status !== 0) throw new Error(`npm ci --offline of the tarballs failed:\n${install.stdout}\n${install.stderr}`)
+    return {
+      dir,
+      bin: path.join(dir, 'node_modules/dag-cbor-car/bin/dag-cbor-car.js'),
+      codec,
+      tool,
+      installOutput: install.stdout + install.stderr,
+      remove: () => fs.rmSync(dir, { recursive: true, force: true })
+    }
   } catch (err) {
     fs.rmSync(dir, { recursive: true, force: true })
     throw err
-  }
-  return {
-    dir,
-    bin: path.join(dir, 'node_modules/dag-cbor-car/bin/dag-cbor-car.js'),
-    remove: () => fs.rmSync(dir, { recursive: true, force: true })
   }
 }

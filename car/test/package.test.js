@@ -1,18 +1,18 @@
 // The tool as published: `npm pack` of the codec (repo root) and of this workspace package, both tarballs
 // installed into an empty project in the OS temp dir with npm's local cache and no network
-// (`npm ci --offline`), then the installed `npx dag-cbor-car` run on a real CAR. The codec's own
-// package test is test/package/package.test.js; this one is run by `npm test` here (npm run test:car).
+// (`npm ci --offline`, bench/packed.js), then the installed `npx dag-cbor-car` run on real CARs. The
+// codec's own package test is test/package/package.test.js; this one runs in `npm run test:engines`.
 import assert from 'node:assert/strict'
-import { execFileSync, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { consumerLockfile } from '../../test/helpers/consumer-lockfile.js'
 import { brokenLinks } from '../../test/helpers/markdown-links.js'
 import { assertBuiltTogether, assertCacheTaken } from './helpers/code-cache.js'
 import { NAME } from '../scripts/bundle.js'
 import { prepare, cases, runAll } from './golden/cases.js'
+import { installPacked } from '../bench/packed.js'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
 const GENESIS = path.join(repo, 'test/fixtures/cars/filecoin-calibnet-genesis.car')
@@ -32,43 +32,29 @@ function run (file, args) {
   return spawnSync(file, args, { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 })
 }
 
-/**
- * @param {string[]} args npm pack arguments
- * @returns {{ name: string, version: string, filename: string, integrity: string, files: { path: string }[] }}
- */
-function pack (args) {
-  // npm, and the bundle script it runs, under this Node
-  const env = { ...process.env, PATH: [path.dirname(process.execPath), process.env.PATH].join(path.delimiter) }
-  return JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', dir, ...args], { cwd: repo, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))[0]
-}
-
 describe('package: the dag-cbor-car tarball (with the codec\'s) installed into an empty project', function () {
   this.timeout(300_000)
 
-  /** @type {ReturnType<typeof pack>} */
+  /** @type {ReturnType<typeof installPacked>} */
+  let packed
+  /** @type {import('../bench/packed.js').Packed} */
   let tool
   /** @type {string} */
   let codecTarball
 
   before(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-car-package-'))
-    const codec = pack([])
-    codecTarball = codec.filename
-    tool = pack(['-w', 'dag-cbor-car'])
-    const lock = JSON.parse(fs.readFileSync(path.join(repo, 'package-lock.json'), 'utf8')).packages
-    const dependencies = { 'dag-cbor-car': `file:${tool.filename}`, 'dag-cbor-fast': `file:${codec.filename}` }
-    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies }))
-    const lockfile = consumerLockfile([{ packed: codec, manifest: lock[''] }, { packed: tool, manifest: lock.car }], dependencies)
-    fs.writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify(lockfile))
-    const install = run(npm, ['ci', '--offline', '--no-audit', '--no-fund'])
-    assert.equal(install.status, 0, `npm ci --offline of the tarballs failed:\n${install.stdout}\n${install.stderr}`)
+    // the tarballs, packed by npm under this Node, installed with npm ci --offline (bench/packed.js)
+    packed = installPacked()
+    dir = packed.dir
+    tool = packed.tool
+    codecTarball = packed.codec.filename
     // an install prints nothing but npm's own summary: no warning (npm 11 warns about every package
     // that carries an install script, prepare included)
-    assert.doesNotMatch(install.stdout + install.stderr, /\bwarn\b/i, `npm ci of the tarballs warned:\n${install.stdout}\n${install.stderr}`)
+    assert.doesNotMatch(packed.installOutput, /\bwarn\b/i, `npm ci of the tarballs warned:\n${packed.installOutput}`)
   })
 
   after(() => {
-    if (dir) fs.rmSync(dir, { recursive: true, force: true })
+    packed?.remove()
   })
 
   it('holds the bin, the code, the README and the licences, and no tests or benches', () => {
