@@ -3,9 +3,9 @@
 // what a user sees. test/golden/cases.js has the cases.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
-import { prepare, cases, runAll } from './golden/cases.js'
+import { prepare, cases, runAll, recorded } from './golden/cases.js'
 
-const expected = JSON.parse(fs.readFileSync(new URL('./golden/expected.json', import.meta.url), 'utf8'))
+const expected = recorded()
 
 describe('golden: what every command says on every fixture CAR', function () {
   /** @type {string} */

@@ -11,14 +11,14 @@ import { fileURLToPath } from 'node:url'
 import { brokenLinks } from '../../test/helpers/markdown-links.js'
 import { assertBuiltTogether, assertCacheTaken } from './helpers/code-cache.js'
 import { NAME } from '../scripts/bundle.js'
-import { prepare, cases, runAll } from './golden/cases.js'
+import { prepare, cases, runAll, recorded } from './golden/cases.js'
 import { installPacked } from '../bench/packed.js'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
 const GENESIS = path.join(repo, 'test/fixtures/cars/filecoin-calibnet-genesis.car')
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
-/** the code cache npm pack makes: for the V8 of the Node packing, this one (pack()) */
+/** the code cache npm pack makes: for the V8 of the Node packing, this one (bench/packed.js) */
 const CACHE = `build/node/dag-cbor-car.v8-${process.versions.v8}.cache`
 
 /** @type {string} */
@@ -141,11 +141,10 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
   })
 
   it('the installed command (its minified bundle) says on every golden case what expected.json holds', async () => {
-    const bin = path.join(dir, 'node_modules/dag-cbor-car/bin/dag-cbor-car.js')
-    const expected = JSON.parse(fs.readFileSync(new URL('./golden/expected.json', import.meta.url), 'utf8'))
-    const folder = prepare(bin)
+    const expected = recorded()
+    const folder = prepare(packed.bin)
     try {
-      const results = await runAll(folder, cases(), bin)
+      const results = await runAll(folder, cases(), packed.bin)
       for (const c of cases()) assert.deepEqual(results[c.name], expected[c.name], c.name)
     } finally {
       fs.rmSync(folder, { recursive: true, force: true })

@@ -12,6 +12,14 @@ const car = new URL('../../', import.meta.url).pathname
 /** the checkout's command (its source); package.test.js passes the packed one */
 const SOURCE_BIN = path.join(car, 'bin/dag-cbor-car.js')
 
+/** Where the recording is: what every case printed when it was made (record.js writes it). */
+export const RECORDING = new URL('./expected.json', import.meta.url)
+
+/** @returns {Record<string, unknown>} the recording, by case name */
+export function recorded () {
+  return JSON.parse(fs.readFileSync(RECORDING, 'utf8'))
+}
+
 /** Fixture CARs, by the name each gets in the run's folder. */
 const fixtures = {
   'calibnet.car': '../test/fixtures/cars/filecoin-calibnet-genesis.car',
