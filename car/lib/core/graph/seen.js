@@ -4,7 +4,6 @@
 // plus the Set's entry). Two different CIDs with the same 64-bit fingerprint would be counted as a
 // duplicate; duplicates are reported, never a reason to fail, so that chance (about n^2 / 2^65) can
 // only add a line of information, never hide a problem.
-import { uvarint, varintEnd } from '../base/varint.js'
 
 const EMPTY_HIGH = 0
 
@@ -68,19 +67,6 @@ export class SeenCids {
 
 const scratch = new Uint32Array(2)
 
-/** multihash codes whose 32-byte digests are cryptographic hashes (sha2-256, blake2b-256) */
-const SHA2_256 = 0x12
-const BLAKE2B_256 = 0xb220
-/**
- * How much of such a digest the fingerprint reads: a cryptographic hash's bytes are uniformly
- * distributed, so its first 8 tell two CIDs apart as well as all 32 would (a chance of 2^-64 a
- * pair), and a block's CID is read in 12 bytes rather than 36, which is most of what a fresh
- * process spends on it. Two CIDs made to collide take a birthday search over 64 bits either way
- * (about 2^32 hashed blocks). Every other digest (identity's, a shorter one, another hash's) is
- * read whole.
- */
-const DIGEST_READ = 8
-
 /**
  * The 64-bit fingerprint of the CID in bytes[start, end), written to out[2i] and out[2i + 1]: the
  * two 32-bit words SeenCids keeps. Workers compute it where they read the CID, so the main thread,
@@ -90,45 +76,9 @@ const DIGEST_READ = 8
  * @param {Uint32Array} out @param {number} i
  */
 export function fingerprintInto (bytes, start, end, out, i) {
-  fingerprintOf(bytes, start, readEnd(bytes, start, end), end - start, out, i)
-}
-
-/**
- * The same fingerprint, for a caller that has read the head of a CIDv1 with a 32-byte digest
- * (run/sections.js): its multihash code and where its digest starts, which ends the CID.
- *
- * @param {Uint8Array} bytes @param {number} start @param {number} hashCode @param {number} digestAt
- * @param {Uint32Array} out @param {number} i
- */
-export function fingerprintCidV1 (bytes, start, hashCode, digestAt, out, i) {
-  const end = digestAt + 32
-  fingerprintOf(bytes, start, hashCode === SHA2_256 || hashCode === BLAKE2B_256 ? digestAt + DIGEST_READ : end, end - start, out, i)
-}
-
-/**
- * Where the fingerprint stops reading the CID in bytes[start, end): DIGEST_READ bytes into the
- * digest of a CIDv0 or of a CIDv1 with a 32-byte sha2-256 or blake2b-256 digest, else at its end.
- *
- * @param {Uint8Array} bytes @param {number} start @param {number} end
- */
-function readEnd (bytes, start, end) {
-  if (end - start === 34 && bytes[start] === SHA2_256 && bytes[start + 1] === 32) return start + 2 + DIGEST_READ // CIDv0
-  if (bytes[start] !== 1 || uvarint(bytes, start + 1, end) < 0) return end
-  const hashCode = uvarint(bytes, varintEnd, end)
-  if ((hashCode !== SHA2_256 && hashCode !== BLAKE2B_256) || uvarint(bytes, varintEnd, end) !== 32 || varintEnd + 32 !== end) return end
-  return varintEnd + DIGEST_READ
-}
-
-/**
- * The two lanes over bytes[start, stop), seeded with the CID's whole length.
- *
- * @param {Uint8Array} bytes @param {number} start @param {number} stop @param {number} length
- * @param {Uint32Array} out @param {number} i
- */
-function fingerprintOf (bytes, start, stop, length, out, i) {
   let a = 0x811c9dc5
-  let b = 0x01000193 ^ length
-  for (let k = start; k < stop; k++) {
+  let b = 0x01000193 ^ (end - start)
+  for (let k = start; k < end; k++) {
     a = Math.imul(a ^ bytes[k], 0x01000193)
     b = Math.imul(b ^ bytes[k], 0x5bd1e995)
   }

@@ -7,7 +7,7 @@
 /** @typedef {import('multiformats/cid').CID} CID */
 import { verdict, commonBranch, validateCommon, COMMON, NOT_COMMON, DAG_CBOR } from '../check/classify.js'
 import { createSummary, addBlock, countBlock } from '../report/summary.js'
-import { fingerprintInto, fingerprintCidV1 } from '../graph/seen.js'
+import { fingerprintInto } from '../graph/seen.js'
 import { uvarint, varintEnd } from '../base/varint.js'
 import { decodeSectionCid } from '../read/open-car.js'
 
@@ -101,7 +101,7 @@ function checkSections (codec, bytes, ends, starts, maxBlockSize, state) {
       const cidLength = dataAt - from
       if (cidAt + cidLength > cidBuffer.length) state.cids = cidBuffer = grow(cidBuffer, cidAt, cidLength)
       for (let k = 0; k < cidLength; k++) cidBuffer[cidAt + k] = bytes[from + k]
-      fingerprintCidV1(bytes, from, headHash, headDigestAt, fingerprints, i)
+      fingerprintInto(bytes, from, dataAt, fingerprints, i)
       cidEnds[i] = cidAt += cidLength
       state.cidAt = cidAt
       countBlock(summary, headCode, headHash, to - dataAt)
