@@ -17,6 +17,11 @@ const nodeCrypto = () => (crypto ??= /** @type {typeof import('node:crypto')} */
 /** @type {import('../core/check/hash.js').Hashers} */
 export const hashers = {
   backend: 'node:crypto',
+  // From V8 13 (Node 24) on, a fresh process hashes a small CAR in plain JS in less time than it
+  // takes to load node:crypto: a thread's first JS_SHA256_BYTES of inputs of known size go through
+  // core/check/sha256-js.js (hash.js grantJsSha256). In Node 20 and 22 the JS is the slower, and
+  // Bun (JavaScriptCore, with its own node:crypto) is left as it was.
+  jsSha256: process.versions.bun === undefined && Number(process.versions.v8.split('.')[0]) >= 13,
   sha256: (bytes) => /** @type {Buffer} */ (nodeCrypto().hash('sha256', bytes, 'buffer')),
   // a 'binary' (latin1) string, one character per digest byte: made on V8's heap, where a Buffer
   // takes a native allocation that the garbage collector must then track and sweep, once per block

@@ -9,17 +9,22 @@ import { sha256, sha512 } from 'multiformats/hashes/sha2'
 import { identity } from 'multiformats/hashes/identity'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import { blake2b } from '@noble/hashes/blake2.js'
+import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js'
 import * as dagPb from '@ipld/dag-pb'
 import * as dagJson from '@ipld/dag-json'
 import * as codec from '../../lib/core/check/dag-cbor.js'
 import { verdict, commonBranch, COMMON, NOT_COMMON, HASH_OK, HASH_MISMATCH } from '../../lib/core/check/classify.js'
 import { checkLoading } from '../../lib/core/check/on-demand.js'
-import { loadHashers, installHashers } from '../../lib/core/check/hash.js'
+import { loadHashers, installHashers, grantJsSha256, digest32Matches } from '../../lib/core/check/hash.js'
+import { sha256Matches } from '../../lib/core/check/sha256-js.js'
+import { JS_SHA256_BYTES } from '../../lib/core/read/limits.js'
+import { verifyCar } from '../../lib/core/run/verify.js'
 import { hashers as platformHashers } from '#hashers'
 import { processSections } from '../../lib/core/run/sections.js'
 import { createSummary, addBlock } from '../../lib/core/report/summary.js'
 
 const hex = (/** @type {string} */ h) => Uint8Array.from(h.match(/../g) ?? [], (b) => parseInt(b, 16))
+const text = (/** @type {string} */ s) => new TextEncoder().encode(s)
 const BRANCH = { [COMMON]: 'COMMON', [NOT_COMMON]: 'NOT_COMMON', [HASH_OK]: 'HASH_OK', [HASH_MISMATCH]: 'HASH_MISMATCH' }
 
 /** @param {number} code @param {Uint8Array} bytes @param {'sha2-256' | 'blake2b-256' | 'sha2-512' | 'identity'} [hash] @param {Uint8Array} [hashOf] */
@@ -160,6 +165,110 @@ describe('core/check', () => {
         installHashers(platformHashers)
       }
       assert.deepEqual(calls, ['validate', 'validate', 'validate', 'hash', 'hash', 'hash'])
+    })
+  })
+
+  describe('check/sha256-js.js: sha2-256 in plain JS, compared in place', () => {
+    // FIPS 180-4's examples (NIST's "SHA256.pdf" and the one-million-a test): every padding case
+    // is among them, one block with room for the length, two, and a message of exact blocks
+    const vectors = [
+      { data: '', digest: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' },
+      { data: 'abc', digest: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad' },
+      { data: 'abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq', digest: '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1' },
+      { data: 'abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu', digest: 'cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1' },
+      { data: 'a'.repeat(1_000_000), digest: 'cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0' }
+    ]
+    for (const { data, digest } of vectors) {
+      it(`${data.length} bytes${data.length < 10 ? ` ('${data}')` : ''}: its digest matches, and a digest with any one byte changed does not`, () => {
+        const bytes = text(data)
+        const expected = hex(`ff${digest}ff`) // the digest at offset 1
+        assert.equal(sha256Matches(bytes, expected, 1), true)
+        for (let k = 1; k <= 32; k++) {
+          expected[k] ^= 0x80
+          assert.equal(sha256Matches(bytes, expected, 1), false, `byte ${k - 1} changed`)
+          expected[k] ^= 0x80
+        }
+      })
+    }
+
+    it('512 MiB or more: a RangeError, not a digest of a length it cannot write', () => {
+      assert.throws(() => sha256Matches(/** @type {any} */ ({ length: 0x20000000 }), new Uint8Array(32), 0), RangeError)
+    })
+
+    it('every length from 0 to 300 bytes, and around each multiple of 64 up to 4 KiB, as @noble/hashes hashes them', () => {
+      const all = Uint8Array.from({ length: 4200 }, (_, i) => (i * 167 + 13) & 0xff)
+      const lengths = [...Array.from({ length: 301 }, (_, n) => n), ...Array.from({ length: 64 }, (_, k) => [64 * k + 55, 64 * k + 56, 64 * k + 63, 64 * (k + 1)]).flat()]
+      for (const n of lengths) {
+        const bytes = all.subarray(7, 7 + n) // a view at an offset, as a block in a batch is
+        assert.equal(sha256Matches(bytes, nobleSha256(bytes), 0), true, `${n} bytes`)
+        if (n > 0) assert.equal(sha256Matches(bytes, nobleSha256(all.subarray(6, 6 + n)), 0), false, `${n} bytes, other bytes' digest`)
+      }
+    })
+  })
+
+  describe('check/hash.js: the JS budget (jsSha256, grantJsSha256)', () => {
+    /** hashers that count their calls; sha2-256 through @noble/hashes */
+    function counting (/** @type {boolean} */ jsSha256) {
+      const calls = { bytes: 0, latin1: 0 }
+      installHashers({
+        sha256: (bytes) => { calls.bytes++; return nobleSha256(bytes) },
+        sha256Latin1: (bytes) => { calls.latin1++; return String.fromCharCode(...nobleSha256(bytes)) },
+        jsSha256
+      })
+      return calls
+    }
+    const blocks = [300, 200, 300].map((n, b) => Uint8Array.from({ length: n }, (_, i) => (i + b) & 0xff))
+    afterEach(() => installHashers(platformHashers))
+
+    it('granted bytes are hashed in JS, block by block, until the grant runs out; then the installed hasher', () => {
+      const calls = counting(true)
+      grantJsSha256(550)
+      const matches = blocks.map((bytes) => digest32Matches(0x12, bytes, nobleSha256(bytes), 0))
+      assert.deepEqual(matches, [true, true, true])
+      assert.deepEqual(calls, { bytes: 0, latin1: 1 }) // 300 + 200 of 550 in JS; the last 300 did not fit
+      assert.equal(digest32Matches(0x12, blocks[0], nobleSha256(blocks[1]), 0), false)
+    })
+
+    it('a JS mismatch is a mismatch', () => {
+      counting(true)
+      grantJsSha256(1000)
+      assert.equal(digest32Matches(0x12, blocks[0], nobleSha256(blocks[1]), 0), false)
+    })
+
+    it('no grant past the thread\'s budget, for a size not known, or where the hashers did not ask for it', () => {
+      let calls = counting(true)
+      grantJsSha256(JS_SHA256_BYTES + 1)
+      grantJsSha256(undefined)
+      digest32Matches(0x12, blocks[0], nobleSha256(blocks[0]), 0)
+      assert.equal(calls.latin1, 1)
+      const big = new Uint8Array(JS_SHA256_BYTES - 100).fill(1)
+      grantJsSha256(big.length)
+      assert.equal(digest32Matches(0x12, big, nobleSha256(big), 0), true)
+      assert.equal(calls.latin1, 1) // in JS
+      grantJsSha256(101) // more than the 100 bytes left of the budget: refused whole
+      digest32Matches(0x12, blocks[1].subarray(0, 100), nobleSha256(blocks[1].subarray(0, 100)), 0)
+      assert.equal(calls.latin1, 2)
+      grantJsSha256(100)
+      digest32Matches(0x12, blocks[1].subarray(0, 100), nobleSha256(blocks[1].subarray(0, 100)), 0)
+      assert.equal(calls.latin1, 2) // in JS
+      calls = counting(false)
+      grantJsSha256(1000)
+      digest32Matches(0x12, blocks[0], nobleSha256(blocks[0]), 0)
+      assert.equal(calls.latin1, 1)
+    })
+
+    it('verifyCar grants an input of known size, not a stream; the summaries are the same', async () => {
+      const car = Uint8Array.from(await import('node:fs').then((fs) => fs.readFileSync(new URL('../fixtures/atproto/repo-small-v2.car', import.meta.url))))
+      let calls = counting(true)
+      const fromBytes = await verifyCar(car)
+      assert.equal(fromBytes.result, 'ok')
+      assert.equal(fromBytes.verified, 10)
+      assert.deepEqual(calls, { bytes: 0, latin1: 0 })
+      calls = counting(true)
+      const fromStream = await verifyCar(new ReadableStream({ start (c) { c.enqueue(car); c.close() } }))
+      assert.equal(calls.latin1, 10)
+      const comparable = (/** @type {any} */ s) => ({ ...s, input: '', seconds: 0, mbPerSec: 0 })
+      assert.deepEqual(comparable(fromStream), comparable(fromBytes))
     })
   })
 })

@@ -1,4 +1,4 @@
-// The CAR core in Deno and Bun (run.js runs this file with mocha in each): every part of
+// The CAR core in Deno, Bun and Node 26 (run.js runs this file with mocha in each): every part of
 // observe.js on every case equals what Node answered (run.js computes that first and names its
 // file in CAR_RUNTIMES_EXPECTED), and so does the package's entry as this runtime resolves it. A
 // corrupted CAR must fail here on its own terms too, and the hashes must run on the backend this
@@ -26,7 +26,7 @@ describe(`the CAR core in ${expected.runtime}: the same answers as ${expected.no
       before(() => { bytes = new Uint8Array(fs.readFileSync(c.file)) })
       // what `import 'dag-cbor-car'` gives a user in Deno and Bun is the Node entry (worker threads,
       // file paths), so it is checked here too: both match the package's "node" export condition
-      // (lib/node/index.js); its #hashers import gives them the core's own hashers, not node:crypto's
+      // (lib/node/index.js); its #hashers import gives Deno the core's own hashers, not node:crypto's
       it('the package as this runtime resolves it (its Node entry), on the file path with 2 worker threads: the summary equals Node\'s', async () => {
         const entry = /** @type {any} */ (await import('dag-cbor-car'))
         const summary = await entry.verifyCar(c.file, { workers: 2 })

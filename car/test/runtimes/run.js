@@ -1,12 +1,16 @@
 #!/usr/bin/env node
-// `npm run test:runtimes` (part of `npm test` here): the CAR core beyond Node.
+// `npm run test:runtimes` (part of `npm test` here): the CAR core beyond the Node that runs it.
 //   - Deno and Bun (from engines/, installed from its lockfile when missing) run core.test.js with
 //     mocha: on every fixture CAR (car/test/fixtures, its atproto/ folder, and the codec's
 //     test/fixtures/cars), two corrupted copies and three signed AT Protocol repos built here, each
 //     part of observe.js must equal what Node's entry of the package answered, computed first here.
+//   - Node 26 runs core.test.js too, and the golden test (every command on every fixture CAR says
+//     what it said when recorded): from Node 24 on, a small input's sha2-256 goes through the core's
+//     plain-JS hasher rather than node:crypto (lib/node/hashers.js), a path the Node running this
+//     does not take.
 //   - workerd runs car/examples/workerd/worker.js, to which workerd.test.js (mocha, in Node) POSTs
 //     the same CARs and compares the summaries.
-//   node car/test/runtimes/run.js [--runtimes=deno,bun,workerd]
+//   node car/test/runtimes/run.js [--runtimes=deno,bun,workerd,node26]
 // Each run's output is printed with its runtime's name in front; the counts are mocha's own. Last
 // line: `runtimes: N passing, M failing`. Exit code 1 if anything failed, crashed or did not run.
 import fs from 'node:fs'
@@ -22,13 +26,14 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 const car = path.resolve(here, '../..')
 const mocha = path.join(root, 'node_modules/mocha/bin/mocha.js')
 const RUN_MS = 10 * 60_000
-const ALL = ['deno', 'bun', 'workerd']
+const ALL = ['deno', 'bun', 'workerd', 'node26']
 const arg = (process.argv.find((a) => a.startsWith('--runtimes=')) || '').slice('--runtimes='.length)
 /** The hash implementations each runtime must end up with: WebAssembly where it may be compiled, pure JS in workerd */
 const BACKENDS = {
   deno: { 'sha2-256': 'wasm', 'blake2b-256': 'wasm', identity: 'multiformats' },
   bun: { 'sha2-256': 'node:crypto', 'blake2b-256': 'wasm', identity: 'multiformats' }, // Bun's node:crypto: about twice hash-wasm's sha2-256 (README, Runtimes)
-  workerd: { 'sha2-256': 'js', 'blake2b-256': 'js', identity: 'multiformats' }
+  workerd: { 'sha2-256': 'js', 'blake2b-256': 'js', identity: 'multiformats' },
+  node26: { 'sha2-256': 'node:crypto', 'blake2b-256': 'wasm', identity: 'multiformats' } // hashBackends() names the installed hasher
 }
 
 /**
@@ -136,8 +141,8 @@ async function main () {
       const version = runtime === 'workerd' ? workerdVersion() : versionOf(engine)
       const expected = path.join(dir, `expected-${runtime}.json`)
       fs.writeFileSync(expected, JSON.stringify({ node, runtime: version, backends: BACKENDS[/** @type {keyof BACKENDS} */ (runtime)], cases }))
-      const test = path.join(here, runtime === 'workerd' ? 'workerd.test.js' : 'core.test.js')
-      const r = await runFile(engine, mocha, [test], { timeoutMs: RUN_MS, env: { CAR_RUNTIMES_EXPECTED: expected } })
+      const tests = runtime === 'workerd' ? ['workerd.test.js'] : runtime === 'node26' ? ['core.test.js', '../golden.spec.js'] : ['core.test.js']
+      const r = await runFile(engine, mocha, tests.map((t) => path.join(here, t)), { timeoutMs: RUN_MS, env: { CAR_RUNTIMES_EXPECTED: expected } })
       printPrefixed(runtime, r.stdout + (r.stderr ? '\n' + r.stderr : ''))
       const counts = countsOf(r.stdout, r.code)
       passing += counts.passing

@@ -9,6 +9,8 @@ import { identity } from 'multiformats/hashes/identity'
 import { sameBytes } from '../base/bytes.js'
 import { NotLoadedError } from '../base/errors.js'
 import { hashers as platformHashers } from '#hashers'
+import { JS_SHA256_BYTES } from '../read/limits.js'
+import { sha256Matches } from './sha256-js.js'
 
 const SHA2_256 = 0x12
 const IDENTITY = identity.code
@@ -33,6 +35,9 @@ export function hashName (code) {
  * @property {(bytes: Uint8Array) => string} [sha256Latin1] sha2-256 as a one-char-per-byte string: a
  *   faster path for the block checks where the runtime makes such strings cheaper than byte arrays
  * @property {Hasher} [blake2b256] blake2b-256
+ * @property {boolean} [jsSha256] with sha256: an input of known size (grantJsSha256) is hashed in plain JS
+ *   (sha256-js.js) rather than with it while this thread has hashed fewer than JS_SHA256_BYTES that way:
+ *   where loading `sha256` costs more than that (node:crypto in Node 24 and later)
  * @property {Backend} [backend] what to call them in hashBackends() (default 'custom')
  * @property {() => Promise<Hasher>} [loadBlake2b256] how to load blake2b-256 when it is first needed, instead
  *   of the core's way (the Node shell loads hash-wasm's build through require: less work than import)
@@ -50,18 +55,24 @@ const backends = { 'sha2-256': null, 'blake2b-256': null }
 const loading = new Map()
 /** @type {(() => Promise<Hasher>) | null} */
 let blake2b256Loader = null
+/** bytes of sha2-256 this thread may still hash in plain JS (Hashers' jsSha256) */
+let jsBudget = 0
+/** of those, what grantJsSha256 gave the inputs under way, taken block by block */
+let jsGranted = 0
 
 /**
  * Use these hashers from now on (in this thread): the Node shell's node:crypto, or a caller's own.
  *
  * @param {Hashers} hashers
  */
-export function installHashers ({ sha256, sha256Latin1: latin1, blake2b256, backend = 'custom', loadBlake2b256 }) {
+export function installHashers ({ sha256, sha256Latin1: latin1, jsSha256 = false, blake2b256, backend = 'custom', loadBlake2b256 }) {
   if (loadBlake2b256) blake2b256Loader = loadBlake2b256
   if (sha256) {
     sha256Bytes = sha256
     sha256Latin1 = latin1 ?? null
     backends['sha2-256'] = backend
+    jsBudget = jsSha256 ? JS_SHA256_BYTES : 0
+    jsGranted = 0
   }
   if (blake2b256) {
     blake2b256Bytes = blake2b256
@@ -70,6 +81,19 @@ export function installHashers ({ sha256, sha256Latin1: latin1, blake2b256, back
 }
 
 installHashers(platformHashers)
+
+/**
+ * An input of `size` bytes is about to be checked in this thread: its sha2-256 blocks are hashed in
+ * plain JS if it fits in what is left of this thread's budget for that (none unless the installed
+ * hashers said jsSha256), the installed hasher otherwise. A size not known (a stream): the hasher.
+ *
+ * @param {number | undefined} size
+ */
+export function grantJsSha256 (size) {
+  if (size === undefined || size > jsBudget) return
+  jsBudget -= size
+  jsGranted += size
+}
 
 /**
  * Which implementation each hash uses now: null until it is loaded (at the first block that needs it,
@@ -181,10 +205,16 @@ function isWasmRefused (err) {
  * @param {number} at
  */
 export function digest32Matches (code, bytes, expected, at) {
-  if (code === SHA2_256 && sha256Latin1 !== null) {
-    const digest = sha256Latin1(bytes)
-    for (let k = 0; k < 32; k++) if (digest.charCodeAt(k) !== expected[at + k]) return false
-    return true
+  if (code === SHA2_256) {
+    if (jsGranted !== 0 && bytes.length <= jsGranted) {
+      jsGranted -= bytes.length
+      return sha256Matches(bytes, expected, at)
+    }
+    if (sha256Latin1 !== null) {
+      const digest = sha256Latin1(bytes)
+      for (let k = 0; k < 32; k++) if (digest.charCodeAt(k) !== expected[at + k]) return false
+      return true
+    }
   }
   const digest = digestOf(code, bytes)
   if (digest === null || digest.length !== 32) return false

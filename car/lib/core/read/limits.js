@@ -51,6 +51,12 @@ export const HASHING_AHEAD = 4
  * workers': the read runs ahead of the caller by this much. */
 export const READ_SPARE = 2
 
+/** The sha2-256 a thread hashes in plain JS (check/sha256-js.js) rather than with the platform's hasher,
+ * where that platform says so (Node 24 and later: lib/node/hashers.js), for inputs of known size up to
+ * what is left of it: node:crypto loads in 8-18 ms there, more than hashing this much takes in a
+ * fresh process, and past it (512 kB) the JS no longer came out ahead. */
+export const JS_SHA256_BYTES = 256 * 1024
+
 /** How long the one loop (run/feed.js) may check batches in its own thread, where they are read and
  * checked without a turn of the event loop, before it gives the loop one: a signal handler (Ctrl-C),
  * an application's timers and its I/O wait at most about this long. A turn waits for a timer (at

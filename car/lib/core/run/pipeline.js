@@ -13,6 +13,7 @@ import { now } from '../base/clock.js'
 import { createChecks } from '../check/car-checks.js'
 import { processSections } from './sections.js'
 import { checkLoading, readyFor } from '../check/on-demand.js'
+import { grantJsSha256 } from '../check/hash.js'
 import { feed } from './feed.js'
 
 import { BATCH_BLOCKS, BATCH_BYTES, BATCH_SECTIONS as SECTION_BATCH } from '../read/limits.js'
@@ -87,6 +88,7 @@ export async function runPipeline (options) {
     car = await openCar(source.stream(), { size: source.size, maxBlockSize, file: source.seekable ? source : undefined, ready: readyFor })
     summary.version = car.version
     summary.roots = car.roots.map(String)
+    grantJsSha256(source.size)
     const checks = createChecks(car, { partial })
     // without an output, this thread checks batches too (verifySections): N threads are N - 1 workers and it
     const threads = target ? workers : workers - 1
