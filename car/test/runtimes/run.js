@@ -35,6 +35,8 @@ const BACKENDS = {
   workerd: { 'sha2-256': 'js', 'blake2b-256': 'js', identity: 'multiformats' },
   node26: { 'sha2-256': 'node:crypto', 'blake2b-256': 'wasm', identity: 'multiformats' } // hashBackends() names the installed hasher
 }
+/** The mocha files each runtime runs, in this folder */
+const TESTS = { deno: ['core.test.js'], bun: ['core.test.js'], workerd: ['workerd.test.js'], node26: ['core.test.js', '../golden.spec.js'] }
 
 /**
  * @typedef {{ name: string, file: string, corrupted?: boolean, repo?: import('./observe.js').RepoOptions, atproto?: boolean }} CaseFile
@@ -141,8 +143,8 @@ async function main () {
       const version = runtime === 'workerd' ? workerdVersion() : versionOf(engine)
       const expected = path.join(dir, `expected-${runtime}.json`)
       fs.writeFileSync(expected, JSON.stringify({ node, runtime: version, backends: BACKENDS[/** @type {keyof BACKENDS} */ (runtime)], cases }))
-      const tests = runtime === 'workerd' ? ['workerd.test.js'] : runtime === 'node26' ? ['core.test.js', '../golden.spec.js'] : ['core.test.js']
-      const r = await runFile(engine, mocha, tests.map((t) => path.join(here, t)), { timeoutMs: RUN_MS, env: { CAR_RUNTIMES_EXPECTED: expected } })
+      const tests = TESTS[/** @type {keyof TESTS} */ (runtime)].map((t) => path.join(here, t))
+      const r = await runFile(engine, mocha, tests, { timeoutMs: RUN_MS, env: { CAR_RUNTIMES_EXPECTED: expected } })
       printPrefixed(runtime, r.stdout + (r.stderr ? '\n' + r.stderr : ''))
       const counts = countsOf(r.stdout, r.code)
       passing += counts.passing

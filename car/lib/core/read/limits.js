@@ -53,8 +53,8 @@ export const READ_SPARE = 2
 
 /** The sha2-256 a thread hashes in plain JS (check/sha256-js.js) rather than with the platform's hasher,
  * where that platform says so (Node 24 and later: lib/node/hashers.js), for inputs of known size up to
- * what is left of it: node:crypto loads in 8-18 ms there, more than hashing this much takes in a
- * fresh process, and past it (512 kB) the JS no longer came out ahead. */
+ * what is left of it: loading node:crypto there takes longer than hashing this much in a fresh
+ * process, and at twice this the JS no longer came out ahead (docs/benchmarks.md). */
 export const JS_SHA256_BYTES = 256 * 1024
 
 /** How long the one loop (run/feed.js) may check batches in its own thread, where they are read and
