@@ -7,8 +7,8 @@
 //   ours                 the tool's run (lib/node/run.js roundTrip), verify without output, WORKERS threads
 //   library-verify       the package's verifyCar on the file's path (one thread)
 //   library-iterate      the package's CarBlockIterator, hashes verified, WORKERS threads (default 1)
-// The library rows import 'dag-cbor-car' as a script does: its Node entry, run from its bundle,
-// which bench/car-tool.js rebuilds from the source first (npm run build:cli, when running a row alone).
+// The library rows import 'dag-cbor-car' as a script does: its Node entry, the ES modules the
+// package ships as they are (only the command runs a bundle, in the packed package).
 //   ipld-verify          @ipld/car's CarBlockIterator, each block hashed with the multiformats hasher its CID names
 //   iterate              @ipld/car's CarBlockIterator alone (the JS floor)
 //   iterate-hash         the same, each block hashed as the tool hashes (node:crypto)

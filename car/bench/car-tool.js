@@ -17,10 +17,13 @@
 //                                             that hashes every block can beat here
 //   floor: read + hash + copy, 2 threads      the same, each block also copied into an array of its own
 // The rows other than the command's run bench/car-rows.js, which imports only what each row uses.
+// The command's rows time it as a user installs it (bench/packed.js: both packages packed and
+// installed into an empty project; its bundle runs every thread), as the start-up figure does; with
+// --checkout, this checkout's bin, which loads the source's ES modules one by one in each thread.
 // Then the codec's share: the same pipeline on the real CARs, with this repo's codec and with @ipld/dag-cbor.
 // First of all, the start-up figure (startup.js): the packed command checking a small CAR, over `node -e 0`.
 //
-// Usage: node bench/car-tool.js [--size 300M] [--runs 3] [--car FILE] [--gocar PATH] [--quick]
+// Usage: node bench/car-tool.js [--size 300M] [--runs 3] [--car FILE] [--gocar PATH] [--quick] [--checkout]
 //        node bench/car-tool.js --startup [--runs 15] [--checkout]   the start-up figure alone (a minute: it packs first)
 //
 // Also makes large CARs for memory measurements (never committed; write them under the temp dir):
@@ -43,7 +46,8 @@ import * as ours from 'dag-cbor-fast'
 import { roundTrip, defaultCodecUrl } from '../lib/node/run.js'
 import { openInput } from '../lib/node/source.js'
 import { parseSize } from '../lib/core/report/units.js'
-import { startup, TARGET_MS } from './startup.js'
+import { startup, timedEnv, TARGET_MS } from './startup.js'
+import { installPacked } from './packed.js'
 import { writeLayout } from './hash-floor.js'
 
 /** @param {number} n */
@@ -165,8 +169,8 @@ const { values: args } = parseArgs({
   }
 })
 
-const USAGE = `usage: node car/bench/car-tool.js [--size 300M] [--runs 3] [--car FILE] [--gocar PATH] [--quick]
-       node car/bench/car-tool.js --startup [--runs 15]
+const USAGE = `usage: node car/bench/car-tool.js [--size 300M] [--runs 3] [--car FILE] [--gocar PATH] [--quick] [--checkout]
+       node car/bench/car-tool.js --startup [--runs 15] [--checkout]
        node car/bench/car-tool.js --api [--runs 3]
        node car/bench/car-tool.js --make-car FILE [--size 1G] [--claim BYTES --at FRACTION] [--plant FRACTION]
 
@@ -187,6 +191,8 @@ ${Object.entries(KINDS).map(([k, what]) => `                     ${k}: ${what}`)
   --car FILE         time this CAR instead of a generated one
   --gocar PATH       also time go-car's car verify (built from github.com/ipld/go-car, cmd/car)
   --quick            a 64M CAR and one run: a smoke test of the bench itself
+  --checkout         time this checkout's command (the source) rather than the package packed and
+                     installed into an empty project (its bundle), as a user runs it
   --make-car FILE    only write a generated CAR to FILE (for memory measurements), then stop
   --claim BYTES --at FRACTION   with --make-car: a section claiming BYTES at FRACTION of the file
   --plant FRACTION   with --make-car: make the header at FRACTION of the file non-canonical
@@ -240,7 +246,7 @@ function measure (argv, timed) {
   const useTime = timed && fs.existsSync('/usr/bin/time')
   const command = useTime ? ['/usr/bin/time', '-f', '@@time %U %S %M', ...argv] : argv
   const t = performance.now()
-  const r = spawnSync(command[0], command.slice(1), { encoding: 'utf8', maxBuffer: 1 << 26 })
+  const r = spawnSync(command[0], command.slice(1), { encoding: 'utf8', maxBuffer: 1 << 26, env: timedEnv().env })
   const seconds = (performance.now() - t) / 1000
   if (r.status !== 0) throw new Error(`${argv.join(' ')} failed (${r.status}): ${r.stderr}`)
   if (timed) {
@@ -296,9 +302,14 @@ function targets (size, walls, defaultThreads) {
   console.log(`  2x @ipld/car + multiformats hashers leaves ${((scripts / 2 - floorCopy) * 1000).toFixed(0)} ms beyond the read + hash + copy floor for the rest (the library's imports, sections, CIDs, handing blocks between threads)`)
 }
 
-/** The throughput table on the given CAR, or on a generated one of each kind in turn. */
-async function throughput () {
-  if (typeof args.car === 'string') return throughputOf(args.car)
+/**
+ * The throughput table on the given CAR, or on a generated one of each kind in turn.
+ *
+ * @param {{ bin: string } | undefined} installed the packed package's install (bench/packed.js),
+ *   whose command the rows time; undefined: this checkout's
+ */
+async function throughput (installed) {
+  if (typeof args.car === 'string') return throughputOf(args.car, installed)
   const quick = !!args.quick || process.argv.includes('--quick')
   const size = sizeOption(String(args.size ?? (quick ? '64M' : '300M')))
   const only = kindOption()
@@ -306,7 +317,7 @@ async function throughput () {
     const file = path.join(os.tmpdir(), `dag-cbor-car-bench-${process.pid}-${kind}.car`)
     await makeCar(file, { size, kind })
     try {
-      await throughputOf(file)
+      await throughputOf(file, installed)
     } finally {
       fs.rmSync(file, { force: true })
     }
@@ -315,14 +326,15 @@ async function throughput () {
 
 /**
  * @param {string} file
+ * @param {{ bin: string } | undefined} installed as throughput's
  */
-async function throughputOf (file) {
+async function throughputOf (file, installed) {
   const quick = !!args.quick || process.argv.includes('--quick')
   const runs = Number(args.runs ?? (quick ? 1 : 3))
   {
     const size = fs.statSync(file).size
     const row = fileURLToPath(new URL('car-rows.js', import.meta.url))
-    const bin = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))
+    const bin = installed?.bin ?? fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))
     const rows = /** @type {[string, string[], boolean][]} */ ([
       // the command as a user runs it, start-up included: default settings, then one and two threads
       ['ours, default settings', [process.execPath, bin, 'verify', file], true],
@@ -339,12 +351,12 @@ async function throughputOf (file) {
     if (typeof args.gocar === 'string') rows.push(['go-car car verify', [args.gocar, 'verify', file], true])
     // the floors read the blocks' places from a layout written now, outside any timed row
     const layout = `${file}.layout`
-    const { CarBlockIterator } = await import('../lib/node/library.js')
+    const { CarBlockIterator } = await import('../lib/node/index.js')
     await writeLayout(await CarBlockIterator.fromIterable(file, { verifyHashes: false, viewBytes: true }), layout)
     const floorScript = fileURLToPath(new URL('hash-floor.js', import.meta.url))
     rows.push(['floor: read + hash, 2 threads', [process.execPath, floorScript, file, layout, '2'], false])
     rows.push(['floor: read + hash + copy, 2 threads', [process.execPath, floorScript, file, layout, '2', 'copy'], false])
-    console.log(`${path.basename(file)}: ${(size / 1e6).toFixed(0)} MB, ${runs} run${runs === 1 ? '' : 's'} of each row, back to back; ${os.availableParallelism()} cores`)
+    console.log(`${path.basename(file)}: ${(size / 1e6).toFixed(0)} MB, ${runs} run${runs === 1 ? '' : 's'} of each row, back to back; ${os.availableParallelism()} cores; dag-cbor-car ${installed ? 'packed and installed (its bundle)' : 'from this checkout (the source)'}${timedEnv().unset}`)
     /** @type {Map<string, number[]>} wall seconds of each row's runs */
     const walls = new Map(rows.map(([label]) => [label, []]))
     /** @type {number | null} */
@@ -368,8 +380,13 @@ async function throughputOf (file) {
   }
 }
 
-await startup()
-await throughput()
+const installed = args.checkout ? undefined : installPacked()
+try {
+  await startup({ installed, checkout: !installed })
+  await throughput(installed)
+} finally {
+  installed?.remove()
+}
 
 const carDir = new URL('../../test/fixtures/cars/', import.meta.url)
 const cars = ['filecoin-calibnet-genesis.car', 'filecoin-sample-v1.car'].map((name) => {

@@ -25,6 +25,19 @@ const signedMs = (ms) => `${ms >= 0 ? '+' : '-'}${Math.abs(ms).toFixed(0)} ms`
 /** the start-up target: at most this many ms over `node -e 0` */
 export const TARGET_MS = 45
 
+/**
+ * The environment timed commands run in. NODE_EXTRA_CA_CERTS makes every Node process parse that
+ * file of certificates as it starts, and again when node:crypto loads (tens of ms on a machine that
+ * sets it): a cost of the machine's set-up, not of the command, so the runs go without it and the
+ * output says so (`unset`, empty when it was not set).
+ */
+export function timedEnv () {
+  const env = { ...process.env }
+  const unset = env.NODE_EXTRA_CA_CERTS !== undefined ? ' (NODE_EXTRA_CA_CERTS unset for the runs)' : ''
+  delete env.NODE_EXTRA_CA_CERTS
+  return { env, unset }
+}
+
 /** @param {number[]} xs */
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b)
@@ -44,12 +57,13 @@ async function repoExport () {
 /**
  * Time the commands, print their medians and the differences, and say whether the target is met.
  *
- * @param {{ runs?: number, checkout?: boolean, log?: (line: string) => void }} [options] checkout:
- *   time this checkout's bin (the source) rather than the packed one
+ * @param {{ runs?: number, checkout?: boolean, installed?: { bin: string }, log?: (line: string) => void }} [options]
+ *   checkout: time this checkout's bin (the source) rather than the packed one; installed: the packed
+ *   package already installed by the caller (bench/packed.js's installPacked), which it removes
  * @returns {Promise<{ label: string, median: number, overNode: number }[]>} medians in ms
  */
-export async function startup ({ runs = 15, checkout = false, log = console.log } = {}) {
-  const packed = checkout ? null : installPacked()
+export async function startup ({ runs = 15, checkout = false, installed, log = console.log } = {}) {
+  const packed = checkout ? null : installed ?? installPacked()
   const BIN = packed ? packed.bin : CHECKOUT_BIN
   const file = path.join(os.tmpdir(), `dag-cbor-car-startup-${process.pid}.car`)
   fs.writeFileSync(file, await repoExport())
@@ -61,12 +75,7 @@ export async function startup ({ runs = 15, checkout = false, log = console.log 
       [`dag-cbor-car repo.car (${(size / 1e3).toFixed(0)} kB repo export)`, [BIN, file], 0],
       ['dag-cbor-car --version', [BIN, '--version'], 0]
     ])
-    // NODE_EXTRA_CA_CERTS makes every Node process parse that file of certificates as it starts, and
-    // again when node:crypto loads (80 ms and more on a machine that sets it): a cost of the
-    // machine's set-up, not of the command, so the runs go without it and the output says so
-    const env = { ...process.env }
-    const unset = env.NODE_EXTRA_CA_CERTS !== undefined ? ' (NODE_EXTRA_CA_CERTS unset for the runs)' : ''
-    delete env.NODE_EXTRA_CA_CERTS
+    const { env, unset } = timedEnv()
     /** @type {number[][]} */
     const times = rows.map(() => [])
     // one unmeasured round first: the files are in the page cache for every measured one
@@ -92,7 +101,7 @@ export async function startup ({ runs = 15, checkout = false, log = console.log 
     return results
   } finally {
     fs.rmSync(file, { force: true })
-    packed?.remove()
+    if (!installed) packed?.remove()
   }
 }
 
