@@ -59,7 +59,7 @@ async function repoExport () {
  *
  * @param {{ runs?: number, checkout?: boolean, installed?: { bin: string }, log?: (line: string) => void }} [options]
  *   checkout: time this checkout's bin (the source) rather than the packed one; installed: the packed
- *   package already installed by the caller (bench/packed.js's installPacked), which it removes
+ *   package already installed by the caller (bench/packed.js's installPacked), who removes it
  * @returns {Promise<{ label: string, median: number, overNode: number }[]>} medians in ms
  */
 export async function startup ({ runs = 15, checkout = false, installed, log = console.log } = {}) {
