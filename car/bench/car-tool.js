@@ -50,6 +50,9 @@ import { startup, timedEnv, TARGET_MS } from './startup.js'
 import { installPacked } from './packed.js'
 import { writeLayout } from './hash-floor.js'
 
+/** the environment every timed row runs in, and what the table's header says of it (startup.js) */
+const TIMED = timedEnv()
+
 /** @param {number} n */
 const varint = (n) => {
   const out = []
@@ -246,7 +249,7 @@ function measure (argv, timed) {
   const useTime = timed && fs.existsSync('/usr/bin/time')
   const command = useTime ? ['/usr/bin/time', '-f', '@@time %U %S %M', ...argv] : argv
   const t = performance.now()
-  const r = spawnSync(command[0], command.slice(1), { encoding: 'utf8', maxBuffer: 1 << 26, env: timedEnv().env })
+  const r = spawnSync(command[0], command.slice(1), { encoding: 'utf8', maxBuffer: 1 << 26, env: TIMED.env })
   const seconds = (performance.now() - t) / 1000
   if (r.status !== 0) throw new Error(`${argv.join(' ')} failed (${r.status}): ${r.stderr}`)
   if (timed) {
@@ -356,7 +359,7 @@ async function throughputOf (file, installed) {
     const floorScript = fileURLToPath(new URL('hash-floor.js', import.meta.url))
     rows.push(['floor: read + hash, 2 threads', [process.execPath, floorScript, file, layout, '2'], false])
     rows.push(['floor: read + hash + copy, 2 threads', [process.execPath, floorScript, file, layout, '2', 'copy'], false])
-    console.log(`${path.basename(file)}: ${(size / 1e6).toFixed(0)} MB, ${runs} run${runs === 1 ? '' : 's'} of each row, back to back; ${os.availableParallelism()} cores; dag-cbor-car ${installed ? 'packed and installed (its bundle)' : 'from this checkout (the source)'}${timedEnv().unset}`)
+    console.log(`${path.basename(file)}: ${(size / 1e6).toFixed(0)} MB, ${runs} run${runs === 1 ? '' : 's'} of each row, back to back; ${os.availableParallelism()} cores; dag-cbor-car ${installed ? 'packed and installed (its bundle)' : 'from this checkout (the source)'}${TIMED.unset}`)
     /** @type {Map<string, number[]>} wall seconds of each row's runs */
     const walls = new Map(rows.map(([label]) => [label, []]))
     /** @type {number | null} */
