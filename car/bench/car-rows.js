@@ -7,15 +7,22 @@
 //   ours                 the tool's run (lib/node/run.js roundTrip), verify without output, WORKERS threads
 //   library-verify       the package's verifyCar on the file's path (one thread)
 //   library-iterate      the package's CarBlockIterator, hashes verified, WORKERS threads (default 1)
-// The library rows import 'dag-cbor-car' as a script does: its Node entry, the ES modules the
-// package ships as they are (only the command runs a bundle, in the packed package).
+// The library rows import 'dag-cbor-car' as a script does: from the packed package installed in
+// the project DAG_CBOR_CAR_FROM names (its library bundle, as car-tool.js runs them), or else from
+// this checkout (its source).
 //   ipld-verify          @ipld/car's CarBlockIterator, each block hashed with the multiformats hasher its CID names
 //   iterate              @ipld/car's CarBlockIterator alone (the JS floor)
 //   iterate-hash         the same, each block hashed as the tool hashes (node:crypto)
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 
 const [row, file, workersText] = process.argv.slice(2)
 const workers = workersText === undefined ? undefined : Number(workersText)
+const from = process.env.DAG_CBOR_CAR_FROM
+/** @returns {Promise<typeof import('../lib/node/index.js')>} the package as a script in that project (or this checkout) imports it */
+const library = () => import(from ? pathToFileURL(createRequire(path.join(from, 'script.js')).resolve('dag-cbor-car')).href : 'dag-cbor-car')
 
 if (row === 'ours') {
   const { roundTrip } = await import('../lib/node/run.js')
@@ -26,12 +33,12 @@ if (row === 'ours') {
   if (s.result !== 'ok') throw new Error(`the bench CAR did not pass: ${s.result}`)
 } else if (row === 'library-verify') {
   // the library's verifyCar, as a script calls it: the file's path, one thread
-  const { verifyCar } = await import('dag-cbor-car')
+  const { verifyCar } = await library()
   const s = await verifyCar(file)
   if (s.result !== 'ok') throw new Error(`the bench CAR did not pass: ${s.result}`)
 } else if (row === 'library-iterate') {
   // the library's CarBlockIterator (hashes verified) as a script uses it: the file's path
-  const { CarBlockIterator } = await import('dag-cbor-car')
+  const { CarBlockIterator } = await library()
   let blocks = 0
   for await (const block of await CarBlockIterator.fromIterable(file, { workers })) blocks += block.offset >= 0 ? 1 : 0
   if (blocks === 0) throw new Error('no blocks')

@@ -1,11 +1,13 @@
 // The library's entries as the package's exports map gives them: in Node (and Deno, Bun) 'dag-cbor-car'
-// is lib/node/index.js and 'dag-cbor-car/core' lib/core/index.js, the modules themselves (no bundle:
-// the command's bundle is the command's, bin/dag-cbor-car.js), at most two conditions an export:
-// one copy of the core for both, its synchronous API working on first use in a fresh process, its
-// CIDs the caller's multiformats class, its worker threads running the same modules, require() and a
+// is lib/node/library.cjs and 'dag-cbor-car/core' lib/node/core.cjs, which in this checkout give
+// lib/node/index.js and lib/core/index.js themselves (in the packed package, the library's bundle:
+// test/cli-bundle.spec.js), at most two conditions an export: the same names as those modules, one
+// copy of the core for both, its synchronous API working on first use in a fresh process, its CIDs
+// the caller's multiformats class, its worker threads running the same modules, require() and a
 // program bundled by esbuild loading it.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
+import { createRequire } from 'node:module'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -15,6 +17,9 @@ import * as dagCbor from 'dag-cbor-fast'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import * as source from '../lib/node/index.js'
+import * as sourceCore from '../lib/core/index.js'
+import * as viaLibraryCjs from '../lib/node/library.cjs'
+import * as viaCoreCjs from '../lib/node/core.cjs'
 
 const car = fileURLToPath(new URL('../', import.meta.url))
 const GENESIS = fileURLToPath(new URL('../../test/fixtures/cars/filecoin-calibnet-genesis.car', import.meta.url))
@@ -65,18 +70,32 @@ const block = (code, bytes) => ({ cid: CID.create(1, code, sha256.digest(bytes))
 describe('the library\'s entries (the exports map)', function () {
   this.timeout(60_000)
 
-  it('each export has at most two conditions, "node" and "default": in Node \'dag-cbor-car\' is lib/node/index.js, \'dag-cbor-car/core\' lib/core/index.js', async () => {
+  it('each export has at most two conditions, "node" and "default": in Node \'dag-cbor-car\' is lib/node/library.cjs, \'dag-cbor-car/core\' lib/node/core.cjs', async () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(car, 'package.json'), 'utf8'))
     for (const [name, target] of Object.entries(manifest.exports)) {
       if (typeof target === 'string') continue
       const conditions = Object.keys(target).filter((k) => k !== 'types')
       assert.ok(conditions.length <= 2 && conditions.every((c) => c === 'node' || c === 'default'), `${name}: ${conditions}`)
     }
-    assert.deepEqual(manifest.exports['.'].node, { types: './types/lib/node/index.d.ts', default: './lib/node/index.js' })
+    assert.deepEqual(manifest.exports['.'].node, { types: './types/lib/node/index.d.ts', default: './lib/node/library.cjs' })
     assert.deepEqual(manifest.exports['.'].default, { types: './types/lib/core/index.d.ts', default: './lib/core/index.js' })
-    assert.deepEqual(manifest.exports['./core'], { types: './types/lib/core/index.d.ts', default: './lib/core/index.js' })
+    assert.deepEqual(manifest.exports['./core'].node, { types: './types/lib/core/index.d.ts', default: './lib/node/core.cjs' })
+    assert.deepEqual(manifest.exports['./core'].default, { types: './types/lib/core/index.d.ts', default: './lib/core/index.js' })
     const resolved = fresh(`console.log(JSON.stringify([import.meta.resolve('dag-cbor-car'), import.meta.resolve('dag-cbor-car/core')]))`)
-    assert.deepEqual(resolved.map((/** @type {string} */ u) => path.relative(car, fileURLToPath(u))), ['lib/node/index.js', 'lib/core/index.js'])
+    assert.deepEqual(resolved.map((/** @type {string} */ u) => path.relative(car, fileURLToPath(u))), ['lib/node/library.cjs', 'lib/node/core.cjs'])
+  })
+
+  it('library.cjs and core.cjs give, by import and by require, every name of lib/node/index.js and lib/core/index.js, and no other', () => {
+    const require = createRequire(import.meta.url)
+    for (const [cjs, required, esm] of /** @type {const} */ ([[viaLibraryCjs, require('../lib/node/library.cjs'), source], [viaCoreCjs, require('../lib/node/core.cjs'), sourceCore]])) {
+      // import finds a CommonJS module's names by reading its source (Node's CommonJS lexer)
+      assert.deepEqual(Object.keys(cjs).filter((k) => k !== 'default').sort(), Object.keys(esm).sort())
+      assert.deepEqual(Object.keys(required).sort(), Object.keys(esm).sort())
+      for (const name of Object.keys(esm)) {
+        assert.equal(/** @type {any} */ (cjs)[name], /** @type {any} */ (esm)[name], name)
+        assert.equal(required[name], /** @type {any} */ (esm)[name], name)
+      }
+    }
   })
 
   it('\'dag-cbor-car\' and \'dag-cbor-car/core\' in one Node program share one core: its classes and hashers', async () => {

@@ -9,17 +9,17 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brokenLinks } from '../../test/helpers/markdown-links.js'
-import { assertBuiltTogether, assertCacheTaken } from './helpers/code-cache.js'
-import { NAME } from '../scripts/bundle.js'
+import { assertBuiltTogether, assertCacheTaken, bundleName } from './helpers/code-cache.js'
 import { prepare, cases, runAll, recorded } from './golden/cases.js'
 import { installPacked } from '../bench/packed.js'
+import { ENGINES, commandFor } from '../../engines/engines.js'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
 const GENESIS = path.join(repo, 'test/fixtures/cars/filecoin-calibnet-genesis.car')
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
-/** the code cache npm pack makes: for the V8 of the Node packing, this one (bench/packed.js) */
-const CACHE = `build/node/dag-cbor-car.v8-${process.versions.v8}.cache`
+/** @param {'cli' | 'library'} build @returns {string} the code cache npm pack makes for that bundle: for the V8 of the Node packing, this one (bench/packed.js) */
+const cacheOf = (build) => `build/${build}/dag-cbor-car.v8-${process.versions.v8}.cache`
 
 /** @type {string} */
 let dir
@@ -59,18 +59,20 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
 
   it('holds the bin, the code, the README and the licences, and no tests or benches', () => {
     const files = tool.files.map((f) => f.path)
-    for (const needed of ['bin/dag-cbor-car.js', 'lib/commands/verify.js', 'lib/core/read/open-car.js', 'lib/core/index.js', 'lib/node/index.js', 'lib/node/sample.car', 'build/node/dag-cbor-car.cjs', CACHE, 'build/node/worker.js', 'build/node/many-child.js', 'build/node/sample.car', 'types/lib/core/index.d.ts', 'types/lib/node/index.d.ts', 'README.md', 'LICENSE-APACHE', 'LICENSE-MIT', 'package.json']) {
+    for (const needed of ['bin/dag-cbor-car.js', 'lib/commands/verify.js', 'lib/core/read/open-car.js', 'lib/core/index.js', 'lib/node/index.js', 'lib/node/sample.car', 'build/cli/dag-cbor-car.cjs', cacheOf('cli'), 'build/cli/worker.js', 'build/cli/many-child.js', 'build/cli/sample.car', 'build/library/dag-cbor-car.cjs', cacheOf('library'), 'build/library/worker.js', 'lib/node/library.cjs', 'lib/node/core.cjs', 'lib/node/library-build.cjs', 'types/lib/core/index.d.ts', 'types/lib/node/index.d.ts', 'README.md', 'LICENSE-APACHE', 'LICENSE-MIT', 'package.json']) {
       assert.ok(files.includes(needed), `${needed} missing from the tarball`)
     }
     assert.deepEqual(files.filter((f) => /^(test|bench|scripts)\//.test(f)), [])
   })
 
-  it('its command runs from the bundle, with a code cache V8 takes; the checkout keeps no bundle after packing', () => {
+  it('its command and its library run from their bundles, each with a code cache V8 takes; the checkout keeps no bundle after packing', () => {
     const installed = path.join(dir, 'node_modules/dag-cbor-car')
-    const bundled = spawnSync(process.execPath, ['-e', "console.log(require('./bin/dag-cbor-car.js').bundled())"], { cwd: installed, encoding: 'utf8' })
-    assert.equal(bundled.stdout.trim(), 'true', bundled.stderr)
-    assertBuiltTogether(path.join(installed, 'build/node/dag-cbor-car.cjs'), path.join(installed, CACHE), path.join(repo, 'car'))
-    assertCacheTaken(path.join(installed, 'build/node/dag-cbor-car.cjs'), path.join(installed, CACHE), NAME)
+    const bundled = spawnSync(process.execPath, ['-e', "const bin = require('./bin/dag-cbor-car.js'); console.log(bin.bundled('cli'), bin.bundled('library'))"], { cwd: installed, encoding: 'utf8' })
+    assert.equal(bundled.stdout.trim(), 'true true', bundled.stderr)
+    for (const build of /** @type {const} */ (['cli', 'library'])) {
+      assertBuiltTogether(path.join(installed, `build/${build}/dag-cbor-car.cjs`), path.join(installed, cacheOf(build)), path.join(repo, 'car'))
+      assertCacheTaken(path.join(installed, `build/${build}/dag-cbor-car.cjs`), path.join(installed, cacheOf(build)), bundleName(build))
+    }
     // npm pack's postpack removed it again: the checkout runs its source
     assert.ok(!fs.existsSync(path.join(repo, 'car/build')), 'car/build/ is left in the checkout')
   })
@@ -199,21 +201,25 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
   it('import: the library from the tarball, its Node entry (file paths, workers) and its neutral core give the CLI\'s summary', () => {
     fs.writeFileSync(path.join(dir, 'library.mjs'), `
       import fs from 'node:fs'
+      import { CID } from 'multiformats/cid'
       import { verifyCar, CarBlockIterator, CarWriter, hashBackends } from 'dag-cbor-car'
       import * as core from 'dag-cbor-car/core'
       const file = ${JSON.stringify(GENESIS)}
       const viaPath = await verifyCar(file, { workers: 2 })
       const viaCore = await core.verifyCar(new Blob([fs.readFileSync(file)]), { name: file })
       let blocks = 0
-      for await (const block of await CarBlockIterator.fromIterable(fs.createReadStream(file))) blocks += block.bytes.length > 0 ? 1 : 0
+      for await (const block of await CarBlockIterator.fromIterable(fs.createReadStream(file))) blocks += block.bytes.length > 0 && block.cid instanceof CID ? 1 : 0
+      // where an error comes from: the library's bundle
+      const stack = await verifyCar('no-such.car').catch((err) => err.stack)
       const { writer, out } = CarWriter.create([])
       const written = (async () => { let n = 0; for await (const chunk of out) n += chunk.length; return n })()
       await writer.close()
-      console.log(JSON.stringify({ viaPath, viaCore, blocks, written: await written, backends: hashBackends() }))
+      console.log(JSON.stringify({ viaPath, viaCore, blocks, written: await written, backends: hashBackends(), stack }))
     `)
     const r = run(process.execPath, ['library.mjs'])
     assert.equal(r.status, 0, r.stderr)
-    const { viaPath, viaCore, blocks, written, backends } = JSON.parse(r.stdout)
+    const { viaPath, viaCore, blocks, written, backends, stack } = JSON.parse(r.stdout)
+    assert.match(stack, /\(dag-cbor-car\/build\/library\/dag-cbor-car\.cjs:/)
     const cli = JSON.parse(run(npx, ['--offline', '--no', '--', 'dag-cbor-car', GENESIS, '--json', '--workers', '2']).stdout)
     /** @param {any} s the summary without its timings */
     const counts = ({ seconds, mbPerSec, ...rest }) => rest
@@ -222,6 +228,29 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
     assert.equal(blocks, 1207)
     assert.equal(written, 18) // the header alone: a length byte and the 17 bytes of {roots: [], version: 1}
     assert.equal(backends['sha2-256'], 'node:crypto') // the Node entry installed it
+  })
+
+  it('every engine imports and requires the installed library: Node\'s lines and Deno from its bundle, Bun from its source (its require() does not take multiformats\' exports)', () => {
+    fs.writeFileSync(path.join(dir, 'engines.mjs'), `
+      import { createRequire } from 'node:module'
+      import { CID } from 'multiformats/cid'
+      import { verifyCar, CarBlockIterator } from 'dag-cbor-car'
+      const required = createRequire(import.meta.url)('dag-cbor-car')
+      const file = ${JSON.stringify(GENESIS)}
+      const summary = await verifyCar(file)
+      let ours = 0
+      for await (const block of await CarBlockIterator.fromIterable(file)) ours += block.cid instanceof CID ? 1 : 0
+      const stack = await verifyCar('no-such.car').catch((err) => err.stack)
+      const from = /build[\\/]library[\\/]dag-cbor-car\\.cjs/.test(stack) ? 'bundle' : /lib[\\/]node[\\/]source\\.js/.test(stack) ? 'source' : stack
+      console.log(JSON.stringify([summary.blocks, summary.dagCbor.nonCanonical, ours, required.verifyCar === verifyCar, from]))
+    `)
+    const answers = Object.fromEntries(ENGINES.filter((e) => e.kind !== 'browser').map((engine) => {
+      const [bin, args] = commandFor(engine, 'engines.mjs')
+      const r = spawnSync(bin, args, { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 })
+      return [engine.name, r.status === 0 ? JSON.parse(r.stdout) : `exit ${r.status}: ${r.stderr}`]
+    }))
+    const bundle = [1207, 1, 1207, true, 'bundle']
+    assert.deepEqual(answers, { node: bundle, node22: bundle, node24: bundle, node26: bundle, bun: [1207, 1, 1207, true, 'source'], deno: bundle })
   })
 
   it('require(): CommonJS code loads the library (Node >= 20.19)', () => {

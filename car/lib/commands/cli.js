@@ -1,5 +1,5 @@
 // dag-cbor-car <command> [args]: the command dispatcher, which bin/dag-cbor-car.js runs (from the
-// packed package's bundle, build/node/dag-cbor-car.cjs written by scripts/bundle.js, or in a
+// packed package's bundle, build/cli/dag-cbor-car.cjs written by scripts/bundle.js, or in a
 // checkout from the source). A bare `dag-cbor-car file.car` means `dag-cbor-car verify file.car`;
 // `--help` alone lists the commands, `--version` is `version`, and a first word that is neither a
 // command nor a file is a usage error naming the closest command. Exit status: the one table in the

@@ -7,7 +7,9 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import { WRAPPER } from '../../scripts/bundle.js'
 
-const { cacheDataOffset } = createRequire(import.meta.url)('../../bin/dag-cbor-car.js')
+const { cacheDataOffset, bundleName } = createRequire(import.meta.url)('../../bin/dag-cbor-car.js')
+/** what the loader names a bundle in V8 (bin/dag-cbor-car.js): 'cli' or 'library' => its name */
+export { bundleName }
 
 /**
  * Fails unless `cache` starts with the bundle's first line (which names its build), padded to V8's

@@ -1,0 +1,13 @@
+// What the packed package's bundle of the library holds (scripts/bundle.js; bin/dag-cbor-car.js
+// loadLibrary): the Node entry and the platform-neutral core, one copy of the code for both
+// (library.cjs, core.cjs), and the modules its worker threads run (bundle-roles.js).
+// Synchronous, as require() of the package is: the bundle is CommonJS, and esbuild bundles a
+// require() as it does an import(), each module run when first asked for.
+
+/** @returns {typeof import('./index.js')} */
+export const library = () => require('./index.js')
+
+/** @returns {typeof import('../core/index.js')} */
+export const core = () => require('../core/index.js')
+
+export { ROLES } from './bundle-roles.js'

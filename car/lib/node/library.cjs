@@ -1,0 +1,25 @@
+'use strict'
+// 'dag-cbor-car' in Node (the exports map's "node" condition): lib/node/index.js, from the build
+// library-build.cjs names (the packed package's library bundle, or the source). The names are
+// written out, one line each, for Node's import of a CommonJS module, which finds them by reading
+// this file (test/library-entry.spec.js holds them equal to lib/node/index.js's).
+const library = require('./library-build.cjs').library()
+
+exports.CarBlockError = library.CarBlockError
+exports.CarBlockIterator = library.CarBlockIterator
+exports.CarBufferReader = library.CarBufferReader
+exports.CarBufferWriter = library.CarBufferWriter
+exports.CarCIDIterator = library.CarCIDIterator
+exports.CarIndexedReader = library.CarIndexedReader
+exports.CarIndexer = library.CarIndexer
+exports.CarReadError = library.CarReadError
+exports.CarReader = library.CarReader
+exports.CarWriter = library.CarWriter
+exports.blockToJson = library.blockToJson
+exports.canonicalizeCar = library.canonicalizeCar
+exports.checkRepo = library.checkRepo
+exports.contentType = library.contentType
+exports.hashBackends = library.hashBackends
+exports.installHashers = library.installHashers
+exports.readBlockAt = library.readBlockAt
+exports.verifyCar = library.verifyCar
