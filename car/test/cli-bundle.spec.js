@@ -72,9 +72,12 @@ describe('one build per process: the checkout\'s source, or the packed package\'
   this.timeout(120_000)
 
   it('this checkout has no bundle in git, and its bin does not run one', () => {
-    const tracked = spawnSync('git', ['ls-files', 'build', 'lib/node/*.cjs'], { cwd: car, encoding: 'utf8' })
+    // nothing in build/, and no file anywhere that starts as a bundle does (its build id)
+    const tracked = spawnSync('git', ['ls-files'], { cwd: car, encoding: 'utf8' })
     assert.equal(tracked.status, 0, tracked.stderr)
-    assert.equal(tracked.stdout, '')
+    const files = tracked.stdout.split('\n').filter(Boolean)
+    assert.ok(files.length > 100, `git ls-files listed ${files.length} files`)
+    assert.deepEqual(files.filter((f) => f.startsWith('build/') || /^\/\/ build [0-9a-f]{32}\n/.test(fs.readFileSync(path.join(car, f), 'latin1').slice(0, 42))), [])
     const r = spawnSync(process.execPath, ['-e', "console.log(require('./bin/dag-cbor-car.js').bundled())"], { cwd: car, encoding: 'utf8' })
     assert.equal(r.stdout.trim(), 'false', r.stderr)
   })
@@ -89,9 +92,6 @@ describe('one build per process: the checkout\'s source, or the packed package\'
     try {
       for (const d of ['bin', 'lib', 'scripts']) fs.cpSync(path.join(car, d), path.join(dir, d), { recursive: true })
       fs.copyFileSync(path.join(car, 'package.json'), path.join(dir, 'package.json'))
-      // the library's entries (the exports map's "node"), which load its bundle when packed
-      fs.mkdirSync(path.join(dir, 'lib/node'), { recursive: true })
-      for (const file of ['library.cjs', 'core.cjs', 'library-build.cjs']) fs.copyFileSync(path.join(car, 'lib/node', file), path.join(dir, 'lib/node', file))
       // a stale bundle, as an interrupted npm pack would leave it, with a launcher's worth of files
       fs.mkdirSync(path.join(dir, 'build/cli'), { recursive: true })
       fs.writeFileSync(path.join(dir, 'build/package.json'), '{ "type": "commonjs" }\n')
