@@ -26,10 +26,11 @@ const load = () => (loading ??= Promise.all([
   !workerData.codecUrl || workerData.codecUrl === ownCodecUrl ? import('../core/check/dag-cbor.js') : createRequire(import.meta.url)(fileURLToPath(workerData.codecUrl)),
   import('../core/run/sections.js'),
   import('../core/run/batch.js'),
-  import('../core/check/on-demand.js')
-]).then(([codec, sections, batch, onDemand]) => {
+  import('../core/check/on-demand.js'),
+  import('../core/check/classify.js')
+]).then(([codec, sections, batch, onDemand, classify]) => {
   /** @type {Modules} */
-  const loaded = { codec, processSections: sections.processSections, unpack: batch.unpack, processBatch: batch.processBatch, checkLoading: onDemand.checkLoading }
+  const loaded = { codec: classify.codecOf(codec), processSections: sections.processSections, unpack: batch.unpack, processBatch: batch.processBatch, checkLoading: onDemand.checkLoading }
   modules = loaded
   return loaded
 }))

@@ -14,7 +14,7 @@ import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js'
 import * as dagPb from '@ipld/dag-pb'
 import * as dagJson from '@ipld/dag-json'
 import * as codec from '../../lib/core/check/dag-cbor.js'
-import { verdict, commonBranch, COMMON, NOT_COMMON, HASH_OK, HASH_MISMATCH } from '../../lib/core/check/classify.js'
+import { verdict, commonBranch, codecOf, COMMON, NOT_COMMON, HASH_OK, HASH_MISMATCH } from '../../lib/core/check/classify.js'
 import { checkLoading } from '../../lib/core/check/on-demand.js'
 import { loadHashers, installHashers, grantJsSha256, digest32Matches } from '../../lib/core/check/hash.js'
 import { sha256Matches } from '../../lib/core/check/sha256-js.js'
@@ -81,6 +81,19 @@ const branchOf = (row) => {
 const verdictOf = async (row) => checkLoading(() => verdict(row.codec ?? codec, row.cid, row.bytes))
 
 describe('core/check', () => {
+  it('codecOf: a codec module (a namespace, or a bundle\'s object of getters) as a plain object of its three functions, data properties of one shape', () => {
+    const getters = Object.defineProperties({}, Object.fromEntries(['code', 'decode', 'encode', 'validate'].map((k) => [k, { get: () => /** @type {any} */ (codec)[k], enumerable: true }])))
+    for (const module of [codec, getters, { ...codec, validate: undefined }]) {
+      const plain = codecOf(/** @type {any} */ (module))
+      assert.deepEqual(Object.keys(plain), ['encode', 'decode', 'validate'])
+      for (const key of /** @type {const} */ (['encode', 'decode', 'validate'])) {
+        const descriptor = /** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(plain, key))
+        assert.ok('value' in descriptor && !('get' in descriptor), key)
+        assert.equal(descriptor.value, /** @type {any} */ (module)[key])
+      }
+    }
+  })
+
   before(() => loadHashers())
 
   describe('verdict: the first branch, then the others', () => {
@@ -141,7 +154,7 @@ describe('core/check', () => {
       assert.deepEqual(summary, expected)
     })
 
-    it('validates the batch\'s DAG-CBOR blocks before it hashes any, and validates each once', async () => {
+    it('validates a CAR\'s first batch\'s DAG-CBOR blocks before it hashes any; a later batch\'s block by block; each once', async () => {
       const blocks = [codec.encode({ a: 1 }), codec.encode([1, 2]), codec.encode({ b: 'x' })]
       const parts = []
       const ends = new Uint32Array(blocks.length)
@@ -157,15 +170,21 @@ describe('core/check', () => {
       const watched = { ...codec, validate: (/** @type {Uint8Array} */ bytes) => { calls.push('validate'); return codec.validate(bytes) } }
       const latin1 = /** @type {NonNullable<typeof platformHashers.sha256Latin1>} */ (platformHashers.sha256Latin1)
       installHashers({ ...platformHashers, sha256Latin1: (bytes) => { calls.push('hash'); return latin1(bytes) } })
-      try {
-        const batch = { bytes: Uint8Array.from(parts), ends, starts: new Float64Array(blocks.length), first: 0 }
+      /** @param {number} first the batch's first block's index in the CAR */
+      const checked = (first) => {
+        calls.length = 0
+        const batch = { bytes: Uint8Array.from(parts), ends, starts: new Float64Array(blocks.length), first }
         const { summary, error } = processSections(watched, batch, { maxBlockSize: 1 << 20 })
         assert.equal(error, null)
         assert.equal(summary.dagCbor.canonical, 3)
+        return [...calls]
+      }
+      try {
+        assert.deepEqual(checked(0), ['validate', 'validate', 'validate', 'hash', 'hash', 'hash'])
+        assert.deepEqual(checked(3), ['hash', 'validate', 'hash', 'validate', 'hash', 'validate'])
       } finally {
         installHashers(platformHashers)
       }
-      assert.deepEqual(calls, ['validate', 'validate', 'validate', 'hash', 'hash', 'hash'])
     })
   })
 

@@ -11,6 +11,20 @@ import { checkContent } from './codecs.js'
 export const DAG_CBOR = 0x71
 
 /**
+ * A codec module as the checks take it: its encode, decode and validate in a plain object of one
+ * shape. A bundle gives a module's exports as getters on an object, and V8 keeps such an object
+ * as a dictionary when another module's exports took the same names in the same order first
+ * (dag-cbor.js re-exports the codec's); every `codec.validate` of the per-block checks would then
+ * be a generic lookup rather than a load the optimizing compiler inlines.
+ *
+ * @param {Codec} module
+ * @returns {Codec}
+ */
+export function codecOf (module) {
+  return { encode: module.encode, decode: module.decode, validate: module.validate }
+}
+
+/**
  * @typedef {object} Codec
  * @property {(value: any, options?: any) => Uint8Array} encode
  * @property {(bytes: Uint8Array, options?: any) => any} decode

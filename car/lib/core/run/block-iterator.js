@@ -3,11 +3,13 @@ import { CID } from 'multiformats/cid'
 import { openSource } from '../read/source.js'
 import { openCar, asReadError } from '../read/open-car.js'
 import { verifyBlock, digest32Matches, hasherMissing } from '../check/hash.js'
-import { verdict, HASH_OK } from '../check/classify.js'
-import * as codec from '../check/dag-cbor.js'
+import { verdict, codecOf, HASH_OK } from '../check/classify.js'
+import * as dagCbor from '../check/dag-cbor.js'
 import { decodeBlock } from '../report/block-view.js'
 import { blockBatches, hashedBatches } from './iterate.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from '../read/limits.js'
+
+const codec = codecOf(dagCbor)
 
 /**
  * @typedef {import('../read/source.js').CarInput} CarInput

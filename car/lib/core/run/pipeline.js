@@ -12,6 +12,7 @@ import { ToolError, aboutInput } from '../base/errors.js'
 import { now } from '../base/clock.js'
 import { createChecks } from '../check/car-checks.js'
 import { processSections } from './sections.js'
+import { codecOf } from '../check/classify.js'
 import { checkLoading, readyFor } from '../check/on-demand.js'
 import { grantJsSha256 } from '../check/hash.js'
 import { feed } from './feed.js'
@@ -71,7 +72,7 @@ export async function runPipeline (options) {
   const { source, output: target, canonicalize = false, onProgress, onBlock, signal, maxBlockSize, partial = false, relaxed = false, mainThreadChecks = true } = options
   const workers = options.workers ?? 1
   if (workers > 1 && !options.workerPool) throw new TypeError('workers > 1 needs a workerPool (the Node entry has one)')
-  const codec = options.codec ?? await import('../check/dag-cbor.js')
+  const codec = codecOf(options.codec ?? await import('../check/dag-cbor.js'))
   const start = now()
   const summary = createSummary()
   summary.input = source.name

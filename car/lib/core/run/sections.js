@@ -84,7 +84,9 @@ class BatchState {
 function checkSections (codec, bytes, ends, starts, maxBlockSize, state) {
   const { summary, cidEnds, fingerprints, onSection, first, validated } = state
   const n = ends.length
-  validateSections(codec, bytes, ends, maxBlockSize, validated)
+  // a CAR's first batch only: later ones validate each block where it is hashed (commonBranch), in
+  // one pass over the batch rather than two (each block's head read, and a view made, once)
+  if (first === 0) validateSections(codec, bytes, ends, maxBlockSize, validated)
   let cidBuffer = state.cids
   let cidAt = 0
   const block = { cid: /** @type {CID} */ (/** @type {unknown} */ (null)), bytes, offset: 0 }
@@ -141,11 +143,13 @@ function checkSections (codec, bytes, ends, starts, maxBlockSize, state) {
 }
 
 /**
- * The validation step of the first branch (classify.js validateCommon) over the batch's blocks,
- * before any is hashed (checkSections then hands each answer to commonBranch in `validated`). In a fresh process V8 compiles the validator optimized
- * on another thread once it has run a while, and the process waits at exit for a compile still
- * running; validating first starts that compile before the hasher is loaded and the blocks are
- * hashed, rather than after, so that on a small CAR it overlaps them.
+ * The validation step of the first branch (classify.js validateCommon) over a CAR's first batch,
+ * before any block is hashed (checkSections then hands each answer to commonBranch in `validated`).
+ * In a fresh process V8 compiles the validator optimized on another thread once it has run a
+ * while, and the process waits at exit for a compile still running; validating first starts that
+ * compile before the hasher is loaded and the blocks are hashed, rather than after, so that on a
+ * small CAR it overlaps them. Later batches find the validator compiled, and a second pass would
+ * only read each block's head and make its view twice.
  *
  * @param {import('../check/classify.js').Codec} codec
  * @param {Uint8Array} bytes
