@@ -8,16 +8,12 @@
 
 /** this file runs as itself, not inside another program's bundle */
 const itself = typeof __filename === 'string' && /[\\/]lib[\\/]node[\\/]library-build\.cjs$/.test(__filename)
-
-/** @returns {typeof import('./library-bundle.js') | undefined} the library's bundle, when this package runs from one */
-function bundle () {
-  if (!itself) return undefined
-  const bin = require('../../bin/dag-cbor-car.js')
-  return bin.bundled('library') ? bin.loadLibrary() : undefined
-}
+const bin = itself ? require('../../bin/dag-cbor-car.js') : null
+/** @type {typeof import('./library-bundle.js') | undefined} the library's bundle, when this package runs from one */
+const built = bin !== null && bin.bundled('library') ? bin.loadLibrary() : undefined
 
 /** @returns {typeof import('./index.js')} */
-exports.library = () => bundle()?.library() ?? require('./index.js')
+exports.library = () => built?.library() ?? require('./index.js')
 
 /** @returns {typeof import('../core/index.js')} */
-exports.core = () => bundle()?.core() ?? require('../core/index.js')
+exports.core = () => built?.core() ?? require('../core/index.js')
