@@ -6,7 +6,7 @@ import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { humanBytes, humanRate, humanSeconds, parseSize } from '../../lib/core/report/units.js'
 import { headerLine, blockLine, parseHeaderLine, parseBlockLine } from '../../lib/core/report/block-json.js'
-import { createSummary, countBlock, resultOf, exitCode } from '../../lib/core/report/summary.js'
+import { createSummary, countBlocks, resultOf, exitCode } from '../../lib/core/report/summary.js'
 
 describe('core/report', () => {
   describe('units', () => {
@@ -51,8 +51,8 @@ describe('core/report', () => {
   describe('a summary\'s verdict follows its counts', () => {
     /** @type {{ name: string, set: (s: any) => void, result: string, exit: number }[]} */
     const rows = [
-      { name: 'a verified block, its root present', set: (s) => { s.roots = ['x']; countBlock(s, 0x55, 0x12, 10); s.verified = 1 }, result: 'ok', exit: 0 },
-      { name: 'a hash mismatch', set: (s) => { s.roots = ['x']; countBlock(s, 0x55, 0x12, 10); s.hashMismatches = 1 }, result: 'fail', exit: 1 },
+      { name: 'a verified block, its root present', set: (s) => { s.roots = ['x']; countBlocks(s, 0x55, 0x12, 1, 10); s.verified = 1 }, result: 'ok', exit: 0 },
+      { name: 'a hash mismatch', set: (s) => { s.roots = ['x']; countBlocks(s, 0x55, 0x12, 1, 10); s.hashMismatches = 1 }, result: 'fail', exit: 1 },
       { name: 'a non-canonical block', set: (s) => { s.roots = ['x']; s.dagCbor.nonCanonical = 1 }, result: 'fail', exit: 1 },
       { name: 'a non-canonical block relaxed decode reads exactly, with --relaxed', set: (s) => { s.roots = ['x']; s.relaxed = true; s.dagCbor.nonCanonical = 1; s.dagCbor.lossless = 1 }, result: 'ok', exit: 0 },
       { name: 'a run that stopped on an error', set: (s) => { s.error = 'truncated' }, result: 'incomplete', exit: 2 }

@@ -122,8 +122,8 @@ const HASH_ONLY = { ok: { hash: 'ok' }, mismatch: { hash: 'mismatch' }, unverifi
 const CANONICAL = { ok: { hash: 'ok', cls: 'canonical' }, mismatch: { hash: 'mismatch', cls: 'canonical' }, unverified: { hash: 'unverified', cls: 'canonical' } }
 
 export const RAW = 0x55
-const SHA2_256 = 0x12
-const BLAKE2B_256 = 0xb220
+export const SHA2_256 = 0x12
+export const BLAKE2B_256 = 0xb220
 
 /**
  * What the first branch of `verdict` found (`commonBranch`): COMMON, the block passes every check;

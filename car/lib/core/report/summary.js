@@ -98,7 +98,7 @@ export function createSummary () {
 export function addBlock (s, block, r) {
   const { cid, bytes } = block
   const at = block.offset ?? 0
-  countBlock(s, cid.code, cid.multihash.code, bytes.length)
+  countBlocks(s, cid.code, cid.multihash.code, 1, bytes.length)
   const hash = hashName(cid.multihash.code)
   if (r.hash === 'ok') s.verified++
   else if (r.hash === 'unverified') s.unverified++
@@ -136,20 +136,22 @@ export function addBlock (s, block, r) {
 }
 
 /**
- * The counts every block adds (addBlock's first step; sections.js's fast path adds the rest itself).
+ * The counts each block adds (addBlock's first step; sections.js's fast path adds the rest itself),
+ * for `blocks` blocks of one codec and hash.
  *
  * @param {Summary} s
  * @param {number} codecCode the CID's codec
  * @param {number} hashCode its multihash code
- * @param {number} size the block's bytes
+ * @param {number} blocks
+ * @param {number} size the blocks' bytes
  */
-export function countBlock (s, codecCode, hashCode, size) {
-  s.blocks++
+export function countBlocks (s, codecCode, hashCode, blocks, size) {
+  s.blocks += blocks
   s.blockBytes += size
   const codec = codecName(codecCode)
-  s.codecs[codec] = (s.codecs[codec] ?? 0) + 1
+  s.codecs[codec] = (s.codecs[codec] ?? 0) + blocks
   const hash = hashName(hashCode)
-  s.hashes[hash] = (s.hashes[hash] ?? 0) + 1
+  s.hashes[hash] = (s.hashes[hash] ?? 0) + blocks
 }
 
 /**

@@ -5,13 +5,20 @@
 // CAR (roots, duplicates, the CARv2 index) that need every block. So the main thread neither
 // parses CIDs nor makes an object per block, and no per-block result crosses between threads.
 /** @typedef {import('multiformats/cid').CID} CID */
-import { verdict, commonBranch, validateCommon, COMMON, NOT_COMMON, DAG_CBOR } from '../check/classify.js'
-import { createSummary, addBlock, countBlock } from '../report/summary.js'
+import { verdict, commonBranch, validateCommon, COMMON, NOT_COMMON, DAG_CBOR, RAW, SHA2_256, BLAKE2B_256 } from '../check/classify.js'
+import { createSummary, addBlock, countBlocks } from '../report/summary.js'
 import { fingerprintInto } from '../graph/seen.js'
 import { uvarint, varintEnd } from '../base/varint.js'
 import { decodeSectionCid } from '../read/open-car.js'
 
 const DIGEST_SIZE = 32
+
+/**
+ * A common block's codec and hash, by its slot in BatchState's `common`: a batch counts its common
+ * blocks there, by number, and into the summary's counts (keyed by name) once, after its loop.
+ */
+const SLOT_CODEC = [DAG_CBOR, DAG_CBOR, RAW, RAW]
+const SLOT_HASH = [SHA2_256, BLAKE2B_256, SHA2_256, BLAKE2B_256]
 
 /**
  * @typedef {object} SectionError a section the worker could not read; the blocks before it are counted
@@ -44,7 +51,15 @@ const DIGEST_SIZE = 32
  */
 export function processSections (codec, batch, options) {
   const state = new BatchState(batch, options.onSection ?? null)
+  // a CAR's first batch only: later ones validate each block where it is hashed (commonBranch), in
+  // one pass over the batch rather than two (each block's head read, and a view made, once)
+  if (batch.first === 0) validateSections(codec, batch.bytes, batch.ends, options.maxBlockSize, state.validated)
   const count = checkSections(codec, batch.bytes, batch.ends, batch.starts, options.maxBlockSize, state)
+  const { common } = state
+  for (let slot = 0; slot < 4; slot++) {
+    if (common[slot] > 1) countBlocks(state.summary, SLOT_CODEC[slot], SLOT_HASH[slot], common[slot] - 1, 0)
+  }
+  state.summary.blockBytes += common[4]
   return { summary: state.summary, cids: state.cids.slice(0, state.cidAt), cidEnds: state.cidEnds.slice(0, count), fingerprints: state.fingerprints.slice(0, 2 * count), error: state.error }
 }
 
@@ -62,6 +77,12 @@ class BatchState {
     this.fingerprints = new Uint32Array(2 * n)
     /** validateSections' outcome for each section: validateCommon's answer, or 0 (not validated) */
     this.validated = new Uint8Array(n)
+    /**
+     * the common blocks by slot (SLOT_CODEC, SLOT_HASH), and [4] the bytes of those not yet in the
+     * summary: the first of each slot is counted into it at once, which names its codec and hash
+     * there in the order first seen, as a block at a time would
+     */
+    this.common = new Float64Array(5)
     /** @type {SectionError | null} */
     this.error = null
   }
@@ -82,11 +103,8 @@ class BatchState {
  * @returns {number} the sections checked: all, or those before state.error's
  */
 function checkSections (codec, bytes, ends, starts, maxBlockSize, state) {
-  const { summary, cidEnds, fingerprints, onSection, first, validated } = state
+  const { summary, cidEnds, fingerprints, onSection, first, validated, common } = state
   const n = ends.length
-  // a CAR's first batch only: later ones validate each block where it is hashed (commonBranch), in
-  // one pass over the batch rather than two (each block's head read, and a view made, once)
-  if (first === 0) validateSections(codec, bytes, ends, maxBlockSize, validated)
   let cidBuffer = state.cids
   let cidAt = 0
   const block = { cid: /** @type {CID} */ (/** @type {unknown} */ (null)), bytes, offset: 0 }
@@ -106,7 +124,9 @@ function checkSections (codec, bytes, ends, starts, maxBlockSize, state) {
       fingerprintInto(bytes, from, dataAt, fingerprints, i)
       cidEnds[i] = cidAt += cidLength
       state.cidAt = cidAt
-      countBlock(summary, headCode, headHash, to - dataAt)
+      const slot = (headCode === DAG_CBOR ? 0 : 2) + (headHash === SHA2_256 ? 0 : 1)
+      if (common[slot]++ === 0) countBlocks(summary, headCode, headHash, 1, to - dataAt)
+      else common[4] += to - dataAt
       summary.verified++
       if (headCode === DAG_CBOR) summary.dagCbor.canonical++
       if (onSection !== null) onSection(bytes.subarray(from, dataAt), bytes.subarray(dataAt, to), starts[i], first + i, null)
