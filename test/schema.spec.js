@@ -5,9 +5,12 @@
 // dag-cbor-fast/validate, no code is generated at run time). Expected bytes are written by hand.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { fromDSL } from '@ipld/schema/from-dsl.js'
 import { CID } from 'multiformats/cid'
-import { compile, toTypeScript } from '../lib/schema/index.js'
+import { compile, toTypeScript, toJavaScript } from '../lib/schema/index.js'
 import { encode, DagCborDecodeError, DagCborEncodeError } from '../index.js'
 import { validate } from '../lib/validate.js'
 import { filecoinSchema } from '../examples/schemas/filecoin.js'
@@ -60,13 +63,15 @@ const DECODE = [
   // map structs: fields in canonical key order ('o' < 'kind' < 'name' < 'note'), optional, nullable, implicit, rename
   { root: 'Rec', data: 'a3616f6178646e616d656179646e6f7465f6', expected: { name: 'y', note: null, kind: 1, old: 'x' } },
   { root: 'Rec', data: 'a5616f6178' + '646b696e6402' + '646e616d656179' + '646e6f74656161' + '65636f756e7403', expected: { name: 'y', note: 'a', kind: 2, old: 'x', count: 3 } },
-  { root: 'Rec', data: 'a2616f6178646e616d656179', error: { rule: 'schema-missing-field', offset: 12, typePath: 'Rec' } },
+  // a missing field is the block's fault: the error is at the map, whether found at a later key or at the end
+  { root: 'Rec', data: 'a2616f6178646e616d656179', error: { rule: 'schema-missing-field', offset: 0, typePath: 'Rec' } },
   { root: 'Rec', data: 'a3616f6178646e616d656179646b696e6402', error: { rule: 'map-key-order', offset: 12, typePath: 'Rec' } },
   { root: 'Rec', data: 'a26461626364f6616f6178', error: { rule: 'schema-unknown-field', offset: 1, typePath: 'Rec' } },
   { root: 'Rec', data: 'a4616f6178617a00646e616d656179646e6f7465f6', error: { rule: 'schema-unknown-field', offset: 5, typePath: 'Rec' } },
   { root: 'Rec', data: 'a4616f6178616f6178646e616d656179646e6f7465f6', error: { rule: 'duplicate-key', offset: 5, typePath: 'Rec' } },
   { root: 'Rec', data: 'a3616f0a646e616d656179646e6f7465f6', error: { rule: 'schema-kind', offset: 3, path: '/o', typePath: 'Rec.old' } },
-  { root: 'Rec', data: 'a2616f6178646e6f7465f6', error: { rule: 'schema-missing-field', offset: 5, typePath: 'Rec' } },
+  { root: 'Rec', data: 'a2616f6178646e6f7465f6', error: { rule: 'schema-missing-field', offset: 0, typePath: 'Rec' } },
+  { root: 'Keyed', data: 'a16172a2616f6178646e6f7465f6', error: { rule: 'schema-missing-field', offset: 3, path: '/r', typePath: 'Keyed(Rec)' } },
   { root: 'Rec', data: 'a3616f6178646e616d656179646e6f746501', error: { rule: 'schema-kind', offset: 17, path: '/note', typePath: 'Rec.note' } },
   { root: 'Rec', data: 'a301616f6178646e616d656179', error: { rule: 'map-key-type', offset: 1, typePath: 'Rec' } },
   // unions
@@ -144,10 +149,12 @@ describe('schema: typed decode, rule by rule', () => {
 const ENCODE = [
   { root: 'Pair', value: { a: 1, b: 'z' }, data: '8201617a' },
   { root: 'Swapped', value: { b: 'z', a: 1 }, data: '82617a01' },
-  // keys in another order than the fields', fields that are not own enumerable properties, a key that is no field
+  // keys in another order than the fields'; fields are own properties only (as generic encode
+  // writes only own keys): an inherited member, a getter of a class included, is no field; a key that is no field
   { root: 'Pair', value: { b: 'z', a: 1 }, data: '8201617a' },
-  { root: 'Pair', value: new (class { get a () { return 1 } get b () { return 'z' } })(), data: '8201617a' },
-  { root: 'Pair', value: Object.assign(Object.create({ a: 1 }), { b: 'z' }), data: '8201617a' },
+  { root: 'Pair', value: new (class { get a () { return 1 } get b () { return 'z' } })(), error: { rule: 'schema-missing-field', path: '/0', typePath: 'Pair.a' } },
+  { root: 'Pair', value: Object.assign(Object.create({ a: 1 }), { b: 'z' }), error: { rule: 'schema-missing-field', path: '/0', typePath: 'Pair.a' } },
+  { root: 'Rec', value: Object.assign(Object.create({ count: 3 }), { name: 'y', note: null, old: 'x' }), data: 'a3616f6178646e616d656179646e6f7465f6' },
   { root: 'Pair', value: { a: 1, c: 2, b: 'z' }, error: { rule: 'schema-unknown-field', path: '/c', typePath: 'Pair.c' } },
   { root: 'Rec', value: { name: 'y', note: null, kind: 1, old: 'x' }, data: 'a3616f6178646e616d656179646e6f7465f6' },
   { root: 'Rec', value: { name: 'y', note: null, old: 'x', kind: 2, count: 3 }, data: 'a5616f6178646b696e6402646e616d656179646e6f7465f665636f756e7403' },
@@ -223,10 +230,15 @@ describe('schema: compile', () => {
     it(`refuses ${dsl.split('\n')[0]}`, () => assert.throws(() => compile(fromDSL(dsl), root), why))
   }
   it('refuses an unknown root', () => assert.throws(() => compile(dmt, 'Nope'), /does not define/))
-  it('refuses a struct field named __proto__ (only a parsed schema can have one), and reads the key through rename', () => {
+  it('takes a struct field named __proto__ (only a parsed schema can have one) as an own property, and reads the key through rename', () => {
     for (const representation of [{ map: {} }, { tuple: {} }]) {
       const parsed = { types: { S: { struct: { fields: JSON.parse('{ "__proto__": { "type": "Int" }, "a": { "type": "Int" } }'), representation } } } }
-      assert.throws(() => compile(parsed, 'S'), /type "S": a field named "__proto__" is not supported/)
+      const codec = compile(parsed, 'S')
+      const bytes = representation.map ? encode(JSON.parse('{ "__proto__": 5, "a": 1 }')) : encode([5, 1])
+      const value = codec.decode(bytes)
+      assert.equal(Object.getPrototypeOf(value), Object.prototype)
+      assert.deepEqual(Object.getOwnPropertyDescriptor(value, '__proto__'), { value: 5, writable: true, enumerable: true, configurable: true })
+      assert.deepStrictEqual(codec.encode(value), bytes)
     }
     const renamed = compile(fromDSL('type S struct { p Int (rename "__proto__") a Int }'), 'S')
     const bytes = encode(JSON.parse('{ "__proto__": 5, "a": 1 }'))
@@ -236,6 +248,169 @@ describe('schema: compile', () => {
   it('takes DSL text with @ipld/schema\'s parser passed in, and says how when it is not', () => {
     assert.deepStrictEqual(compile(SCHEMA, 'Pair', { fromDSL }).decode(hex('8201617a')), { a: 1, b: 'z' })
     assert.throws(() => compile(SCHEMA, 'Pair'), /import \{ fromDSL \} from '@ipld\/schema\/from-dsl\.js'/)
+  })
+})
+
+/** every name Object.prototype has, `__proto__` included (the names a typed value inherits) */
+const INHERITED = Object.getOwnPropertyNames(Object.prototype)
+
+describe('schema: fields named as Object.prototype members', () => {
+  // a parsed schema, as fromDSL writes it (JSON.parse keeps "__proto__" an own key)
+  const fields = Object.fromEntries(INHERITED.map((n) => [n, { type: 'Int', optional: true }]))
+  const schema = {
+    types: {
+      Opt: { struct: { fields, representation: { map: {} } } },
+      Req: { struct: { fields: Object.fromEntries(INHERITED.map((n) => [n, { type: 'Int' }])), representation: { map: {} } } },
+      Tup: { struct: { fields: Object.fromEntries(INHERITED.map((n) => [n, { type: 'String' }])), representation: { tuple: {} } } },
+      Imp: JSON.parse('{ "struct": { "fields": { "__proto__": { "type": "Int" }, "constructor": { "type": "Int" }, "toString": { "type": "String" }, "valueOf": { "type": "Bool" } }, ' +
+        '"representation": { "map": { "fields": { "__proto__": { "implicit": 2 }, "constructor": { "implicit": 1 }, "toString": { "implicit": "s" }, "valueOf": { "implicit": false } } } } } }')
+    }
+  }
+  /** an object with these own properties (`__proto__` defined, not set) */
+  const own = (/** @type {[string, unknown][]} */ entries) => {
+    /** @type {Record<string, unknown>} */
+    const o = {}
+    for (const [k, v] of entries) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true })
+    return o
+  }
+  it('an absent optional or implicit field is absent, and encode does not read the inherited member', () => {
+    const opt = compile(schema, 'Opt')
+    assert.deepStrictEqual(opt.decode(hex('a0')), {})
+    assert.equal(toHex(opt.encode({})), 'a0')
+    assert.equal(toHex(opt.encode(opt.decode(hex('a0')))), 'a0')
+    const one = encode(own([['valueOf', 3]]))
+    assert.deepStrictEqual(opt.decode(one), own([['valueOf', 3]]))
+    assert.deepStrictEqual(opt.encode(opt.decode(one)), one)
+    const imp = compile(schema, 'Imp')
+    const filled = imp.decode(hex('a0'))
+    assert.deepStrictEqual(filled, own([['__proto__', 2], ['constructor', 1], ['toString', 's'], ['valueOf', false]]))
+    assert.equal(Object.getPrototypeOf(filled), Object.prototype)
+    assert.equal(toHex(imp.encode(filled)), 'a0')
+  })
+  it('every one of them, __proto__ included, round-trips as a field of a map and of a tuple struct', () => {
+    const map = own(INHERITED.map((n, i) => [n, i]))
+    const bytes = encode(map)
+    for (const codec of [compile(schema, 'Req'), compile(schema, 'Opt')]) {
+      const value = codec.decode(bytes)
+      assert.equal(Object.getPrototypeOf(value), Object.prototype)
+      assert.deepStrictEqual(value, map)
+      assert.deepStrictEqual(codec.encode(value), bytes)
+    }
+    const tup = compile(schema, 'Tup')
+    const list = encode(INHERITED)
+    const value = tup.decode(list)
+    assert.deepStrictEqual(value, own(INHERITED.map((n) => [n, n])))
+    assert.deepStrictEqual(tup.encode(value), list)
+  })
+  it('a required one that is only inherited is missing', () => {
+    assert.throws(() => compile(schema, 'Req').encode(own(INHERITED.filter((n) => n !== 'toString').map((n) => [n, 1]))), { rule: 'schema-missing-field', typePath: 'Req.toString' })
+    assert.throws(() => compile(schema, 'Req').decode(encode(own(INHERITED.filter((n) => n !== 'toString').map((n) => [n, 1])))), { rule: 'schema-missing-field', offset: 0, message: /block has no field "toString" required by struct Req/ })
+  })
+  it('toJavaScript\'s readers read them as compile does', async () => {
+    const file = path.join(os.tmpdir(), `dag-cbor-fast-proto-${process.pid}.mjs`)
+    fs.writeFileSync(file, toJavaScript(schema, { from: pathToFileURL(path.resolve('lib/schema/index.js')).href }))
+    try {
+      const { compileTyped } = await import(pathToFileURL(file).href)
+      for (const root of ['Opt', 'Req', 'Tup', 'Imp']) {
+        const codec = compile(schema, root)
+        const aot = compileTyped(root)
+        for (const bytes of [hex('a0'), encode(own(INHERITED.map((n, i) => [n, i]))), encode(own([['hasOwnProperty', 4]])), encode(INHERITED)]) {
+          let expected
+          try { expected = codec.decode(bytes) } catch (e) { expected = e }
+          let got
+          try { got = aot.decode(bytes) } catch (e) { got = e }
+          if (expected instanceof Error) assert.equal(/** @type {any} */ (got)?.message, expected.message, root)
+          else {
+            assert.deepStrictEqual(got, expected, root)
+            assert.equal(Object.getPrototypeOf(got), Object.prototype)
+          }
+        }
+      }
+    } finally {
+      fs.rmSync(file, { force: true })
+    }
+  })
+})
+
+describe('schema: compile refuses representations that collide', () => {
+  const refused = [
+    // enum strings equal to each other, or to another member's own (default) string
+    ['type E enum { | A ("x") | B ("x") }', 'E', /type "E" \(types\.E\.enum\.representation\.string\): members "A" and "B" are both written "x"/],
+    ['type E enum { | A ("B") | B }', 'E', /members "A" and "B" are both written "B"/],
+    ['type E enum { | A ("1") | B ("1") } representation int', 'E', /type "E" \(types\.E\.enum\.representation\.int\): members "A" and "B" are both written 1/],
+    // union keys, kinds and discriminants naming one member twice
+    ['type U union { | A "a" | A "b" } representation keyed\ntype A int', 'U', /type "U" \(types\.U\.union\.representation\.keyed\): keys "a" and "b" both name member "A"/],
+    ['type U union { | A int | A float } representation kinded\ntype A any', 'U', /type "U" \(types\.U\.union\.representation\.kinded\): kinds "int" and "float" both name member "A"/],
+    ['type U union { | A "a" | A "b" } representation inline { discriminantKey "t" }\ntype A struct { x Int }', 'U', /type "U" \(types\.U\.union\.representation\.inline\.discriminantTable\): discriminants "a" and "b" both name member "A"/],
+    // struct keys: a rename making two fields one key, or a rename that is another field's name
+    ['type S struct { a Int (rename "b") b Int }', 'S', /type "S" \(types\.S\.struct\.representation\.map\.fields\): fields "a" and "b" are both written with the key "b"/],
+    ['type S struct { a Int (rename "k") b Int (rename "k") }', 'S', /fields "a" and "b" are both written with the key "k"/],
+    ['type S struct { a Int (rename "b") b Int (rename "c") }', 'S', /type "S" \(types\.S\.struct\.representation\.map\.fields\.a\.rename\): field "a" is renamed "b", the name of field "b"/]
+  ]
+  for (const [dsl, root, why] of refused) {
+    it(`refuses ${dsl.split('\n')[0]}`, () => assert.throws(() => compile(fromDSL(dsl), root), why))
+  }
+  it('refuses a parsed schema whose enum lists a member twice, or a representation for no member', () => {
+    assert.throws(() => compile({ types: { E: { enum: { members: ['A', 'A'] } } } }, 'E'), /type "E" \(types\.E\.enum\.members\): member "A" is listed twice/)
+    assert.throws(() => compile({ types: { E: { enum: { members: ['A'], representation: { string: { B: 'b' } } } } } }, 'E'), /type "E" \(types\.E\.enum\.representation\.string\): "B" is not a member/)
+  })
+  it('the value that was ambiguous round-trips once the collision is gone', () => {
+    const e = compile(fromDSL('type E enum { | A ("B") | B ("b") }'), 'E')
+    for (const m of ['A', 'B']) assert.equal(e.decode(e.encode(m)), m)
+  })
+})
+
+describe('schema: options', () => {
+  const codec = compile(dmt, 'Tree')
+  const bytes = hex('a1646b69647380')
+  const calls = [
+    (/** @type {any} */ o) => codec.decode(bytes, o),
+    (/** @type {any} */ o) => codec.validate(bytes, o),
+    (/** @type {any} */ o) => codec.encode({ kids: [] }, o)
+  ]
+  it('maxDepth must be a positive integer', () => {
+    for (const call of calls) {
+      for (const bad of [NaN, 0, -1, 1.5, Infinity]) assert.throws(() => call({ maxDepth: bad }), { name: 'RangeError', message: /options\.maxDepth must be a positive integer/ })
+      for (const bad of ['3', null, 3n]) assert.throws(() => call({ maxDepth: bad }), { name: 'TypeError', message: /options\.maxDepth must be a positive integer/ })
+      assert.throws(() => call({ maxDepth: 1 }), { rule: 'depth' })
+      call({ maxDepth: 2 })
+      call(undefined)
+      call({})
+    }
+  })
+  it('options must be an object, and each of its keys an option', () => {
+    for (const call of calls) {
+      for (const bad of [null, 5, 'x', [1]]) assert.throws(() => call(bad), { name: 'TypeError', message: /options must be an object/ })
+      assert.throws(() => call({ maxdepth: 2 }), { name: 'TypeError', message: /unknown option "maxdepth"/ })
+    }
+    assert.deepStrictEqual(codec.validate(bytes, { links: true }).links, [])
+    assert.throws(() => codec.decode(bytes, { links: true }), { name: 'TypeError', message: /unknown option "links"/ })
+    assert.throws(() => codec.validate(bytes, { links: 1 }), { name: 'TypeError', message: /options\.links must be a boolean/ })
+  })
+  it('compile checks its options', () => {
+    assert.throws(() => compile(dmt, 'Tree', /** @type {any} */ (5)), { name: 'TypeError', message: /options must be an object/ })
+    assert.throws(() => compile(dmt, 'Tree', /** @type {any} */ ({ fromDsl: fromDSL })), { name: 'TypeError', message: /unknown option "fromDsl"/ })
+    assert.throws(() => compile(SCHEMA, 'Tree', /** @type {any} */ ({ fromDSL: 'x' })), { name: 'TypeError', message: /options\.fromDSL must be a function/ })
+    assert.throws(() => compile(dmt, 'Tree', /** @type {any} */ ({ readers: { Tree: 1 } })), { name: 'TypeError', message: /options\.readers\.Tree must be a function/ })
+    assert.throws(() => compile(dmt, 'Tree', /** @type {any} */ ({ readers: [] })), { name: 'TypeError', message: /options\.readers must be an object/ })
+  })
+})
+
+describe('schema: a missing field is the block\'s', () => {
+  it('an AT Protocol commit without rev: the block lacks it, at the map', () => {
+    const commit = compile(fromDSL('type Commit struct { did String version Int rev String sig Bytes } representation map'), 'Commit')
+    // {did, sig, version}: "rev" would come between "sig" and "version"
+    const bytes = encode({ did: 'd', version: 3, sig: new Uint8Array(1) })
+    assert.throws(() => commit.decode(bytes), (/** @type {any} */ e) => {
+      assert.equal(e.rule, 'schema-missing-field')
+      assert.equal(e.offset, 0)
+      assert.match(e.message, /^DAG-CBOR decode at byte 0 in Commit: block has no field "rev" required by struct Commit \[rule: schema-missing-field\]$/)
+      return true
+    })
+    // at the end: the map, too
+    assert.throws(() => commit.decode(encode({ did: 'd', rev: 'r', sig: new Uint8Array(1) })), { offset: 0, message: /block has no field "version" required by struct Commit/ })
+    const renamed = compile(fromDSL('type S struct { a Int (rename "A") b Int }'), 'S')
+    assert.throws(() => renamed.decode(encode({ b: 1 })), { offset: 0, message: /block has no field "A" \(a\) required by struct S/ })
   })
 })
 

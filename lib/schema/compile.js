@@ -68,6 +68,22 @@ function refuse (name, why) {
 }
 
 /**
+ * Refuse a representation two parts of the schema collide in (two members, keys or fields written
+ * alike, so that decode could not tell which one was encoded): names the type, where in the parsed
+ * schema (DMT) the collision is, and both names.
+ *
+ * @param {string} name - the type
+ * @param {string} where - the path inside its definition: 'enum.representation.string'
+ * @param {string} why
+ * @returns {Error}
+ */
+function collision (name, where, why) {
+  return new Error(`dag-cbor-fast/schema: type ${JSON.stringify(name)} (types${/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? '.' + name : `[${JSON.stringify(name)}]`}.${where}): ${why}`)
+}
+
+const hasOwn = (/** @type {object} */ o, /** @type {string} */ key) => Object.prototype.hasOwnProperty.call(o, key)
+
+/**
  * @param {unknown} x
  * @returns {x is Record<string, any>}
  */
@@ -236,6 +252,7 @@ export class Compiler {
     const reprFields = isObject(repr.fields) ? repr.fields : {}
     const names = Object.keys(body.fields)
     for (const f of Object.keys(reprFields)) if (!names.includes(f)) throw refuse(name, `its representation names ${JSON.stringify(f)}, which is not a field`)
+    if (!tuple) checkKeys(name, names, reprFields)
     let order = names
     if (tuple) {
       if (repr.fieldOrder !== undefined) {
@@ -253,9 +270,7 @@ export class Compiler {
     for (const fieldName of order) {
       const def = body.fields[fieldName]
       if (!isObject(def)) throw refuse(name, `field ${JSON.stringify(fieldName)} is not an object`)
-      // a store of __proto__ sets an object's prototype: the typed value would lose the field
-      if (fieldName === '__proto__') throw refuse(name, 'a field named "__proto__" is not supported (its value would become the typed value\'s prototype); name the field otherwise and keep the key with `rename "__proto__"`')
-      const options = isObject(reprFields[fieldName]) ? reprFields[fieldName] : {}
+      const options = hasOwn(reprFields, fieldName) && isObject(reprFields[fieldName]) ? reprFields[fieldName] : {}
       for (const o of Object.keys(options)) if (o !== 'rename' && o !== 'implicit') throw refuse(name, `field option ${JSON.stringify(o)} of ${JSON.stringify(fieldName)} is not supported`)
       if (tuple && def.optional === true) throw refuse(name, `field ${JSON.stringify(fieldName)}: optional fields are not supported in a tuple representation (as in @ipld/schema)`)
       const key = typeof options.rename === 'string' ? options.rename : fieldName
@@ -263,6 +278,7 @@ export class Compiler {
       if (implicit !== undefined && typeof implicit !== 'string' && typeof implicit !== 'boolean' && !Number.isInteger(implicit)) {
         throw refuse(name, `field ${JSON.stringify(fieldName)}: an implicit value must be a string, integer or boolean`)
       }
+      if (implicit !== undefined) this.checkImplicit(name, fieldName, def.type, implicit)
       const node = this.node(def.type, `field ${JSON.stringify(fieldName)} of ${name}`)
       const nullable = def.nullable === true
       const optional = def.optional === true
@@ -270,19 +286,39 @@ export class Compiler {
       writeFields.push({ name: fieldName, key, node, code: W.codeOf(node), nullable, optional, implicit, fixed: null })
     }
     if (discriminant !== null) {
-      if (fields.some((f) => f.key === discriminant.key)) throw refuse(name, `a field's key is the inline union's discriminant key ${JSON.stringify(discriminant.key)}`)
+      const clash = fields.find((f) => f.key === discriminant.key)
+      if (clash !== undefined) throw refuse(name, `field ${JSON.stringify(clash.name)}'s key is the inline union's discriminant key ${JSON.stringify(discriminant.key)}`)
       const nothing = /** @type {Node} */ ({ name: '', read: R.readAny, write: W.writeAny })
       fields.push({ name: '', key: discriminant.key, keyBytes: textBytes(discriminant.key), node: nothing, code: 0, nullable: false, required: true, implicit: undefined, fixed: textBytes(discriminant.value) })
       writeFields.push({ name: '', key: discriminant.key, node: nothing, code: 0, nullable: false, optional: false, implicit: undefined, fixed: discriminant.value })
     }
     if (!tuple) {
-      const keys = new Set(fields.map((f) => f.key))
-      if (keys.size !== fields.length) throw refuse(name, 'two fields have the same key')
       fields.sort((a, b) => compareEncoded(a.keyBytes, b.keyBytes))
       const rank = new Map(fields.map((f, i) => [f.key, i]))
       writeFields.sort((a, b) => /** @type {number} */ (rank.get(a.key)) - /** @type {number} */ (rank.get(b.key)))
     }
     return { tuple, fields, writeFields }
+  }
+
+  /**
+   * An implicit value must be one its field's type holds: an absent field reads as it, and a field
+   * holding it is not written, so one the type cannot hold would decode to a value encode refuses.
+   *
+   * @param {string} name
+   * @param {string} fieldName
+   * @param {unknown} type
+   * @param {string|number|boolean} implicit
+   */
+  checkImplicit (name, fieldName, type, implicit) {
+    let defn = typeof type === 'string' && hasOwn(this.types, type) ? this.types[type] : undefined
+    for (let i = 0; i < 100 && isObject(defn) && isObject(defn.copy) && typeof defn.copy.fromType === 'string'; i++) defn = hasOwn(this.types, defn.copy.fromType) ? this.types[defn.copy.fromType] : undefined
+    const kind = isObject(defn) ? Object.keys(defn)[0] : ''
+    const holds = kind === 'int' ? Number.isInteger(implicit)
+      : kind === 'string' ? typeof implicit === 'string'
+        : kind === 'bool' ? typeof implicit === 'boolean'
+          : kind === 'enum' ? typeof implicit === 'string' && Array.isArray(defn?.enum.members) && defn?.enum.members.includes(implicit)
+            : false
+    if (!holds) throw refuse(name, `field ${JSON.stringify(fieldName)}: its implicit value ${JSON.stringify(implicit)} is not ${kind === 'int' || kind === 'string' || kind === 'bool' || kind === 'enum' ? `of its type (${kind})` : 'supported for its type (only Int, String, Bool and enum fields have one)'}`)
   }
 
   /**
@@ -292,11 +328,32 @@ export class Compiler {
    */
   enum (node, name, body) {
     if (!Array.isArray(body.members) || body.members.length === 0) throw refuse(name, 'an enum needs members')
+    /** @type {Set<string>} */
+    const listed = new Set()
+    for (const m of body.members) {
+      if (typeof m !== 'string') throw refuse(name, 'an enum\'s members are names (strings)')
+      if (listed.has(m)) throw collision(name, 'enum.members', `member ${JSON.stringify(m)} is listed twice`)
+      listed.add(m)
+    }
     const [strategy, repr] = representationOf(body, 'string', name)
+    for (const m of Object.keys(repr)) if (!listed.has(m)) throw collision(name, `enum.representation.${strategy}`, `${JSON.stringify(m)} is not a member`)
+    // each representation read back names one member: two members written alike could not be told apart
+    /** @type {Map<string|number, string>} */
+    const writtenBy = new Map()
+    /**
+     * @param {string} m
+     * @param {string|number} value
+     */
+    const claim = (m, value) => {
+      const other = writtenBy.get(value)
+      if (other !== undefined) throw collision(name, `enum.representation.${strategy}`, `members ${JSON.stringify(other)} and ${JSON.stringify(m)} are both written ${JSON.stringify(value)}`)
+      writtenBy.set(value, m)
+    }
     if (strategy === 'string') {
       const members = body.members.map((/** @type {string} */ m) => {
-        const value = repr[m] !== undefined ? repr[m] : m
+        const value = hasOwn(repr, m) ? repr[m] : m
         if (typeof value !== 'string') throw refuse(name, `member ${m}'s string must be a string`)
+        claim(m, value)
         return { typeName: m, keyBytes: textBytes(value), key: value, node }
       })
       node.read = R.stringEnumReader(name, members)
@@ -309,9 +366,9 @@ export class Compiler {
       /** @type {Map<string, number>} */
       const byName = new Map()
       for (const m of body.members) {
-        const value = repr[m]
+        const value = hasOwn(repr, m) ? repr[m] : undefined
         if (!Number.isSafeInteger(value)) throw refuse(name, `member ${m} needs an integer`)
-        if (byValue.has(value)) throw refuse(name, `two members are ${value}`)
+        claim(m, value)
         byValue.set(value, m)
         byName.set(m, value)
       }
@@ -329,6 +386,29 @@ export class Compiler {
    */
   union (node, name, body) {
     const [strategy, repr] = representationOf(body, '', name)
+    // a typed value names its member, which must be written one way, and read back as itself
+    /** @type {Map<string, string>} */
+    const namedBy = new Map()
+    /**
+     * @param {string} where
+     * @param {string} what - 'key', 'kind', 'discriminant'
+     * @param {Record<string, unknown>} table
+     */
+    const oneEach = (where, what, table) => {
+      for (const [written, typeName] of Object.entries(table)) {
+        if (typeof typeName !== 'string') continue // refused below, with its message
+        const other = namedBy.get(typeName)
+        if (other !== undefined) throw collision(name, where, `${what}s ${JSON.stringify(other)} and ${JSON.stringify(written)} both name member ${JSON.stringify(typeName)}`)
+        namedBy.set(typeName, written)
+      }
+      if (Array.isArray(body.members)) {
+        for (const m of body.members) if (!namedBy.has(m)) throw collision(name, where, `member ${JSON.stringify(m)} is not in the representation`)
+        for (const m of namedBy.keys()) if (!body.members.includes(m)) throw collision(name, 'union.members', `${JSON.stringify(m)}, named by ${what} ${JSON.stringify(namedBy.get(m))}, is not a member`)
+      }
+    }
+    if (strategy === 'keyed') oneEach('union.representation.keyed', 'key', repr)
+    else if (strategy === 'kinded') oneEach('union.representation.kinded', 'kind', repr)
+    else if (strategy === 'inline' && isObject(repr.discriminantTable)) oneEach('union.representation.inline.discriminantTable', 'discriminant', repr.discriminantTable)
     if (strategy === 'keyed') {
       const members = Object.entries(repr).map(([key, typeName]) => {
         if (typeof typeName !== 'string') throw refuse(name, `key ${JSON.stringify(key)} must name a type`)
@@ -352,9 +432,7 @@ export class Compiler {
       const kinds = entries.map(([k]) => k)
       const intFirst = !kinds.includes('float') || (kinds.includes('int') && kinds.indexOf('int') < kinds.indexOf('float'))
       node.read = R.kindedUnionReader(name, byKind, intFirst)
-      // a typed value names its member; two kinds may name one type, which writes its own kind
-      const seen = new Set()
-      const members = Object.values(byKind).filter((m) => m !== null && !seen.has(m.typeName) && seen.add(m.typeName))
+      const members = Object.values(byKind).filter((m) => m !== null)
       node.write = W.unionWriter(name, members, 'kinded')
       return
     }
@@ -363,7 +441,7 @@ export class Compiler {
       if (typeof key !== 'string' || !isObject(repr.discriminantTable)) throw refuse(name, 'an inline union needs a discriminantKey and a discriminantTable')
       const members = Object.entries(repr.discriminantTable).map(([value, typeName]) => {
         if (typeof typeName !== 'string') throw refuse(name, `discriminant ${JSON.stringify(value)} must name a type`)
-        const defn = this.types[typeName]
+        const defn = hasOwn(this.types, typeName) ? this.types[typeName] : undefined
         if (defn === undefined || !isObject(defn) || !isObject(defn.struct)) throw refuse(name, `member ${typeName} of an inline union must be a struct of map representation`)
         const s = this.struct(typeName, defn.struct, { key, value })
         if (s.tuple) throw refuse(name, `member ${typeName} of an inline union must be a struct of map representation`)
@@ -377,6 +455,33 @@ export class Compiler {
       return
     }
     throw refuse(name, `the ${strategy || 'missing'} representation of unions is not supported (keyed, kinded and inline are)`)
+  }
+}
+
+/**
+ * A map struct's keys: one per field (two fields written with one key could not be told apart), and
+ * a rename is none of the other fields' names (a reader of the block would take that key for the
+ * field so named).
+ *
+ * @param {string} name
+ * @param {string[]} names - the fields
+ * @param {Record<string, any>} reprFields - representation options by field
+ */
+function checkKeys (name, names, reprFields) {
+  const renameOf = (/** @type {string} */ f) => hasOwn(reprFields, f) && isObject(reprFields[f]) && typeof reprFields[f].rename === 'string' ? reprFields[f].rename : null
+  /** @type {Map<string, string>} */
+  const byKey = new Map()
+  for (const f of names) {
+    const key = renameOf(f) ?? f
+    const other = byKey.get(key)
+    if (other !== undefined) throw collision(name, 'struct.representation.map.fields', `fields ${JSON.stringify(other)} and ${JSON.stringify(f)} are both written with the key ${JSON.stringify(key)}`)
+    byKey.set(key, f)
+  }
+  for (const f of names) {
+    const rename = renameOf(f)
+    if (rename !== null && rename !== f && names.includes(rename)) {
+      throw collision(name, `struct.representation.map.fields${/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(f) ? '.' + f : `[${JSON.stringify(f)}]`}.rename`, `field ${JSON.stringify(f)} is renamed ${JSON.stringify(rename)}, the name of field ${JSON.stringify(rename)}`)
+    }
   }
 }
 

@@ -37,7 +37,13 @@ export { toJavaScript } from './aot.js'
 
 /**
  * @typedef {object} TypedOptions
- * @property {number} [maxDepth] - nesting limit (default 1000)
+ * @property {number} [maxDepth] - nesting limit (default 1000), a positive integer
+ */
+
+/**
+ * @typedef {object} TypedValidateOptions
+ * @property {number} [maxDepth] - nesting limit (default 1000), a positive integer
+ * @property {boolean} [links] - also list where each link's CID bytes are, as dag-cbor-fast/validate does
  */
 
 /**
@@ -49,9 +55,70 @@ export { toJavaScript } from './aot.js'
  * @property {(bytes: Uint8Array|ArrayBuffer|ArrayBufferView, options?: TypedOptions) => T} decode -
  *   strict decode straight into the typed form; rejects bytes generic strict decode rejects or
  *   the schema rules out (DagCborDecodeError, with `typePath`)
- * @property {(bytes: Uint8Array|ArrayBuffer|ArrayBufferView, options?: TypedOptions) => import('../validate.js').ValidateResult} validate -
+ * @property {(bytes: Uint8Array|ArrayBuffer|ArrayBufferView, options?: TypedValidateOptions) => import('../validate.js').ValidateResult} validate -
  *   what `decode` accepts, building no values; answers as dag-cbor-fast/validate does
  */
+
+/**
+ * The options object of `call`, checked: undefined, or an object whose keys are all in `known`,
+ * each checked by its function (which throws a TypeError or RangeError naming it). A misspelt or
+ * misplaced option would otherwise be ignored, and a bad limit (maxDepth NaN) turn the limit off.
+ *
+ * @param {unknown} options
+ * @param {string} call - 'decode', for messages
+ * @param {Record<string, (value: unknown, name: string) => void>} known
+ */
+function checkOptions (options, call, known) {
+  if (options === undefined) return
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TypeError(`dag-cbor-fast/schema: ${call}: options must be an object (or left out), not ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`)
+  }
+  for (const key of Object.keys(options)) {
+    if (!Object.prototype.hasOwnProperty.call(known, key)) {
+      throw new TypeError(`dag-cbor-fast/schema: ${call}: unknown option ${JSON.stringify(key)} (its options: ${Object.keys(known).join(', ')})`)
+    }
+    const value = /** @type {Record<string, unknown>} */ (options)[key]
+    if (value !== undefined) known[key](value, `${call}: options.${key}`)
+  }
+}
+
+/**
+ * @param {unknown} value
+ * @param {string} name
+ */
+function positiveInteger (value, name) {
+  if (typeof value !== 'number') throw new TypeError(`dag-cbor-fast/schema: ${name} must be a positive integer (a number), not ${typeof value === 'object' ? String(value) : typeof value}`)
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`dag-cbor-fast/schema: ${name} must be a positive integer (the nesting limit), not ${value}`)
+}
+
+/**
+ * @param {unknown} value
+ * @param {string} name
+ */
+function boolean (value, name) {
+  if (typeof value !== 'boolean') throw new TypeError(`dag-cbor-fast/schema: ${name} must be a boolean, not ${typeof value}`)
+}
+
+/**
+ * @param {unknown} value
+ * @param {string} name
+ */
+function aFunction (value, name) {
+  if (typeof value !== 'function') throw new TypeError(`dag-cbor-fast/schema: ${name} must be a function, not ${value === null ? 'null' : typeof value}`)
+}
+
+/**
+ * @param {unknown} value
+ * @param {string} name
+ */
+function readersByType (value, name) {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TypeError(`dag-cbor-fast/schema: ${name} must be an object of struct readers by type name (as toJavaScript's module passes it)`)
+  for (const [type, reader] of Object.entries(value)) aFunction(reader, `${name}.${type}`)
+}
+
+const COMPILE_OPTIONS = { readers: readersByType, fromDSL: aFunction }
+const CODEC_OPTIONS = { maxDepth: positiveInteger }
+const VALIDATE_OPTIONS = { maxDepth: positiveInteger, links: boolean }
 
 /**
  * Compile a schema into a typed codec for its type `root`.
@@ -63,6 +130,7 @@ export { toJavaScript } from './aot.js'
  * @returns {TypedCodec<T>}
  */
 export function compile (schema, root, options) {
+  checkOptions(options, 'compile', COMPILE_OPTIONS)
   if (typeof schema === 'string') {
     const fromDSL = options?.fromDSL
     if (typeof fromDSL !== 'function') {
@@ -76,6 +144,7 @@ export function compile (schema, root, options) {
   return {
     name: root,
     encode (value, options) {
+      checkOptions(options, 'encode', CODEC_OPTIONS)
       try {
         return runWrite(value, node, options?.maxDepth ?? DEFAULT_MAX_DEPTH, finishBytes)
       } catch (e) {
@@ -83,6 +152,7 @@ export function compile (schema, root, options) {
       }
     },
     decode (bytes, options) {
+      checkOptions(options, 'decode', CODEC_OPTIONS)
       try {
         return runRead(toByteView(bytes), node, options?.maxDepth ?? DEFAULT_MAX_DEPTH, true)
       } catch (e) {
@@ -90,6 +160,7 @@ export function compile (schema, root, options) {
       }
     },
     validate (bytes, options) {
+      checkOptions(options, 'validate', VALIDATE_OPTIONS)
       const input = toByteView(bytes)
       const result = validateBlock(input, options)
       try {

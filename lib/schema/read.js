@@ -35,6 +35,8 @@ let depth = 0
 let maxDepth = DEFAULT_MAX_DEPTH
 /** false: check only, build nothing (validate) */
 let building = true
+/** where the map of the struct at each depth starts, for readers written ahead of time (runtime.mapHead) */
+const mapStarts = [0]
 /** set by readArg for a 64-bit argument above 2^53-1, which it leaves in bigValue */
 let big = false
 let bigValue = 0n
@@ -508,6 +510,18 @@ function match (bytes) {
 }
 
 /**
+ * Store a field of a typed value: as an own property even when it is named __proto__ (whose
+ * assignment would set the prototype instead).
+ *
+ * @param {Record<string, unknown>} struct
+ * @param {string} name
+ * @param {unknown} value
+ */
+function defineField (struct, name, value) {
+  Object.defineProperty(struct, name, { value, enumerable: true, writable: true, configurable: true })
+}
+
+/**
  * @typedef {object} StructField
  * @property {string} name - the field's name in the typed value
  * @property {string} key - its key in the representation (a rename, or the name); for a tuple, unused
@@ -534,6 +548,8 @@ export function structMapReader (typeName, fields) {
   Struct.prototype = Object.prototype
   const F = fields.length
   const expected = `a map (struct ${typeName})`
+  // only a struct with a field named __proto__ pays for the check at each store
+  const proto = fields.some((f) => f.name === '__proto__')
   return function readStruct () {
     if (pos >= end) throw truncated(pos)
     const at = pos
@@ -555,14 +571,17 @@ export function structMapReader (typeName, fields) {
         field = null
         const keyAt = pos
         for (;;) {
-          if (j === F) throw keyError(fields, j, keyAt, typeName, i > 0 ? last : -1)
+          if (j === F) throw keyError(fields, j, keyAt, typeName, i > 0 ? last : -1, at)
           const f = fields[j]
           if (match(f.keyBytes)) {
             field = f
             break
           }
-          if (f.required) throw keyError(fields, j, keyAt, typeName, i > 0 ? last : -1)
-          if (struct !== null && f.implicit !== undefined) struct[f.name] = f.implicit
+          if (f.required) throw keyError(fields, j, keyAt, typeName, i > 0 ? last : -1, at)
+          if (struct !== null && f.implicit !== undefined) {
+            if (proto && f.name === '__proto__') defineField(struct, f.name, f.implicit)
+            else struct[f.name] = f.implicit
+          }
           j++
         }
         j++
@@ -572,13 +591,19 @@ export function structMapReader (typeName, fields) {
           continue
         }
         const v = readValue(field.code, field.node, field.nullable)
-        if (struct !== null) struct[field.name] = v
+        if (struct !== null) {
+          if (proto && field.name === '__proto__') defineField(struct, field.name, v)
+          else struct[field.name] = v
+        }
       }
       field = null
       for (; j < F; j++) {
         const f = fields[j]
-        if (f.required) throw fail('schema-missing-field', missing(f, typeName), pos)
-        if (struct !== null && f.implicit !== undefined) struct[f.name] = f.implicit
+        if (f.required) throw fail('schema-missing-field', missing(f, typeName), at)
+        if (struct !== null && f.implicit !== undefined) {
+          if (proto && f.name === '__proto__') defineField(struct, f.name, f.implicit)
+          else struct[f.name] = f.implicit
+        }
       }
     } catch (e) {
       throw field === null ? e : withSegments(e, field.key, fieldSegment(field.name))
@@ -597,9 +622,11 @@ export function structMapReader (typeName, fields) {
  * @param {number} keyAt
  * @param {string} typeName
  * @param {number} last - the index of the field read just before (-1: none)
+ * @param {number} [mapAt] - where the struct's map starts (a missing field is reported there);
+ *   readers written ahead of time leave it to mapHead's record
  * @returns {Error}
  */
-function keyError (fields, j, keyAt, typeName, last) {
+function keyError (fields, j, keyAt, typeName, last, mapAt = mapStarts[depth]) {
   if (pos >= end) return truncated(pos)
   if (src[pos] >> 5 !== 3) return fail('map-key-type', 'map key is not a string', pos)
   const start = stringHead(3, 'a text string (map key)')
@@ -613,7 +640,8 @@ function keyError (fields, j, keyAt, typeName, last) {
   }
   if (index > j) {
     const f = fields[j]
-    return fail('schema-missing-field', missing(f, typeName), keyAt)
+    // the block lacks the field: its map is at fault, not the key that follows the gap
+    return fail('schema-missing-field', missing(f, typeName), mapAt)
   }
   return fail('schema-unknown-field', `${JSON.stringify(key)} is not a field of struct ${typeName}`, keyAt)
 }
@@ -626,7 +654,7 @@ function keyError (fields, j, keyAt, typeName, last) {
 function missing (f, typeName) {
   return f.fixed !== null
     ? `inline union member ${typeName} has no discriminant key ${JSON.stringify(f.key)}`
-    : `struct ${typeName} has no field ${JSON.stringify(f.key)}${f.key !== f.name ? ` (${f.name})` : ''}`
+    : `block has no field ${JSON.stringify(f.key)}${f.key !== f.name ? ` (${f.name})` : ''} required by struct ${typeName}`
 }
 
 /**
@@ -641,6 +669,7 @@ export function structTupleReader (typeName, fields) {
   Struct.prototype = Object.prototype
   const F = fields.length
   const expected = `a list (tuple struct ${typeName})`
+  const proto = fields.some((f) => f.name === '__proto__')
   return function readTuple () {
     if (pos >= end) throw truncated(pos)
     const at = pos
@@ -658,7 +687,10 @@ export function structTupleReader (typeName, fields) {
       for (; i < F; i++) {
         const f = fields[i]
         const v = readValue(f.code, f.node, f.nullable)
-        if (struct !== null) struct[f.name] = v
+        if (struct !== null) {
+          if (proto && f.name === '__proto__') defineField(struct, f.name, v)
+          else struct[f.name] = v
+        }
       }
     } catch (e) {
       throw withSegments(e, i, fieldSegment(fields[i].name))
@@ -964,6 +996,7 @@ export const runtime = {
     }
     const n = readLength(initial & 31, at, 2)
     enter(at)
+    mapStarts[depth] = at
     return n
   },
   leave () {
@@ -979,9 +1012,10 @@ export const runtime = {
    * @returns {Error|null}
    */
   missingFrom (fields, j, typeName) {
-    for (; j < fields.length; j++) if (fields[j].required) return fail('schema-missing-field', missing(fields[j], typeName), pos)
+    for (; j < fields.length; j++) if (fields[j].required) return fail('schema-missing-field', missing(fields[j], typeName), mapStarts[depth])
     return null
   },
+  defineField,
   /**
    * @param {any} e
    * @param {StructField} field

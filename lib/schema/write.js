@@ -248,6 +248,21 @@ export function mapWriter (node, nullable) {
  * @property {string|null} fixed - an inline union's discriminant: written as this string, not read
  */
 
+const hasOwnProperty = Object.prototype.hasOwnProperty
+
+/**
+ * The value of field `name` of `v`: its own property, or undefined. An inherited member (a
+ * `constructor` or `toString` from Object.prototype, a getter of a class) is no field: generic
+ * encode writes own keys only, and decode makes own properties.
+ *
+ * @param {Record<string, unknown>} v
+ * @param {string} name
+ * @returns {unknown}
+ */
+function fieldOf (v, name) {
+  return hasOwnProperty.call(v, name) ? v[name] : undefined
+}
+
 /**
  * The own enumerable keys of `v` that are not fields (for the error), when it has any that hold
  * a value.
@@ -287,7 +302,7 @@ function checkFields (v, fields, names, typeName) {
   for (let j = 0; j < fields.length; j++) {
     const f = fields[j]
     if (f.fixed !== null) continue
-    const x = v[f.name]
+    const x = fieldOf(v, f.name)
     if (x === undefined) {
       if (!f.optional && f.implicit === undefined) {
         throw missingField(f, typeName)
@@ -347,7 +362,7 @@ export function structMapWriter (typeName, fields) {
           if (held) present++
           continue
         }
-        const x = v[f.name]
+        const x = fieldOf(v, f.name)
         if (x === undefined) {
           if (!f.optional && f.implicit === undefined) {
             missing = true
@@ -390,7 +405,10 @@ function countPresent (v, fields) {
   for (let j = 0; j < fields.length; j++) {
     const f = fields[j]
     if (f.fixed !== null) present++
-    else if (v[f.name] !== undefined && v[f.name] !== f.implicit) present++
+    else {
+      const x = fieldOf(v, f.name)
+      if (x !== undefined && x !== f.implicit) present++
+    }
   }
   return present
 }
@@ -429,7 +447,7 @@ export function structTupleWriter (typeName, fields) {
     try {
       for (; j < F; j++) {
         const f = fields[j]
-        const x = v[f.name]
+        const x = fieldOf(v, f.name)
         if (x === undefined) throw fail('schema-missing-field', `struct ${typeName} has no field ${JSON.stringify(f.name)}`)
         writeValue(f.code, f.node, x, f.nullable)
       }
@@ -461,6 +479,7 @@ function memberOf (v, members, what) {
   let only = null
   let n = 0
   for (const key in v) {
+    if (!hasOwnProperty.call(v, key)) continue // inherited: not a member
     n++
     only = key
   }
