@@ -96,6 +96,8 @@ let view = null
 /** @type {any} */
 let summary = null
 let filterRun = 0
+/** blocks and bytes checked so far, for the status line a failure leaves */
+let checked = { blocks: 0, bytes: 0 }
 
 /** @param {'idle' | 'running' | 'done' | 'error'} state */
 function setState (state) {
@@ -117,7 +119,9 @@ function start (picked) {
   for (const id of ['summary', 'repo', 'blocks', 'block']) $(id).hidden = true
   $('error').hidden = true
   $('progress').hidden = false
+  $('progress').dataset.state = 'running'
   $('progress-bar').value = 0
+  checked = { blocks: 0, bytes: 0 }
   $('progress-text').textContent = `reading ${picked.name} (${bytesText(picked.size)})…`
   $('download').hidden = true
   $('canonicalize-status').textContent = ''
@@ -131,6 +135,12 @@ function start (picked) {
 function showError (message) {
   $('error').textContent = message
   $('error').hidden = false
+  // the run is over: a full bar marked failed, and a status line that says so (not what was under way)
+  $('progress').dataset.state = 'failed'
+  $('progress-bar').value = 1
+  $('progress-text').textContent = checked.blocks === 0
+    ? 'failed before the first block; the error is below'
+    : `failed: stopped after ${count(checked.blocks)} blocks (${bytesText(checked.bytes)} of ${bytesText(file?.size ?? 0)}); the error is below`
   setState('error')
 }
 
@@ -142,6 +152,7 @@ function onWorkerMessage (message) {
       return
     case 'progress': {
       const { blocks, bytes, total, seconds } = message
+      checked = { blocks, bytes }
       $('progress-bar').value = total ? bytes / total : 0
       const rate = seconds > 0 ? bytes / 1e6 / seconds : 0
       $('progress-text').textContent = `${count(blocks)} blocks, ${bytesText(bytes)} of ${bytesText(total)} — ${rate.toFixed(1)} MB/s`
@@ -149,12 +160,14 @@ function onWorkerMessage (message) {
     }
     case 'summary':
       summary = message.summary
+      checked = { blocks: summary.blocks, bytes: summary.bytes }
+      showSummary(summary)
+      showBlocks()
+      if (summary.error) return // the 'error' message follows, and says the run failed
+      $('progress').dataset.state = 'done'
       $('progress-bar').value = 1
       $('progress-text').textContent = `checked ${count(summary.blocks)} blocks, ${bytesText(summary.bytes)} in ${Number(message.seconds).toFixed(2)} s — ${Number(message.mbPerSec).toFixed(1)} MB/s`
       document.body.dataset.mbPerSec = Number(message.mbPerSec).toFixed(1)
-      showSummary(summary)
-      showBlocks()
-      if (summary.error) return // the 'error' message follows
       setState('done')
       checkRepoNow('')
       return

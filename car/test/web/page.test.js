@@ -270,6 +270,25 @@ for (const name of /** @type {const} */ (['chromium', 'firefox'])) {
       assert.equal(shownAround.download, false)
     })
 
+    it('after a failure the status line and the progress bar say the run failed, not "reading…"', async () => {
+      for (const file of [notCarFile, truncatedFile]) {
+        await page.goto(served.url)
+        await page.setFile('#file', file)
+        await page.waitFor(() => document.body.dataset.state === 'error', null, 30_000)
+        const status = await page.evaluate(() => {
+          const bar = /** @type {HTMLProgressElement} */ (document.getElementById('progress-bar'))
+          const progress = /** @type {HTMLElement} */ (document.getElementById('progress'))
+          return { text: document.getElementById('progress-text')?.textContent, value: bar.value, state: progress.dataset.state, shown: !progress.hidden }
+        })
+        const label = path.basename(file)
+        assert.equal(status.shown, true, `${label}: the status line is shown`)
+        assert.match(String(status.text), /^failed\b/, `${label}: the status line says the run failed (it says ${JSON.stringify(status.text)})`)
+        // a full bar in the failed colour: the run is over (an empty one says it has not begun)
+        assert.equal(status.value, 1, `${label}: the progress bar is full`)
+        assert.equal(status.state, 'failed', `${label}: the progress bar is marked failed`)
+      }
+    })
+
     it('an empty problem list says "none" once, not numbered', async () => {
       await check(page, /** @type {string} */ (FIXTURES.find((f) => f.endsWith('repo-small-v2.car'))))
       assert.deepEqual((await around(page)).problems, ['none'])
