@@ -301,6 +301,30 @@ export class Compiler {
   }
 
   /**
+   * The data model kind a named type's values are written as, when there is one ('map' for a map
+   * struct, 'string' for a string enum...); null for Any and kinded unions (each value its own).
+   *
+   * @param {string} typeName
+   * @returns {string|null}
+   */
+  writtenKind (typeName) {
+    let defn = hasOwn(this.types, typeName) ? this.types[typeName] : undefined
+    for (let i = 0; i < 100 && isObject(defn) && isObject(defn.copy) && typeof defn.copy.fromType === 'string'; i++) defn = hasOwn(this.types, defn.copy.fromType) ? this.types[defn.copy.fromType] : undefined
+    if (!isObject(defn)) return null
+    const kind = Object.keys(defn)[0]
+    const body = defn[kind]
+    if (!isObject(body)) return null
+    const strategy = isObject(body.representation) ? Object.keys(body.representation)[0] : undefined
+    switch (kind) {
+      case 'bool': case 'string': case 'bytes': case 'int': case 'float': case 'null': case 'link': case 'list': case 'map': return kind
+      case 'struct': return strategy === 'tuple' ? 'list' : 'map'
+      case 'enum': return strategy === 'int' ? 'int' : 'string'
+      case 'union': return strategy === 'keyed' || strategy === 'inline' ? 'map' : null
+      default: return null
+    }
+  }
+
+  /**
    * An implicit value must be one its field's type holds: an absent field reads as it, and a field
    * holding it is not written, so one the type cannot hold would decode to a value encode refuses.
    *
@@ -431,9 +455,20 @@ export class Compiler {
       if (!entries.length) throw refuse(name, 'a union needs members')
       const kinds = entries.map(([k]) => k)
       const intFirst = !kinds.includes('float') || (kinds.includes('int') && kinds.indexOf('int') < kinds.indexOf('float'))
+      // a member whose values are written as another kind would be read back as another member, or none
+      for (const [kind, typeName] of entries) {
+        const written = this.writtenKind(typeName)
+        if (written !== null && written !== kind && !(kind === 'float' && written === 'int')) {
+          throw collision(name, 'union.representation.kinded', `kind ${JSON.stringify(kind)} names member ${JSON.stringify(typeName)}, which is written as ${written}`)
+        }
+      }
+      if (byKind.int !== null && byKind.float !== null && !intFirst) {
+        throw collision(name, 'union.representation.kinded', `kinds "float" and "int": every number reads as member ${JSON.stringify(byKind.float.typeName)} (float is listed first), so member ${JSON.stringify(byKind.int.typeName)} would read back as ${JSON.stringify(byKind.float.typeName)}; list int first`)
+      }
       node.read = R.kindedUnionReader(name, byKind, intFirst)
       const members = Object.values(byKind).filter((m) => m !== null)
-      node.write = W.unionWriter(name, members, 'kinded')
+      // an integral value of the float member is written as an integer, which reads back as the int member
+      node.write = W.unionWriter(name, members, 'kinded', byKind.int !== null && byKind.float !== null ? byKind.float.typeName : null)
       return
     }
     if (strategy === 'inline') {

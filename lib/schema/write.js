@@ -494,12 +494,17 @@ function memberOf (v, members, what) {
  * @param {string} typeName
  * @param {Member[]} members
  * @param {'keyed'|'kinded'|'inline'} representation
+ * @param {string|null} [integersReadAsInt] - a kinded union's float member, when it also has an int
+ *   member (listed first), which reads every integer: an integral value of the float member is refused
  * @returns {Write}
  */
-export function unionWriter (typeName, members, representation) {
+export function unionWriter (typeName, members, representation, integersReadAsInt = null) {
   const what = `${representation} union ${typeName}`
   return function writeUnion (v) {
     const member = memberOf(v, members, what)
+    if (member.typeName === integersReadAsInt && Number.isInteger(v[member.typeName])) {
+      throw fail('schema-union', `${v[member.typeName]} of member ${JSON.stringify(member.typeName)} is written as an integer, which ${what} reads back as its int member; a float member holds only numbers with a fraction here`)
+    }
     if (representation === 'keyed') {
       enter(v)
       out.writeHead(MAP, 1)
