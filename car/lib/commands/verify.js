@@ -3,10 +3,8 @@
 // roots and a CARv2 index, optionally write a CAR back out. Exit: 0 every check passed (or, with
 // --canonicalize, every problem fixed), 1 problems found in the data, 2 bad usage or unreadable input. See the tool's README.md for the options, the JSON fields and the
 // memory bounds.
-import { statSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { parseOptions } from '../node/args.js'
-import { maxBlockSizeOption } from '../node/command-args.js'
+import { maxBlockSizeOption, refuseOutputOverInput, refuseDirectoryStdin, stdinIsDirectory } from '../node/command-args.js'
 import { ToolError, UsageError, errorLine } from '../core/base/errors.js'
 import { openInput, bytesSource, stdinKind } from '../node/source.js'
 import { DEFAULT_MAX_BLOCK_SIZE, bytesText } from '../core/read/limits.js'
@@ -82,17 +80,6 @@ function parse (argv) {
   return { input: positionals[0], out: values.out, canonicalize: !!values.canonicalize, map: values.map, json: !!values.json, relaxed: !!values.relaxed, partial: !!values.partial, workers, maxBlockSize, help: !!values.help }
 }
 
-/** @param {string} a @param {string} b */
-function sameFile (a, b) {
-  try {
-    const sa = statSync(a)
-    const sb = statSync(b)
-    return sa.dev === sb.dev && sa.ino === sb.ino
-  } catch {
-    return resolve(a) === resolve(b)
-  }
-}
-
 /** @type {ReturnType<typeof createProgress> | null} */
 let progress = null
 
@@ -136,11 +123,13 @@ async function check (args) {
   let source
   /** @type {import('../node/sample.js').SampleExpectation | null} */
   let expected = null
-  // no file named: what is piped in is the input; the sample only when nothing is
+  // no file named: what is piped in is the input; the sample only when nothing is (a directory
+  // given with < is not nothing: it is refused)
+  if ((args.input === undefined || args.input === '-') && stdinIsDirectory()) refuseDirectoryStdin()
   const stdin = args.input === undefined ? stdinKind() : 'piped'
   if (stdin === 'piped') args.input ??= '-'
+  refuseOutputOverInput([['--out', args.out], ['--map', args.map]], [args.input])
   if (args.input !== undefined) {
-    if (args.out && args.input !== '-' && sameFile(args.input, args.out)) throw new UsageError('--out must not be the input file')
     source = await openInput(args.input)
   } else {
     const [{ sampleCar }, { loadHasher }] = await Promise.all([import('../node/sample.js'), import('../core/check/hash.js')])
