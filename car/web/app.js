@@ -161,7 +161,7 @@ function onWorkerMessage (message) {
     case 'summary':
       summary = message.summary
       checked = { blocks: summary.blocks, bytes: summary.bytes }
-      showSummary(summary)
+      showSummary(summary, message.offersCopy === true)
       showBlocks()
       if (summary.error) return // the 'error' message follows, and says the run failed
       $('progress').dataset.state = 'done'
@@ -223,11 +223,14 @@ function cidButton (cidText) {
   return button
 }
 
-/** @param {any} s the summary */
-function showSummary (s) {
+/**
+ * @param {any} s the summary
+ * @param {boolean} offersCopy whether a canonicalized copy would be written and differ from the file
+ *   (the worker's offersCopy): no button for a run that fails, or a CAR already canonical
+ */
+function showSummary (s, offersCopy) {
   $('summary').hidden = false
-  // a CAR that could not be read to its end has no canonicalized copy to write
-  $('canonicalize').hidden = Boolean(s.error)
+  $('canonicalize').hidden = !offersCopy
   setBadge($('verdict'), s.result)
   const grid = $('summary-grid')
   grid.replaceChildren()
@@ -609,8 +612,10 @@ async function canonicalize () {
   const status = $('canonicalize-status')
   status.textContent = 'writing a canonicalized copy…'
   $('canonicalize').disabled = true
+  const forFile = file
   try {
     const { blob, summary: written } = await request('canonicalize')
+    if (file !== forFile) return // another file was loaded meanwhile
     if (downloadUrl) URL.revokeObjectURL(downloadUrl)
     downloadUrl = URL.createObjectURL(blob)
     const link = $('download')
@@ -625,6 +630,9 @@ async function canonicalize () {
       : check
     link.click()
   } catch (err) {
+    if (file !== forFile) return
+    // the offer was wrong after all (the copy did not pass when read back): withdrawn
+    $('canonicalize').hidden = true
     status.textContent = `not written: ${err instanceof Error ? err.message : err}`
   } finally {
     $('canonicalize').disabled = false

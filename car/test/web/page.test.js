@@ -289,6 +289,31 @@ for (const name of /** @type {const} */ (['chromium', 'firefox'])) {
       }
     })
 
+    it('offers "Download canonicalized copy" only when the copy would pass and differ from the file', async () => {
+      const byName = (/** @type {string} */ name) => /** @type {string} */ (FIXTURES.find((f) => f.endsWith(`/${name}`)))
+      const cases = [
+        // a hash mismatch: the CLI writes no copy
+        { file: flippedFile, offered: false },
+        // already canonical: the copy would be the file's own bytes
+        { file: byName('repo-small-v2.car'), offered: false },
+        // its only problems are non-canonical blocks, but they hold invalid UTF-8 text, which has
+        // no canonical form: the CLI writes no copy
+        { file: byName('filecoin-sample-v1.car'), offered: false },
+        // one non-canonical block, which the copy rewrites
+        { file: byName('filecoin-calibnet-genesis.car'), offered: true }
+      ]
+      for (const { file, offered } of cases) {
+        await page.goto(served.url)
+        const summary = await check(page, file)
+        const shown = (await around(page)).download
+        assert.equal(shown, offered, `${path.basename(file)} (${summary.result}, ${summary.dagCbor.nonCanonical} non-canonical): download ${offered ? '' : 'not '}offered`)
+        // the CLI agrees: it writes a copy, and the copy rewrites a block, exactly when the page offers one
+        const cli = cliJson(['verify', file, '--out', path.join(scratch, 'offer.car'), '--canonicalize'])
+        const rewritten = cli.output?.written === true && (cli.output.canonicalized + cli.output.relinked) > 0
+        assert.equal(rewritten, offered, `the CLI on ${path.basename(file)}: ${cli.result}, ${JSON.stringify(cli.output)}`)
+      }
+    })
+
     it('an empty problem list says "none" once, not numbered', async () => {
       await check(page, /** @type {string} */ (FIXTURES.find((f) => f.endsWith('repo-small-v2.car'))))
       assert.deepEqual((await around(page)).problems, ['none'])
