@@ -14,6 +14,7 @@ import { compile, toTypeScript, toJavaScript } from '../lib/schema/index.js'
 import { encode, DagCborDecodeError, DagCborEncodeError } from '../index.js'
 import { validate } from '../lib/validate.js'
 import { filecoinSchema } from '../examples/schemas/filecoin.js'
+import { atprotoSchema } from '../examples/schemas/atproto.js'
 
 const hex = (/** @type {string} */ h) => Uint8Array.from(h.match(/../g) ?? [], (b) => parseInt(b, 16))
 const toHex = (/** @type {Uint8Array} */ b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')
@@ -350,6 +351,10 @@ describe('schema: compile refuses representations that collide', () => {
     // a kinded union's member written as another kind than the one naming it, or never read back
     ['type U union { | Int string } representation kinded', 'U', /type "U" \(types\.U\.union\.representation\.kinded\): kind "string" names member "Int", which is written as int/],
     ['type U union { | P map } representation kinded\ntype P struct { a Int } representation tuple', 'U', /kind "map" names member "P", which is written as list/],
+    // null for a nullable place, and null for a kinded union's null member
+    ['type S struct { u nullable U }\ntype U union { | Null null | Int int } representation kinded', 'S', /type "S" \(types\.S\.struct\.fields\.u\.nullable\): field "u" is nullable, and its type "U" writes its member "Null" as null too/],
+    ['type L [nullable U]\ntype U union { | Null null | Int int } representation kinded', 'L', /type "L" \(types\.L\.list\.valueNullable\): values are nullable, and their type "U" writes its member "Null" as null too/],
+    ['type M {String:nullable C}\ntype C = U\ntype U union { | Null null | Int int } representation kinded', 'M', /type "M" \(types\.M\.map\.valueNullable\): values are nullable, and their type "C" writes its member "Null" as null too/],
     ['type U union { | Float float | Int int } representation kinded', 'U', /type "U" \(types\.U\.union\.representation\.kinded\): kinds "float" and "int": every number reads as member "Float" \(float is listed first\), so member "Int" would read back as "Float"/]
   ]
   for (const [dsl, root, why] of refused) {
@@ -498,6 +503,10 @@ describe('schema: struct readers written ahead of time (toJavaScript)', () => {
     assert.deepStrictEqual(commit.decode(bytes), { did: 'x', rev: '3', sig: new Uint8Array([0]), data: cid, prev: null, version: 3 })
     assert.throws(() => commit.decode(hex('a1636469640a')), { rule: 'schema-kind', offset: 5, typePath: 'Commit.did' })
     assert.throws(() => commit.decode(hex('a0')), { rule: 'schema-missing-field', typePath: 'Commit' })
+    // did, then data: sig, not the optional rev between them, is what the block lacks
+    const lacksSig = encode({ did: 'x', data: cid, prev: null, version: 3 })
+    assert.throws(() => commit.decode(lacksSig), { offset: 0, message: /block has no field "sig" required by struct Commit/ })
+    assert.throws(() => compile(fromDSL(atprotoSchema), 'Commit').decode(lacksSig), { offset: 0, message: /block has no field "sig" required by struct Commit/ })
   })
 })
 

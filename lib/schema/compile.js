@@ -197,6 +197,7 @@ export class Compiler {
         node.write = W.writeLink
         return
       case 'list': {
+        if (body.valueNullable === true) this.checkNullable(name, 'list.valueNullable', 'values are', 'their', body.valueType)
         const value = this.node(body.valueType, `the values of ${name}`)
         node.read = R.listReader(value, body.valueNullable === true)
         node.write = W.listWriter(value, body.valueNullable === true)
@@ -206,6 +207,7 @@ export class Compiler {
         if (body.keyType !== 'String') throw refuse(name, `maps with keys of type ${JSON.stringify(body.keyType)} are not supported (only String)`)
         const [strategy] = representationOf(body, 'map', name)
         if (strategy !== 'map') throw refuse(name, `the ${strategy} representation of maps is not supported`)
+        if (body.valueNullable === true) this.checkNullable(name, 'map.valueNullable', 'values are', 'their', body.valueType)
         const value = this.node(body.valueType, `the values of ${name}`)
         node.read = R.mapReader(value, body.valueNullable === true)
         node.write = W.mapWriter(value, body.valueNullable === true)
@@ -279,6 +281,7 @@ export class Compiler {
         throw refuse(name, `field ${JSON.stringify(fieldName)}: an implicit value must be a string, integer or boolean`)
       }
       if (implicit !== undefined) this.checkImplicit(name, fieldName, def.type, implicit)
+      if (def.nullable === true) this.checkNullable(name, `struct.fields${/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(fieldName) ? '.' + fieldName : `[${JSON.stringify(fieldName)}]`}.nullable`, `field ${JSON.stringify(fieldName)} is`, 'its', def.type)
       const node = this.node(def.type, `field ${JSON.stringify(fieldName)} of ${name}`)
       const nullable = def.nullable === true
       const optional = def.optional === true
@@ -298,6 +301,27 @@ export class Compiler {
       writeFields.sort((a, b) => /** @type {number} */ (rank.get(a.key)) - /** @type {number} */ (rank.get(b.key)))
     }
     return { tuple, fields, writeFields }
+  }
+
+  /**
+   * A nullable place (field, list or map values) must not hold a kinded union with a null member:
+   * null there and that member's value would be written alike, and read back as null.
+   *
+   * @param {string} name
+   * @param {string} where
+   * @param {string} what - 'field "x" is', 'values are'
+   * @param {string} their - 'its', 'their'
+   * @param {unknown} type
+   */
+  checkNullable (name, where, what, their, type) {
+    if (typeof type !== 'string') return
+    let defn = hasOwn(this.types, type) ? this.types[type] : undefined
+    for (let i = 0; i < 100 && isObject(defn) && isObject(defn.copy) && typeof defn.copy.fromType === 'string'; i++) defn = hasOwn(this.types, defn.copy.fromType) ? this.types[defn.copy.fromType] : undefined
+    const kinded = isObject(defn) && isObject(defn.union) && isObject(defn.union.representation) ? defn.union.representation.kinded : undefined
+    if (isObject(kinded) && hasOwn(kinded, 'null')) {
+      const message = `${what} nullable, and ${their} type ${JSON.stringify(type)} writes its member ${JSON.stringify(kinded.null)} as null too: null and { ${kinded.null}: null } would be written alike`
+      throw hasOwn(this.types, name) ? collision(name, where, message) : refuse(name, message)
+    }
   }
 
   /**

@@ -639,9 +639,11 @@ function keyError (fields, j, keyAt, typeName, last, mapAt = mapStarts[depth]) {
       : fail('map-key-order', `map key ${JSON.stringify(key)} is out of order (keys sort by length, then bytewise)`, keyAt)
   }
   if (index > j) {
-    const f = fields[j]
+    // the first required field passed over (readers written ahead of time leave j at an optional one)
+    let m = j
+    while (m < index && !fields[m].required) m++
     // the block lacks the field: its map is at fault, not the key that follows the gap
-    return fail('schema-missing-field', missing(f, typeName), mapAt)
+    return fail('schema-missing-field', missing(fields[m], typeName), mapAt)
   }
   return fail('schema-unknown-field', `${JSON.stringify(key)} is not a field of struct ${typeName}`, keyAt)
 }
