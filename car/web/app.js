@@ -293,11 +293,17 @@ function showReach (r) {
     return
   }
   table.reached = r.reached
-  const missing = el('div', r.missingLinks ? 'warn' : null, `${count(r.missingLinks)} missing link targets (${count(r.missingReachable)} reachable from the roots)`)
+  /** @param {number} n @param {string} one @param {string} [many] */
+  const plural = (n, one, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`
   value.replaceChildren(
-    el('div', null, `${count(r.reachable)} reachable from the roots`),
-    el('div', r.orphans ? 'warn' : null, `${count(r.orphans)} orphans (not reachable)`),
-    missing)
+    el('div', null, `${count(r.reachable)} of ${count(r.blocks)} distinct blocks reachable from the roots`),
+    el('div', r.orphans ? 'warn' : null, `${count(r.orphans)} reachable from none (orphans)`),
+    el('div', r.duplicates ? 'warn' : 'muted', r.duplicates
+      ? `${plural(r.duplicates, 'duplicate block')} (the same CID again), counted once above`
+      : 'no duplicate blocks'),
+    el('div', r.missingLinks ? 'warn' : 'muted', r.missingLinks
+      ? `${plural(r.missingLinks, 'link')} to ${plural(r.missingBlocks, 'block')} not in the CAR (${count(r.missingReachable)} of them linked from blocks reachable from the roots)`
+      : 'no links to blocks not in the CAR'))
   if (r.linksNotRead) value.append(el('div', 'warn', `${count(r.linksNotRead)} blocks of codecs whose links are not read`))
   if (r.missingExamples.length) {
     const list = el('ul', 'missing')

@@ -122,39 +122,46 @@ function offersCopy (s, uncanonicalizable) {
 }
 
 /**
- * Reachability from the roots over the links indexed during the check: which blocks are reached,
- * and which link targets the CAR does not hold.
+ * Reachability from the roots over the links indexed during the check, counted as `inspect` counts
+ * it: distinct blocks (a CID held twice is one block, and one duplicate), and link targets the CAR
+ * does not hold (links, and distinct blocks). Per block, whether it is reached, for the list.
  *
  * @param {DagIndex} index
  * @param {Int32Array} ids per block, its DagIndex id
  * @param {string[]} roots
  */
 function reach (index, ids, roots) {
+  // the CIDs of blocks and link targets; a root that is neither is added after (the summary's missingRoots)
+  const linked = index.size
   const rootIds = roots.map((r) => { const bytes = CID.parse(r).bytes; return index.cids.add(bytes, 0, bytes.length) })
   const seen = index.reach(rootIds)
-  const count = ids.length
-  const reached = new Uint8Array(count)
+  const reached = new Uint8Array(ids.length)
+  for (let i = 0; i < ids.length; i++) reached[i] = seen[ids[i]]
   let reachable = 0
-  for (let i = 0; i < count; i++) {
-    reached[i] = seen[ids[i]]
-    reachable += seen[ids[i]]
-  }
-  let missing = 0
+  let missingBlocks = 0
   let missingReached = 0
   /** @type {string[]} */
   const examples = []
-  for (let id = 0; id < index.size; id++) {
-    if (index.has(id) || rootIds.includes(id)) continue // a missing root is the summary's missingRoots
-    missing++
+  for (let id = 0; id < linked; id++) {
+    if (index.has(id)) {
+      reachable += seen[id]
+      continue
+    }
+    missingBlocks++
     if (seen[id]) missingReached++
     if (examples.length < 20) examples.push(cidText(index.cids.bytesOf(id)))
   }
+  let missingLinks = 0
+  for (let e = 0; e < index.edgeTotal; e++) if (!index.has(index.edges[e])) missingLinks++
   post({
     type: 'reach',
     reached,
+    blocks: index.blocks,
+    duplicates: index.duplicates,
     reachable,
-    orphans: count - reachable,
-    missingLinks: missing,
+    orphans: index.blocks - reachable,
+    missingLinks,
+    missingBlocks,
     missingReachable: missingReached,
     missingExamples: examples,
     linksNotRead: index.linksNotRead

@@ -314,6 +314,29 @@ for (const name of /** @type {const} */ (['chromium', 'firefox'])) {
       }
     })
 
+    it('the Links card counts what inspect counts: distinct blocks reachable, duplicates apart', async () => {
+      // the repo export first: it holds a block twice, which inspect counts once, and as a duplicate
+      const withDuplicates = FIXTURES.filter((f) => f.endsWith('/repo-small-v2.car'))
+      assert.equal(cliJson(['inspect', withDuplicates[0]]).duplicates, 1, 'the repo export holds a duplicate block')
+      for (const file of [...withDuplicates, ...FIXTURES.filter((f) => !withDuplicates.includes(f))]) {
+        await page.goto(served.url)
+        await check(page, file)
+        await settled(page)
+        // the card's lines (the list of missing targets under them left out)
+        const lines = await page.evaluate(() => [...document.querySelectorAll('#links-card .card-value > div')].map((d) => d.textContent))
+        const r = cliJson(['inspect', file])
+        const d = r.dag
+        const n = (/** @type {number} */ x) => x.toLocaleString('en-US')
+        const said = `${path.relative(repoRoot, file)}: inspect says ${d.reachable} of ${r.uniqueBlocks} reachable, ${d.unreachable} from none, ${r.duplicates} duplicates, ` +
+          `${d.missing.links} links to ${d.missing.cids} blocks not in the CAR; the page says ${JSON.stringify(lines)}`
+        assert.ok(lines.includes(`${n(d.reachable)} of ${n(r.uniqueBlocks)} distinct blocks reachable from the roots`), said)
+        assert.ok(lines.includes(`${n(d.unreachable)} reachable from none (orphans)`), said)
+        assert.ok(lines.includes(r.duplicates ? `${n(r.duplicates)} duplicate block${r.duplicates === 1 ? '' : 's'} (the same CID again), counted once above` : 'no duplicate blocks'), said)
+        if (d.missing.links) assert.ok(lines.some((l) => l?.startsWith(`${n(d.missing.links)} link${d.missing.links === 1 ? '' : 's'} to ${n(d.missing.cids)} block${d.missing.cids === 1 ? '' : 's'} not in the CAR (`)), said)
+        else assert.ok(lines.includes('no links to blocks not in the CAR'), said)
+      }
+    })
+
     it('an empty problem list says "none" once, not numbered', async () => {
       await check(page, /** @type {string} */ (FIXTURES.find((f) => f.endsWith('repo-small-v2.car'))))
       assert.deepEqual((await around(page)).problems, ['none'])
