@@ -4,19 +4,36 @@
 
 /** @type {Readonly<Record<string, () => Promise<{ run: (argv: string[]) => Promise<number> }>>>} */
 export const COMMANDS = {
-  verify: () => import('./verify.js'),
-  repo: () => import('./repo.js'),
-  inspect: () => import('./inspect.js'),
-  ls: () => import('./ls.js'),
-  roots: () => import('./roots.js'),
-  export: () => import('./export.js'),
-  import: () => import('./import.js'),
-  'get-block': () => import('./get-block.js'),
-  'get-dag': () => import('./get-dag.js'),
-  filter: () => import('./filter.js'),
-  diff: () => import('./diff.js'),
+  verify: () => import('./verify.js').then(inCommandLine),
+  repo: () => import('./repo.js').then(inCommandLine),
+  inspect: () => import('./inspect.js').then(inCommandLine),
+  ls: () => import('./ls.js').then(inCommandLine),
+  roots: () => import('./roots.js').then(inCommandLine),
+  export: () => import('./export.js').then(inCommandLine),
+  import: () => import('./import.js').then(inCommandLine),
+  'get-block': () => import('./get-block.js').then(inCommandLine),
+  'get-dag': () => import('./get-dag.js').then(inCommandLine),
+  filter: () => import('./filter.js').then(inCommandLine),
+  diff: () => import('./diff.js').then(inCommandLine),
   version: () => import('./version.js'),
   help: () => import('./help.js')
+}
+
+/**
+ * A command whose errors are in the command line's words (command-args.js, inCommandWords), whoever
+ * runs it: the dispatcher (cli.js) or a worker process of a run over several files (many-child.js).
+ *
+ * @template {{ run: (argv: string[]) => Promise<number> }} T
+ * @param {T} command
+ * @returns {T}
+ */
+function inCommandLine (command) {
+  return {
+    ...command,
+    run: (argv) => command.run(argv).catch(async (err) => {
+      throw (await import('../node/command-args.js')).inCommandWords(err)
+    })
+  }
 }
 
 export const DEFAULT_COMMAND = 'verify'

@@ -5,6 +5,7 @@ import { statSync, fstatSync, realpathSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { parseOptions } from './args.js'
 import { ToolError, UsageError } from '../core/base/errors.js'
+import { MAX_BLOCK_SIZE_OPTION } from '../core/read/errors.js'
 import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from '../core/read/limits.js'
 import { guardStdout } from './lines.js'
 import { parseSize } from '../core/report/units.js'
@@ -174,3 +175,20 @@ function sameFile (a, b) {
   return 'path' in a && 'path' in b && a.path === b.path
 }
 
+/**
+ * An error in the command line's words: the library's messages name its option (read/errors.js,
+ * MAX_BLOCK_SIZE_OPTION), which on the command line is --max-block-size. Rewords the error's message
+ * and that of the summary it carries (verify prints it) in place, and returns the error.
+ *
+ * @template T
+ * @param {T} err
+ * @returns {T}
+ */
+export function inCommandWords (err) {
+  const e = /** @type {any} */ (err)
+  if (!e || typeof e !== 'object') return err
+  if (typeof e.message === 'string') e.message = e.message.replaceAll(MAX_BLOCK_SIZE_OPTION, '--max-block-size')
+  const summaryError = e.summary?.error
+  if (typeof summaryError?.message === 'string') summaryError.message = summaryError.message.replaceAll(MAX_BLOCK_SIZE_OPTION, '--max-block-size')
+  return err
+}

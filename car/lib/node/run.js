@@ -5,6 +5,7 @@
 import { runPipeline } from '../core/run/pipeline.js'
 import { idleCores, availableCores } from './idle-cores.js'
 import { setClock } from '../core/base/clock.js'
+import { inCommandWords } from './command-args.js'
 
 // runs are timed with process.uptime() rather than the global `performance`, whose first read loads
 // perf_hooks; both count from the process's start (a time taken before this runs still compares)
@@ -85,6 +86,8 @@ export async function roundTrip (options) {
       },
       output: out === undefined ? undefined : fileTarget(out, mapFile)
     })
+  } catch (err) {
+    throw inCommandWords(err) // the summary verify prints from it too
   } finally {
     // not taken: the run ended before it needed them (a header it could not read)
     if (early !== null) await early.then((pool) => pool.close(), () => {})

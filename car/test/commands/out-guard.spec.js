@@ -8,6 +8,9 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { tool, tempDir, shapesCar, TOOL } from './helpers.js'
+import { carV1, carV2 } from '../helpers/car-oracle.js'
+import * as core from '../../lib/core/index.js'
+import * as node from '../../lib/node/index.js'
 
 /**
  * The tool with standard input opened from `stdinPath` (a file or a directory), as `< path` gives it.
@@ -140,6 +143,50 @@ describe('messages that are the caller\'s own (issue 61 item 11)', function () {
   /** @type {string} */ let tmp
   before(() => { tmp = tempDir() })
   after(() => fs.rmSync(tmp, { recursive: true, force: true }))
+
+  it('a block over the maximum: the library names the maxBlockSize option, the command --max-block-size', async () => {
+    const { bytes, root } = shapesCar()
+    const library = { name: 'CarReadError', message: /maximum block size \(3 bytes\).*raise it with the maxBlockSize option$/ }
+    await assert.rejects(core.verifyCar(bytes, { maxBlockSize: 3 }), library)
+    await assert.rejects(node.CarReader.fromBytes(bytes, { maxBlockSize: 3 }), library)
+    assert.throws(() => node.CarBufferReader.fromBytes(bytes, { maxBlockSize: 3 }), library)
+    await assert.rejects(async () => { for await (const b of await node.CarIndexer.fromBytes(bytes, { maxBlockSize: 3 })) assert.ok(b) }, library)
+    await assert.rejects(async () => { for await (const b of await core.CarBlockIterator.fromBytes(bytes, { maxBlockSize: 3 })) assert.ok(b) }, library)
+    // a header over it too (over the maximum plus room for a CID)
+    const manyRoots = carV1(Array.from({ length: 200 }, () => root.cid), [root])
+    const header = { name: 'CarReadError', message: /maximum block size \(1 bytes, the maxBlockSize option\)/ }
+    await assert.rejects(core.verifyCar(manyRoots, { maxBlockSize: 1 }), header)
+    assert.throws(() => node.CarBufferReader.fromBytes(manyRoots, { maxBlockSize: 1 }), header)
+    const headerFile = path.join(tmp, 'many-roots.car')
+    fs.writeFileSync(headerFile, manyRoots)
+    const r = tool(['verify', headerFile, '--max-block-size', '1'])
+    assert.equal(r.code, 2, r.stderr)
+    assert.match(r.stderr, /maximum block size \(1 bytes, --max-block-size\)/)
+
+    const file = path.join(tmp, 'shapes.car')
+    fs.writeFileSync(file, bytes)
+    for (const args of [['verify', file], ['verify', file, '--json'], ['ls', file], ['filter', file, '--codec', 'raw', '--out', path.join(tmp, 'o.car')]]) {
+      const r = tool([...args, '--max-block-size', '3'])
+      assert.equal(r.code, 2, r.stderr)
+      assert.match(r.stderr, /raise it with --max-block-size\n$/, args.join(' '))
+      assert.doesNotMatch(r.stdout + r.stderr, /maxBlockSize/, args.join(' '))
+    }
+  })
+
+  it('a CARv2 whose payload is another CARv2: the message says so, with the byte offset', async () => {
+    const { bytes } = shapesCar()
+    const nested = carV2(carV2(bytes))
+    const said = /CARv2 payload at byte offset 51 must be a CARv1, but it starts with another CARv2 header \(a CARv2 nested in a CARv2\)/
+    await assert.rejects(core.verifyCar(nested), { name: 'CarReadError', message: said })
+    await assert.rejects(node.CarReader.fromBytes(nested), { message: said })
+    assert.throws(() => node.CarBufferReader.fromBytes(nested), { message: said })
+    const file = path.join(tmp, 'nested.car')
+    fs.writeFileSync(file, nested)
+    const r = tool(['verify', file])
+    assert.equal(r.code, 2)
+    assert.match(r.stderr, said)
+    assert.doesNotMatch(r.stderr, /this tool reads versions 1 and 2/)
+  })
 
   it('standard input that is a directory is said to be one, not an empty input', () => {
     for (const args of [['verify', '-'], ['verify'], ['ls', '-'], ['inspect'], ['filter', '-', '--codec', 'raw', '--out', path.join(tmp, 'x.car')], ['import', '--out', path.join(tmp, 'y.car')]]) {

@@ -49,10 +49,16 @@ export function sectionError (start, count, kind, detail, length, maxBlockSize) 
 }
 
 /**
+ * How the messages name what raises the maximum block size: the library's option. The one place
+ * it is worded; the command line says its flag instead (lib/node/command-args.js, inCommandWords).
+ */
+export const MAX_BLOCK_SIZE_OPTION = 'the maxBlockSize option'
+
+/**
  * @param {number} start @param {number} count @param {number} length @param {number} maxBlockSize
  */
 export function tooBig (start, count, length, maxBlockSize) {
-  return new CarReadError(`after ${count} complete blocks, the section at byte offset ${start} claims ${length} bytes, more than the maximum block size (${bytesText(maxBlockSize)}); if the CAR really holds blocks that big, raise it with --max-block-size`, { blocks: count, offset: start })
+  return new CarReadError(`after ${count} complete blocks, the section at byte offset ${start} claims ${length} bytes, more than the maximum block size (${bytesText(maxBlockSize)}); if the CAR really holds blocks that big, raise it with ${MAX_BLOCK_SIZE_OPTION}`, { blocks: count, offset: start })
 }
 
 /** An error's message, its first line only. @param {any} err */

@@ -1,7 +1,7 @@
 // The CAR's header: a CARv1 header, or the CARv2 pragma, its fixed header and the CARv1 header of
 // its payload. Every length the file claims is checked against what is left of the input (when its
 // size is known) and against the maximum block size BEFORE anything is read or allocated.
-import { CarReadError, describe } from './errors.js'
+import { CarReadError, describe, MAX_BLOCK_SIZE_OPTION } from './errors.js'
 import { EndOfInput } from './byte-reader.js'
 import { decodeV1Header } from './header-decode.js'
 import { CID_ROOM, bytesText } from './limits.js'
@@ -19,6 +19,27 @@ const V2_HEADER_END = V2_PRAGMA.length + V2_FIXED_HEADER
  *   characteristics: the 16-byte bitfield at byte offset 11 (car-checks.js checks it)
  */
 
+/**
+ * The bytes start with the CARv2 pragma.
+ *
+ * @param {Uint8Array} bytes
+ */
+export function isV2Pragma (bytes) {
+  if (bytes.length < V2_PRAGMA.length) return false
+  for (let i = 0; i < V2_PRAGMA.length; i++) if (bytes[i] !== V2_PRAGMA[i]) return false
+  return true
+}
+
+/**
+ * A CARv2 whose data payload is another CARv2: the format allows only a CARv1 there. Said as such,
+ * rather than as a CARv1 header of an unknown version (the inner pragma decodes as { version: 2 }).
+ *
+ * @param {number} dataOffset @param {number} dataSize the outer CARv2's payload
+ */
+export function nestedV2 (dataOffset, dataSize) {
+  return new CarReadError(`not a CAR this tool reads: the CARv2 payload at byte offset ${dataOffset} must be a CARv1, but it starts with another CARv2 header (a CARv2 nested in a CARv2); the inner CARv2 is bytes ${dataOffset} to ${dataOffset + dataSize} of the input, which can be read as a CAR on their own`, { blocks: 0, offset: dataOffset })
+}
+
 /** @param {string} what */
 const badHeader = (what) => new CarReadError(`not a CAR file: bad header (${what})`, { blocks: 0, offset: 0 })
 
@@ -35,8 +56,7 @@ export async function readHeader (reader, { size, maxBlockSize }) {
   /** @type {V2Header | null} */
   let v2 = null
   await checkHeaderClaim(reader, 'header', claims)
-  const pragma = await reader.upTo(V2_PRAGMA.length)
-  if (pragma.length === V2_PRAGMA.length && pragma.every((b, i) => b === V2_PRAGMA[i])) {
+  if (isV2Pragma(await reader.upTo(V2_PRAGMA.length))) {
     reader.seek(V2_PRAGMA.length)
     let fixed
     try {
@@ -52,6 +72,7 @@ export async function readHeader (reader, { size, maxBlockSize }) {
     }
     reader.end = v2.dataOffset + v2.dataSize
     await checkHeaderClaim(reader, 'CARv2 payload header', claims)
+    if (isV2Pragma(await reader.upTo(V2_PRAGMA.length))) throw nestedV2(v2.dataOffset, v2.dataSize)
   }
   const roots = await readV1Header(reader, `the header at byte offset ${v2 ? v2.dataOffset : 0}`)
   return { roots, v2 }
@@ -73,7 +94,7 @@ async function checkHeaderClaim (reader, context, { where, maxBlockSize }) {
   if (length === 0) throw badHeader(`${context}: length 0 at byte ${start}`)
   const left = reader.end === undefined ? Infinity : reader.end - start - varint.size
   if (length > left) throw badHeader(`${context} at byte ${start} claims ${length} bytes, but only ${left} are left in ${where}`)
-  if (length > maxBlockSize + CID_ROOM) throw badHeader(`${context} at byte ${start} claims ${length} bytes, more than the maximum block size (${bytesText(maxBlockSize)}, --max-block-size)`)
+  if (length > maxBlockSize + CID_ROOM) throw badHeader(`${context} at byte ${start} claims ${length} bytes, more than the maximum block size (${bytesText(maxBlockSize)}, ${MAX_BLOCK_SIZE_OPTION})`)
 }
 
 /**

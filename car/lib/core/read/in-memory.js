@@ -5,8 +5,9 @@
 // one form its bytes have (decodeSectionCid). Nothing is copied here: the caller copies what it keeps.
 import { CID } from 'multiformats/cid'
 import { CarReadError, readVarint, decodeSectionCid, sectionError } from './open-car.js'
+import { MAX_BLOCK_SIZE_OPTION } from './errors.js'
 import { DEFAULT_MAX_BLOCK_SIZE, CID_ROOM, bytesText } from './limits.js'
-import { V2_PRAGMA, v1HeaderRoots } from './header.js'
+import { V2_PRAGMA, v1HeaderRoots, isV2Pragma, nestedV2 } from './header.js'
 
 const V2_HEADER_END = V2_PRAGMA.length + 40
 
@@ -34,7 +35,7 @@ export function readCarHeader (bytes, { maxBlockSize = DEFAULT_MAX_BLOCK_SIZE } 
     if (varint.value === 0) throw bad(`${context}: length 0 at byte ${at}`)
     const left = end - at - varint.size
     if (varint.value > left) throw bad(`${context} at byte ${at} claims ${varint.value} bytes, but only ${left} are left in the input`)
-    if (varint.value > maxSection) throw bad(`${context} at byte ${at} claims ${varint.value} bytes, more than the maximum block size (${bytesText(maxBlockSize)})`)
+    if (varint.value > maxSection) throw bad(`${context} at byte ${at} claims ${varint.value} bytes, more than the maximum block size (${bytesText(maxBlockSize)}, ${MAX_BLOCK_SIZE_OPTION})`)
     return { start: at + varint.size, end: at + varint.size + varint.value }
   }
   let first = claim(0, bytes.length, 'header')
@@ -42,7 +43,7 @@ export function readCarHeader (bytes, { maxBlockSize = DEFAULT_MAX_BLOCK_SIZE } 
   let version = 1
   let dataStart = 0
   let dataEnd = bytes.length
-  if (bytes.length >= V2_PRAGMA.length && V2_PRAGMA.every((b, i) => bytes[i] === b)) {
+  if (isV2Pragma(bytes)) {
     if (bytes.length < V2_HEADER_END) throw bad(`CARv2 header cut short: the input ends before byte ${V2_HEADER_END}`)
     const view = new DataView(bytes.buffer, bytes.byteOffset + V2_PRAGMA.length, 40)
     /** @param {number} at @param {string} name */
@@ -60,6 +61,7 @@ export function readCarHeader (bytes, { maxBlockSize = DEFAULT_MAX_BLOCK_SIZE } 
     dataStart = dataOffset
     dataEnd = dataOffset + dataSize
     first = claim(dataStart, dataEnd, 'CARv2 payload header')
+    if (isV2Pragma(bytes.subarray(dataStart, dataEnd))) throw nestedV2(dataStart, dataSize)
   }
   const roots = v1HeaderRoots(bytes.subarray(first.start, first.end), `the header at byte offset ${dataStart}`)
   return { version, roots, dataStart: first.end, dataEnd }
