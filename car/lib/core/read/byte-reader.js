@@ -1,6 +1,13 @@
 // A position-keeping byte reader over a stream of chunks: what the CAR reader reads its header and
 // its sections through when it reads a stream (or a file, front to back).
 
+/**
+ * A watched input's method (open-car.js): the byte reader calls it with the error of a read it waited
+ * on, so that a read ahead that failed and was never waited on (the reading stopped before it, on
+ * a fault of the CAR) is not taken for why the reading stopped.
+ */
+export const FAILURE_TAKEN = Symbol('the reader waited on this failed read')
+
 /** Thrown by ByteReader when the input ends before the bytes asked for. */
 export class EndOfInput extends Error {
   /** @param {number} at */
@@ -53,7 +60,15 @@ export class ByteReader {
       this.rest = null
       if (chunk === null) {
         if (this.eof) break
-        const next = await (this.ahead ?? this.iterator.next())
+        let next
+        try {
+          next = await (this.ahead ?? this.iterator.next())
+        } catch (err) {
+          const taken = /** @type {any} */ (this.iterator)[FAILURE_TAKEN]
+          if (taken) taken(err)
+          this.ahead = null
+          throw err
+        }
         this.ahead = null
         if (next.done) { this.eof = true; break }
         if (this.readAhead) {
