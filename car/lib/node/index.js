@@ -6,6 +6,8 @@ import { openSource } from '../core/read/source.js'
 import * as core from '../core/index.js'
 import { openInput } from './source.js'
 import { defaultCodecUrl, maxWorkers } from './run.js'
+import { checkVerifyOptions } from '../core/run/verify.js'
+import { checkIteratorOptions } from '../core/run/block-iterator.js'
 
 export { CarWriter, CarBufferWriter, CarBlockError, CarReadError, blockToJson, hashBackends, installHashers, contentType } from '../core/index.js'
 export { CarReader, CarBufferReader, CarIndexer, CarCIDIterator } from './readers.js'
@@ -47,6 +49,7 @@ export class CarBlockIterator extends core.CarBlockIterator {
    * @param {IteratorOptions & { workers?: number }} [options]
    */
   static async fromIterable (input, options = {}) {
+    checkIteratorOptions('CarBlockIterator.fromIterable', options) // before the input is opened
     const { workers } = options
     if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) throw new RangeError(`workers must be a whole number of at least 1, got ${workers}`)
     const source = await open(input)
@@ -90,6 +93,7 @@ export class CarBlockIterator extends core.CarBlockIterator {
  * @returns {Promise<Summary>}
  */
 export async function verifyCar (input, options = {}) {
+  checkVerifyOptions('verifyCar', options) // before the input is opened
   const { workers = 1 } = options
   if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a whole number of at least 1, got ${workers}`)
   const threads = Math.min(workers, maxWorkers())
@@ -121,6 +125,7 @@ export async function readBlockAt (input, offset, options) {
  * @returns {{ out: AsyncIterable<Uint8Array>, summary: Promise<Summary> }}
  */
 export function canonicalizeCar (input, options = {}) {
+  checkVerifyOptions('canonicalizeCar', options) // before the file is opened
   if (typeof input !== 'string' && !(input instanceof URL)) return core.canonicalizeCar(input, options)
   const opened = open(input)
   const run = opened.then((source) => core.canonicalizeCar(source, options))

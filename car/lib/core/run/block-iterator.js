@@ -7,7 +7,8 @@ import { verdict, codecOf, HASH_OK } from '../check/classify.js'
 import * as dagCbor from '../check/dag-cbor.js'
 import { decodeBlock } from '../report/block-view.js'
 import { blockBatches, hashedBatches } from './iterate.js'
-import { DEFAULT_MAX_BLOCK_SIZE } from '../read/limits.js'
+import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE } from '../read/limits.js'
+import { checkOptionsObject, checkByteCount, checkBoolean } from '../base/options.js'
 
 const codec = codecOf(dagCbor)
 
@@ -33,6 +34,21 @@ const codec = codecOf(dagCbor)
  *   it was read in (never reused), not as copies: no copy per block, but a kept block or CID keeps
  *   its whole batch alive (default false: each owns exactly its bytes)
  */
+
+/**
+ * The readers' options (IteratorOptions), checked before the input is opened: a TypeError or a
+ * RangeError naming the option.
+ *
+ * @param {string} api the call, as the message names it
+ * @param {unknown} options
+ * @returns {IteratorOptions}
+ */
+export function checkIteratorOptions (api, options) {
+  const o = checkOptionsObject(api, options)
+  for (const name of ['verifyHashes', 'allowUnverified', 'validate', 'decode', 'relaxed', 'viewBytes']) checkBoolean(api, name, o[name])
+  checkByteCount(api, 'maxBlockSize', o.maxBlockSize, MAX_MAX_BLOCK_SIZE)
+  return /** @type {IteratorOptions} */ (o)
+}
 
 /** A block that failed its check: `kind` says which ('hash-mismatch', 'unverified'); `offset` is its section's byte offset. */
 export class CarBlockError extends Error {
@@ -73,6 +89,7 @@ export class CarBlockIterator {
    * @param {IteratorOptions} [options]
    */
   static async fromIterable (input, options = {}) {
+    checkIteratorOptions('CarBlockIterator.fromIterable', options)
     return this.fromSource(openSource(input), options, false)
   }
 
@@ -91,6 +108,7 @@ export class CarBlockIterator {
     // read by position where it can be (a Blob, bytes, a file in Node)
     let car
     try {
+      checkIteratorOptions('CarBlockIterator', options)
       // blocks copied out of their batch (not viewBytes): the batch's buffer is read into again
       car = await openCar(source.stream(), { size: source.size, maxBlockSize: options.maxBlockSize, file: source.seekable ? source : undefined, shared, reuse: shared || !options.viewBytes })
     } catch (err) {

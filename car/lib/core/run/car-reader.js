@@ -11,6 +11,7 @@ import { openSource } from '../read/source.js'
 import { BlockTable } from '../graph/block-table.js'
 import { checkBlockNow } from './buffer-reader.js'
 import { missing, loadFor } from '../check/on-demand.js'
+import { checkIteratorOptions } from './block-iterator.js'
 
 /**
  * @typedef {import('../read/source.js').CarInput} CarInput
@@ -156,6 +157,7 @@ export class CarReader {
    */
   static async fromBytes (bytes, options = {}) {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('fromBytes() requires a Uint8Array')
+    checkIteratorOptions('CarReader.fromBytes', options)
     const header = readCarHeader(bytes, options)
     const places = new Places()
     const index = new BlockTable()
@@ -177,6 +179,7 @@ export class CarReader {
    * @returns {Promise<CarReader>}
    */
   static async fromIterable (input, options = {}) {
+    checkIteratorOptions('CarReader.fromIterable', options) // before a shell's source() opens the input
     if (input instanceof Uint8Array) return this.fromBytes(input, options)
     if (input instanceof ArrayBuffer) return this.fromBytes(new Uint8Array(input), options)
     const source = await this.source(input)

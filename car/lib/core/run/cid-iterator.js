@@ -1,6 +1,6 @@
 // @ipld/car's CarCIDIterator: a CAR's CIDs, in order, each the CID of a block CarBlockIterator
 // checked (a CID is handed out only once its block hashes to it; `verifyHashes: false` skips that).
-import { CarBlockIterator } from './block-iterator.js'
+import { CarBlockIterator, checkIteratorOptions } from './block-iterator.js'
 
 /**
  * @typedef {import('multiformats/cid').CID} CID
@@ -58,6 +58,7 @@ export class CarCIDIterator {
    * @returns {Promise<CarCIDIterator>}
    */
   static async fromIterable (input, options = {}) {
+    checkIteratorOptions('CarCIDIterator.fromIterable', options) // before a shell's blockIterator opens the input
     return new this(await this.blockIterator(input, options))
   }
 

@@ -129,7 +129,11 @@ export async function runPipeline (options) {
         const r = rs[i]
         addBlock(summary, block, r)
         checks.block(block)
-        onBlock?.(block.cid.bytes, block.bytes, block.offset ?? 0, summary.blocks - 1, r)
+        if (onBlock) {
+          // a callback may abort the run: the blocks after it in the batch are not reported
+          signal?.throwIfAborted()
+          onBlock(block.cid.bytes, block.bytes, block.offset ?? 0, summary.blocks - 1, r)
+        }
         if (!output || !o) continue
         o.blocks++
         if (r.keptReason) o.keptUnchanged++

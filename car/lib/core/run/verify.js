@@ -8,6 +8,8 @@ import { memoryTarget } from '../write/car-writer.js'
 import { ToolError } from '../base/errors.js'
 import { uvarint, varintEnd } from '../base/varint.js'
 import { statusOf } from './block-iterator.js'
+import { checkOptionsObject, checkSignal, checkByteCount, checkFunction, checkBoolean, checkString } from '../base/options.js'
+import { MAX_MAX_BLOCK_SIZE } from '../read/limits.js'
 
 /**
  * @typedef {import('../read/source.js').CarInput} CarInput
@@ -50,7 +52,29 @@ const DAG_CBOR = 0x71
  * @returns {Promise<Summary>}
  */
 export async function verifyCar (input, options = {}) {
+  checkVerifyOptions('verifyCar', options)
   return runVerify(openSource(input, { name: options.name }), options, {})
+}
+
+/**
+ * verifyCar's and canonicalizeCar's options, checked before anything is opened: a TypeError or a
+ * RangeError naming the option (a signal that is not an AbortSignal would otherwise fail only
+ * once the run had started, and that run would fail again, unhandled).
+ *
+ * @param {string} api the call, as the message names it
+ * @param {unknown} options
+ * @returns {VerifyOptions}
+ */
+export function checkVerifyOptions (api, options) {
+  const o = checkOptionsObject(api, options)
+  checkString(api, 'name', o.name)
+  checkBoolean(api, 'relaxed', o.relaxed)
+  checkBoolean(api, 'partial', o.partial)
+  checkByteCount(api, 'maxBlockSize', o.maxBlockSize, MAX_MAX_BLOCK_SIZE)
+  checkFunction(api, 'onProgress', o.onProgress)
+  checkFunction(api, 'onBlock', o.onBlock)
+  checkSignal(api, o.signal)
+  return /** @type {VerifyOptions} */ (o)
 }
 
 /**
@@ -61,7 +85,16 @@ export async function verifyCar (input, options = {}) {
  * @param {Partial<import('./pipeline.js').RunOptions>} extra
  */
 export async function runVerify (source, options, extra) {
+  try {
+    checkVerifyOptions('verifyCar', options)
+  } catch (err) {
+    await source.close() // a shell's source, opened before: nothing is left open
+    throw err
+  }
   const { relaxed = false, partial = false, maxBlockSize, onProgress, onBlock, signal } = options
+  // once the signal is aborted the run rejects at once (untilAborted), while the pipeline stops only
+  // at its next look at the signal: the callbacks are not called in between
+  const stopped = () => signal !== undefined && signal.aborted
   const info = new BlockInfoView()
   let next = 0 // the index of the next block to report (a batch checked again after a load repeats blocks)
   let closed = false
@@ -77,10 +110,10 @@ export async function runVerify (source, options, extra) {
     partial,
     maxBlockSize,
     signal,
-    onProgress: onProgress ? (blocks, bytes) => onProgress(blocks, bytes) : undefined,
+    onProgress: onProgress ? (blocks, bytes) => { if (!stopped()) onProgress(blocks, bytes) } : undefined,
     onBlock: onBlock
       ? (cidBytes, bytes, offset, index, r) => {
-          if (index < next) return
+          if (index < next || stopped()) return
           next = index + 1
           info.set(cidBytes, bytes, offset, index)
           info.status = r === null ? (info.codec === DAG_CBOR ? 'canonical' : 'ok') : r.hash === 'mismatch' ? 'hash-mismatch' : r.hash === 'unverified' ? 'unverified' : statusOf(r)
@@ -184,6 +217,8 @@ class BlockInfoView {
  * @returns {{ out: AsyncIterable<Uint8Array>, summary: Promise<Summary> }}
  */
 export function canonicalizeCar (input, options = {}) {
+  checkVerifyOptions('canonicalizeCar', options)
+  checkString('canonicalizeCar', 'outName', /** @type {any} */ (options).outName)
   const source = openSource(input, { name: options.name })
   if (!source.seekable) throw new TypeError('canonicalizeCar needs an input it can read more than once: a Blob, a File or bytes')
   const target = memoryTarget(options.outName ?? 'canonicalized.car')
