@@ -1,7 +1,13 @@
-// Stage 6: what the writers check of a root or a block's CID before writing it: multiformats takes
-// it as a CID (CID.asCID, as @ipld/car checks), and its bytes are one CID, as this library's reader
-// will read them back.
+// Stage 6: what the writers check before writing: a root or a block's CID (multiformats takes it as
+// a CID, CID.asCID, as @ipld/car checks, and its bytes are one CID, as this library's reader will
+// read them back), a block's bytes against its CID's hash (blockHashProblem: what the readers would
+// refuse), and their options' types and ranges.
 import { CID } from 'multiformats/cid'
+import { sha256 } from '@noble/hashes/sha2.js'
+import { blake2b } from '@noble/hashes/blake2.js'
+import { digest32Matches, digestOf, hashName, hasherMissing, loadHasher } from '../check/hash.js'
+import { sha256Matches } from '../check/sha256-js.js'
+import { firstDifference, sameBytes } from '../base/bytes.js'
 
 /**
  * Why these bytes are not one well-formed CID, or null: a CIDv0 (a bare 34-byte sha2-256
@@ -58,3 +64,133 @@ export function asCid (value) {
   return problem === null ? cid : `a CID whose bytes are not one (${problem})`
 }
 
+
+const SHA2_256 = 0x12
+const BLAKE2B_256 = 0xb220
+const IDENTITY = 0x00
+/** sha256-js.js hashes less than this (its bit length is kept in 32 bits) */
+const JS_SHA256_LIMIT = 0x20000000
+
+/**
+ * Why `bytes` is not the block of `cid`, or null when it is, or when `cid`'s hash is one this library
+ * does not compute (written unchecked, as @ipld/car writes every block). The readers compute
+ * sha2-256, blake2b-256 and identity (check/hash.js) and refuse a block that does not match; so does
+ * this, synchronously (CarBufferWriter's write is): with the installed hasher where there is one,
+ * else sha2-256 in plain JS (sha256-js.js) and blake2b-256 from @noble/hashes, while the faster one
+ * is loaded for the blocks after (as the readers' checkBlockNow does).
+ *
+ * @param {CID} cid
+ * @param {Uint8Array} bytes
+ * @returns {string | null}
+ */
+export function blockHashProblem (cid, bytes) {
+  const { code, digest: expected } = cid.multihash
+  if (code === IDENTITY) {
+    if (sameBytes(bytes, expected)) return null
+    return `identity: the CID holds ${expected.length} bytes, the block is ${bytes.length}${expected.length === bytes.length ? `, differing from byte ${firstDifference(bytes, expected)}` : ''} (an identity CID's digest is the block itself)`
+  }
+  if (code !== SHA2_256 && code !== BLAKE2B_256) return null
+  const name = hashName(code)
+  if (expected.length !== 32) return `its ${name} digest is cut short to a ${expected.length}-byte digest; ${name}'s is 32 bytes, and the readers compare all 32`
+  if (matches32(code, bytes, expected)) return null
+  return `the CID's ${name} digest is ${hex(expected)}, but the ${bytes.length} bytes given hash to ${hex(slowDigest(code, bytes))}`
+}
+
+/**
+ * @param {number} code sha2-256 or blake2b-256
+ * @param {Uint8Array} bytes
+ * @param {Uint8Array} expected 32 bytes
+ */
+function matches32 (code, bytes, expected) {
+  if (!hasherMissing(code)) return digest32Matches(code, bytes, expected, 0)
+  // not loaded: this block hashed now in JavaScript, the loaded hasher for the ones after
+  loadHasher(code).catch(() => {})
+  if (code === SHA2_256 && bytes.length < JS_SHA256_LIMIT) return sha256Matches(bytes, expected, 0)
+  return sameBytes(slowDigest(code, bytes), expected)
+}
+
+/**
+ * The digest itself: for a message, or where no faster way is at hand.
+ *
+ * @param {number} code sha2-256 or blake2b-256
+ * @param {Uint8Array} bytes
+ * @returns {Uint8Array}
+ */
+function slowDigest (code, bytes) {
+  if (!hasherMissing(code)) return /** @type {Uint8Array} */ (digestOf(code, bytes))
+  return code === SHA2_256 ? sha256(bytes) : blake2b(bytes, { dkLen: 32 })
+}
+
+/** @param {Uint8Array} bytes */
+function hex (bytes) {
+  let out = ''
+  for (const b of bytes) out += (b < 16 ? '0' : '') + b.toString(16)
+  return out
+}
+
+/**
+ * A value as an error message shows it: its type, and what it is where that is short.
+ *
+ * @param {unknown} value
+ * @returns {string}
+ */
+export function describeValue (value) {
+  if (value === null || value === undefined) return String(value)
+  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${value}`
+  if (typeof value === 'string') return `string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)}`
+  if (Array.isArray(value)) return 'an array'
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`
+  return typeof value === 'object' ? `an object (${Object.prototype.toString.call(value).slice(8, -1)})` : `a ${typeof value}`
+}
+
+/**
+ * An options argument: undefined (none), or an object; a TypeError otherwise.
+ *
+ * @template {object} T
+ * @param {T | undefined} options
+ * @param {string} where e.g. "createWriter()"
+ * @returns {T | Record<string, never>}
+ */
+export function optionsObject (options, where) {
+  if (options === undefined) return {}
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`${where}'s options must be an object: it is ${describeValue(options)}`)
+  }
+  return options
+}
+
+/**
+ * A true-or-false option (undefined: the default); a TypeError for anything else, which would
+ * otherwise be taken as truthy or falsy without a word.
+ *
+ * @param {unknown} value
+ * @param {string} name e.g. "createWriter()'s verifyHashes"
+ * @param {boolean} byDefault
+ * @returns {boolean}
+ */
+export function booleanOption (value, name, byDefault) {
+  if (value === undefined) return byDefault
+  if (typeof value !== 'boolean') throw new TypeError(`${name} must be true or false: it is ${describeValue(value)}`)
+  return value
+}
+
+/**
+ * A whole number from `min` to `max` (undefined: the default): a TypeError for what is not a number,
+ * a RangeError for NaN, an infinity, a fraction or a number out of range, each of which would
+ * otherwise put bytes at the wrong place or lose them.
+ *
+ * @param {unknown} value
+ * @param {string} name e.g. "createWriter()'s headerSize"
+ * @param {number} byDefault
+ * @param {number} max
+ * @param {string} [why] what sets `max`, said after it
+ * @returns {number}
+ */
+export function wholeNumberOption (value, name, byDefault, max, why = '') {
+  if (value === undefined) return byDefault
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number: it is ${describeValue(value)}`)
+  if (!Number.isInteger(value) || value < 0 || value > max) {
+    throw new RangeError(`${name} must be a whole number${max === Infinity ? '' : ` of bytes from 0 to ${max}${why}`}: it is ${value}`)
+  }
+  return value
+}

@@ -3,7 +3,9 @@
 // import. `create(roots)` gives `{ writer, out }`; a put() or close() resolves once the reader of
 // `out` has taken its bytes (close(): once the reader has been told the CAR ended); `out` can be read
 // once. What this adds to @ipld/car's: every root and CID is checked to be a CID whose bytes are one
-// (a bad root is refused by create() with a TypeError, a bad CID by put()), a section is one chunk
+// (a bad root is refused by create() with a TypeError, a bad CID by put()), a block whose bytes do not
+// hash to its CID (sha2-256, blake2b-256, identity: what the readers check) is refused by put()
+// unless create()'s or createAppender()'s `{ verifyHashes: false }`, a section is one chunk
 // of fresh bytes (the caller's block bytes are copied, so the chunks are the reader's to keep or
 // transfer), and the queue of unread chunks costs nothing per chunk taken (no Array#shift).
 // updateRootsInFile takes a FileHandle (or any object with FileHandle's read and write) everywhere;
@@ -12,10 +14,14 @@
 import { CID } from 'multiformats/cid'
 import { decode } from 'dag-cbor-fast'
 import { headerBytes, sectionBytes } from './frames.js'
-import { asCid } from './cid-check.js'
+import { asCid, blockHashProblem, booleanOption, optionsObject } from './cid-check.js'
 
 /**
  * @typedef {{ cid: CID, bytes: Uint8Array }} Block
+ * @typedef {object} WriterOptions
+ * @property {boolean} [verifyHashes] refuse a block whose bytes do not hash to its CID, where the hash is
+ *   one the readers compute: sha2-256, blake2b-256, identity (default true; false writes every block
+ *   unchecked, as @ipld/car does)
  * @typedef {{ bytes: Uint8Array, taken: (() => void) | null }} Chunk
  * @typedef {{ read: (buffer: Uint8Array, offset: number, length: number, position: number) => Promise<{ bytesRead: number }>, write: (buffer: Uint8Array, offset: number, length: number, position: number) => Promise<unknown> }} FileLike
  *   what updateRootsInFile needs of a file: Node's FileHandle has both (fs.promises.open(path, 'r+'))
@@ -61,6 +67,17 @@ function toRoots (roots) {
  */
 
 /**
+ * create()'s and createAppender()'s options: their verifyHashes (default true).
+ *
+ * @param {WriterOptions | undefined} options
+ * @param {string} where
+ * @returns {boolean}
+ */
+function verifyHashesOption (options, where) {
+  return booleanOption(optionsObject(options, where).verifyHashes, `${where}'s verifyHashes`, true)
+}
+
+/**
  * Writes a CARv1 as an async iterable of chunks (`out`), as @ipld/car's CarWriter does. The channel
  * gives backpressure: the Promise of a put() resolves once the reader of `out` has taken that block's
  * bytes, and close()'s once the reader has been told the CAR ended. So await put() only while
@@ -71,21 +88,24 @@ export class CarWriter {
    * A `{ writer, out }` pair: `writer` takes blocks, `out` yields the CAR's bytes.
    *
    * @param {CID[] | CID | void} [roots] none, one CID, or an array of CIDs; anything else is a TypeError
+   * @param {WriterOptions} [options]
    * @returns {WriterChannel}
    */
-  static create (roots) {
+  static create (roots, options) {
+    const verifyHashes = verifyHashesOption(options, 'CarWriter.create()')
     const list = toRoots(roots)
-    const writer = new CarWriter(list, headerBytes(list))
+    const writer = new CarWriter(list, headerBytes(list), verifyHashes)
     return { writer, out: new CarWriterOut(writer) }
   }
 
   /**
    * A `{ writer, out }` pair that writes no header: blocks to append to a CAR that has one.
    *
+   * @param {WriterOptions} [options]
    * @returns {WriterChannel}
    */
-  static createAppender () {
-    const writer = new CarWriter([], null)
+  static createAppender (options) {
+    const writer = new CarWriter([], null, verifyHashesOption(options, 'CarWriter.createAppender()'))
     return { writer, out: new CarWriterOut(writer) }
   }
 
@@ -147,9 +167,12 @@ export class CarWriter {
   /**
    * @param {CID[]} roots
    * @param {Uint8Array | null} header the header's bytes (null: an appender, no header)
+   * @param {boolean} [verifyHashes] put() refuses a block whose bytes do not hash to its CID
    */
-  constructor (roots, header) {
+  constructor (roots, header, verifyHashes = true) {
     void roots // in the header already; kept as @ipld/car's constructor's first argument
+    /** @private */
+    this.verifyHashes = verifyHashes
     /** @private @type {(Chunk | undefined)[]} the chunks not yet read, from `head` on */
     this.queue = []
     /** @private */
@@ -166,7 +189,8 @@ export class CarWriter {
   }
 
   /**
-   * Write a block. Resolves once the reader of `out` has taken the block's bytes.
+   * Write a block. Resolves once the reader of `out` has taken the block's bytes; rejects (and writes
+   * nothing) when its bytes do not hash to its CID, unless the writer was made with `verifyHashes: false`.
    *
    * @param {Block} block a `{ cid, bytes }` pair
    * @returns {Promise<void>}
@@ -178,6 +202,10 @@ export class CarWriter {
     if (this.ended) throw new Error('Already closed')
     const cid = asCid(block.cid)
     if (typeof cid === 'string') throw new TypeError(`Can only write {cid, bytes} objects: the cid is ${cid}`)
+    if (this.verifyHashes) {
+      const problem = blockHashProblem(cid, block.bytes)
+      if (problem !== null) throw new Error(`CarWriter.put(): the block's bytes do not hash to its CID ${cid}: ${problem}. Put the bytes the CID was made from (or the CID made from these bytes); create the writer with { verifyHashes: false } to write such a block unchecked`)
+    }
     const bytes = sectionBytes(cid, block.bytes)
     return new Promise((resolve) => this.push({ bytes, taken: () => resolve(undefined) }))
   }
