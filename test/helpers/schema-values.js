@@ -6,7 +6,21 @@ import { CID } from 'multiformats/cid'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import { decode, encode } from '../../index.js'
 
-const WORDS = ['a', 'b', 'key', 'é', '日本', '🎉', 'x'.repeat(30), '', 'Z', 'name', '$type']
+const WORDS = ['a', 'b', 'key', 'é', '日本', '🎉', 'x'.repeat(30), '', 'Z', 'name', '$type', 'constructor', '__proto__', 'toString']
+
+/** names a plain object inherits (a field, key or member so named must still be its own) */
+export const INHERITED_NAMES = ['constructor', 'toString', 'valueOf', '__proto__', 'hasOwnProperty', 'isPrototypeOf', 'toLocaleString']
+
+/**
+ * o[key] = value, as an own property even for `__proto__` (whose assignment sets the prototype).
+ *
+ * @param {Record<string, unknown>} o
+ * @param {string} key
+ * @param {unknown} value
+ */
+function put (o, key, value) {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true })
+}
 
 /**
  * @param {any} r - an Rng (test/fuzz/prng.js)
@@ -60,7 +74,7 @@ function randomAny (r, level) {
     default: {
       /** @type {Record<string, unknown>} */
       const m = {}
-      for (let i = r.int(4); i > 0; i--) m[randomString(r)] = randomAny(r, level + 1)
+      for (let i = r.int(4); i > 0; i--) put(m, randomString(r), randomAny(r, level + 1))
       return m
     }
   }
@@ -103,26 +117,26 @@ export function randomTyped (r, schema, type, level = 0) {
     case 'map': {
       /** @type {Record<string, unknown>} */
       const m = {}
-      for (let i = deep ? 0 : r.int(5); i > 0; i--) m[randomString(r)] = d.valueNullable && r.chance(0.3) ? null : next(d.valueType)
+      for (let i = deep ? 0 : r.int(5); i > 0; i--) put(m, randomString(r), d.valueNullable && r.chance(0.3) ? null : next(d.valueType))
       return m
     }
     case 'enum': return r.pick(d.members)
     case 'struct': {
-      const implicits = d.representation?.map?.fields ?? {}
+      const implicits = Object.fromEntries(Object.entries(d.representation?.map?.fields ?? {}))
       /** @type {Record<string, unknown>} */
       const s = {}
       for (const [name, f] of Object.entries(d.fields)) {
-        const implicit = implicits[name]?.implicit
+        const implicit = Object.prototype.hasOwnProperty.call(implicits, name) ? implicits[name]?.implicit : undefined
         // an implicit field is always in the typed form (toTyped fills it in, toRepresentation needs it)
         if (f.optional && implicit === undefined && r.chance(deep ? 0.9 : 0.4)) continue
         if (f.nullable && r.chance(deep ? 0.9 : 0.3)) {
-          s[name] = null
+          put(s, name, null)
           continue
         }
         let v = next(f.type)
         // a field holding its implicit value is not written (the typed tests check that apart)
         for (let tries = 0; implicit !== undefined && v === implicit && tries < 100; tries++) v = next(f.type)
-        s[name] = v
+        put(s, name, v)
       }
       return s
     }
@@ -174,7 +188,7 @@ function depthOf (v) {
  * @param {{ types: Record<string, any> }} schema
  * @returns {{ types: Record<string, any> }}
  */
-function referenceSchema (schema) {
+export function referenceSchema (schema) {
   const copy = JSON.parse(JSON.stringify(schema).replace(/"(type|valueType|fromType)":"Any"/g, '"$1":"any"'))
   // toRepresentation counts an implicit field as required but never counts it off, so it refuses
   // every struct with one: marked optional here, which toTyped reads the same (an implicit field is
@@ -197,7 +211,7 @@ function referenceSchema (schema) {
  * @param {string} root
  * @returns {{ toTyped: (v: any) => any, toRepresentation: (v: any) => any }}
  */
-function create (schema, root) {
+export function create (schema, root) {
   const builder = new Builder(/** @type {any} */ (schema))
   builder.addType(root)
   const source = builder.dumpTypeTransformers()
@@ -236,30 +250,38 @@ export function reference (schema, root) {
 }
 
 /**
- * A random schema of `n` types: scalars, lists, maps, structs (map with optional, nullable,
- * rename and implicit fields; tuple), enums (string, int) and unions (keyed, kinded, inline),
- * referring to each other, recursive ones included (through nullable, optional and list fields).
+ * A random schema of `n` types: scalars (Null too), copies, lists, maps, structs (map with optional,
+ * nullable, rename and implicit fields; tuple, with a fieldOrder now and then), enums (string, int,
+ * with representations of their own) and unions (keyed, kinded, inline), referring to each other,
+ * recursive ones included (through nullable, optional and list fields). Field names, map keys,
+ * union keys and enum members are now and then names a plain object inherits (`constructor`,
+ * `__proto__`...). With `collide`, one representation is then made to collide (two enum members
+ * written alike, two union entries naming one member, two fields one key, a rename that is another
+ * field's name, a kinded union with float before int or a member of another kind): a schema compile
+ * must refuse. Collisions also come up by chance (a keyed union's two keys picking one member);
+ * `collisionsOf` says which a schema has, independently of the compiler.
  *
  * @param {any} r
  * @param {number} n
+ * @param {{ collide?: boolean }} [options]
  * @returns {{ types: Record<string, any> }}
  */
-export function randomSchema (r, n) {
+export function randomSchema (r, n, options = {}) {
   /** @type {Record<string, any>} */
   const types = {}
   const names = Array.from({ length: n }, (_, i) => `T${i}`)
   const scalars = ['Bool', 'String', 'Bytes', 'Int', 'Float', 'Link', 'Any']
   /** kinds of each type's representation, for kinded unions */
   /** @type {Record<string, string>} */
-  const reprKind = { Bool: 'bool', String: 'string', Bytes: 'bytes', Int: 'int', Float: 'float', Link: 'link' }
+  const reprKind = { Bool: 'bool', String: 'string', Bytes: 'bytes', Int: 'int', Float: 'float', Link: 'link', Null: 'null' }
   /** map structs, for inline unions */
   const mapStructs = []
-  const fieldName = () => r.pick(['a', 'b', 'c', 'id', 'name', 'é', 'longer_field', 'x9', 'Data', 'k'])
+  const fieldName = () => r.chance(0.15) ? r.pick(INHERITED_NAMES) : r.pick(['a', 'b', 'c', 'id', 'name', 'é', 'longer_field', 'x9', 'Data', 'k'])
   for (let i = 0; i < n; i++) {
     const name = names[i]
     // earlier types, and now and then this type or a later one (recursion, guarded below)
     const ref = (/** @type {boolean} */ guarded) => guarded && r.chance(0.15) ? r.pick(names) : r.chance(0.5) || i === 0 ? r.pick(scalars) : names[r.int(i)]
-    const k = r.int(10)
+    const k = r.int(11)
     if (k === 0) {
       types[name] = { list: { valueType: ref(true), valueNullable: r.chance(0.3) } }
       reprKind[name] = 'list'
@@ -273,38 +295,56 @@ export function randomSchema (r, n) {
       const reprFields = {}
       const tuple = r.chance(0.35)
       for (let f = r.int(5); f >= 0; f--) {
-        const fname = fieldName() + (f === 0 ? '' : f)
+        const fname = fieldName() + (f === 0 || r.chance(0.5) ? '' : f)
+        if (Object.prototype.hasOwnProperty.call(fields, fname)) continue
         const optional = !tuple && r.chance(0.3)
         const nullable = r.chance(0.3)
         // a field referring to a later type (or itself) must be able to end the recursion
-        const type = ref(optional || nullable)
-        fields[fname] = { type: r.chance(0.1) ? { list: { valueType: type } } : type, ...(optional ? { optional } : {}), ...(nullable ? { nullable } : {}) }
-        if (!tuple && r.chance(0.2)) reprFields[fname] = { rename: r.pick(['r', 'renamed', 'ü', 'Zz']) + f }
+        const type = r.chance(0.1) ? { list: { valueType: ref(optional || nullable) } } : ref(optional || nullable)
+        put(fields, fname, { type, ...(optional ? { optional } : {}), ...(nullable ? { nullable } : {}) })
+        if (!tuple && r.chance(0.2)) put(reprFields, fname, { rename: r.chance(0.2) ? r.pick(INHERITED_NAMES) : r.pick(['r', 'renamed', 'ü', 'Zz']) + f })
         else if (!tuple && !optional && r.chance(0.15) && (type === 'Int' || type === 'String' || type === 'Bool')) {
-          reprFields[fname] = { implicit: type === 'Int' ? 7 : type === 'String' ? 'dflt' : false }
+          put(reprFields, fname, { implicit: type === 'Int' ? 7 : type === 'String' ? 'dflt' : false })
         }
       }
-      types[name] = { struct: { fields, representation: tuple ? { tuple: {} } : { map: Object.keys(reprFields).length ? { fields: reprFields } : {} } } }
+      const order = Object.keys(fields).sort(() => r.float() - 0.5)
+      types[name] = { struct: { fields, representation: tuple ? { tuple: r.chance(0.5) ? { fieldOrder: order } : {} } : { map: Object.keys(reprFields).length ? { fields: reprFields } : {} } } }
       reprKind[name] = tuple ? 'list' : 'map'
       if (!tuple) mapStructs.push(name)
     } else if (k === 5) {
-      const members = ['A', 'B', 'Cc', 'Déjà']
+      const members = r.chance(0.3) ? ['A', r.pick(INHERITED_NAMES), 'Cc'] : ['A', 'B', 'Cc', 'Déjà']
+      /** @type {Record<string, any>} */
+      const strings = {}
+      put(strings, members[0], 'a')
+      if (r.chance(0.5)) put(strings, members[1], r.pick(['toString', '__proto__', 'b']))
+      put(strings, members[2], 'cc-long')
+      /** @type {Record<string, any>} */
+      const ints = {}
+      members.forEach((m, j) => put(ints, m, [0, -1, 24, 1000][j]))
       types[name] = r.chance(0.5)
-        ? { enum: { members, representation: { string: { A: 'a', Cc: 'cc-long' } } } }
-        : { enum: { members, representation: { int: { A: 0, B: -1, Cc: 24, Déjà: 1000 } } } }
+        ? { enum: { members, representation: { string: strings } } }
+        : { enum: { members, representation: { int: ints } } }
       reprKind[name] = Object.keys(types[name].enum.representation)[0]
     } else if (k === 6 && i > 0) {
       /** @type {Record<string, string>} */
       const keyed = {}
-      for (let m = 1 + r.int(3); m > 0; m--) keyed[r.pick(['x', 'y', 'long key', 'ñ'])] = names[r.int(i)]
+      // distinct members, but now and then one named twice (a collision compile must refuse)
+      const pool = names.slice(0, i).sort(() => r.float() - 0.5)
+      for (let m = 1 + r.int(3); m > 0; m--) put(keyed, r.pick(['x', 'y', 'long key', 'ñ', 'toString', '__proto__']), r.chance(0.1) ? names[r.int(i)] : pool[m % pool.length])
       types[name] = { union: { members: [...new Set(Object.values(keyed))], representation: { keyed } } }
       reprKind[name] = 'map'
     } else if (k === 7) {
       /** @type {Record<string, string>} */
       const kinded = {}
-      for (const t of [...scalars.slice(0, 6), ...names.slice(0, i)].sort(() => r.float() - 0.5)) {
+      for (const t of [...scalars.slice(0, 6), 'Null', ...names.slice(0, i)].sort(() => r.float() - 0.5)) {
         const kind = reprKind[t]
-        if (kind && !(kind in kinded) && r.chance(0.6)) kinded[kind] = t
+        if (kind && !(kind in kinded) && !Object.values(kinded).includes(t) && r.chance(0.6)) kinded[kind] = t
+      }
+      // int before float, as compile needs, but now and then not
+      if (kinded.int && kinded.float && r.chance(0.8)) {
+        const float = kinded.float
+        delete kinded.float
+        kinded.float = float
       }
       if (!Object.keys(kinded).length) kinded.string = 'String'
       types[name] = { union: { members: [...new Set(Object.values(kinded))], representation: { kinded } } }
@@ -312,25 +352,183 @@ export function randomSchema (r, n) {
     } else if (k === 8 && mapStructs.length) {
       /** @type {Record<string, string>} */
       const table = {}
-      for (let m = 1 + r.int(3); m > 0; m--) table[r.pick(['p', 'q', 'rr'])] = r.pick(mapStructs)
-      types[name] = { union: { members: [...new Set(Object.values(table))], representation: { inline: { discriminantKey: r.pick(['type', 'kind']), discriminantTable: table } } } }
+      const pool = [...mapStructs].sort(() => r.float() - 0.5)
+      for (let m = 1 + r.int(3); m > 0; m--) put(table, r.pick(['p', 'q', 'rr', 'constructor']), r.chance(0.1) ? r.pick(mapStructs) : pool[m % pool.length])
+      types[name] = { union: { members: [...new Set(Object.values(table))], representation: { inline: { discriminantKey: r.pick(['type', 'kind', 'valueOf']), discriminantTable: table } } } }
       reprKind[name] = 'map'
+    } else if (k === 9 && i > 0) {
+      const from = names[r.int(i)]
+      types[name] = { copy: { fromType: from } }
+      reprKind[name] = reprKind[from]
+      if (mapStructs.includes(from)) mapStructs.push(name)
     } else {
-      types[name] = { [r.pick(['int', 'string', 'bytes', 'bool', 'float'])]: {} }
+      types[name] = { [r.pick(['int', 'string', 'bytes', 'bool', 'float', 'null'])]: {} }
       reprKind[name] = Object.keys(types[name])[0]
     }
   }
-  // an inline union's members must not have a field keyed as its discriminant
+  // an inline union's members must not have a field keyed as its discriminant, and are structs
   for (const t of Object.values(types)) {
     const inline = t.union?.representation?.inline
     if (!inline) continue
-    for (const member of Object.values(inline.discriminantTable)) {
-      const fields = types[/** @type {string} */ (member)].struct.fields
+    for (const [value, member] of Object.entries(inline.discriminantTable)) {
+      let struct = types[/** @type {string} */ (member)]
+      while (struct.copy) struct = types[struct.copy.fromType]
+      inline.discriminantTable[value] = Object.keys(types).find((n) => types[n] === struct)
+      const fields = struct.struct.fields
       delete fields[inline.discriminantKey]
-      const renames = types[/** @type {string} */ (member)].struct.representation.map.fields ?? {}
+      const renames = struct.struct.representation.map.fields ?? {}
       delete renames[inline.discriminantKey]
       for (const [f, o] of Object.entries(renames)) if (/** @type {any} */ (o).rename === inline.discriminantKey) delete renames[f]
     }
+    t.union.members = [...new Set(Object.values(inline.discriminantTable))]
   }
+  if (options.collide) collide(r, types)
   return { types }
 }
+
+/**
+ * Make one representation of `types` collide, where it has one that can.
+ *
+ * @param {any} r
+ * @param {Record<string, any>} types
+ */
+function collide (r, types) {
+  /** @type {Array<() => void>} */
+  const ways = []
+  for (const t of Object.values(types)) {
+    const e = t.enum
+    if (e?.representation.string) ways.push(() => put(e.representation.string, e.members[1], hasOwn(e.representation.string, e.members[0]) ? e.representation.string[e.members[0]] : e.members[0]))
+    if (e?.representation.int) ways.push(() => put(e.representation.int, e.members[2], e.representation.int[e.members[0]]))
+    if (e) ways.push(() => e.members.push(e.members[0]))
+    const u = t.union?.representation
+    const table = u?.keyed ?? u?.inline?.discriminantTable
+    if (table) ways.push(() => put(table, 'another', Object.values(table)[0]))
+    if (u?.kinded) {
+      const kinded = u.kinded
+      if (!kinded.float) ways.push(() => { kinded.float = 'Float'; kinded.int = 'Int'; delete kinded.int; kinded.int = 'Int' })
+      ways.push(() => { const [kind, member] = Object.entries(kinded)[0]; delete kinded[kind]; kinded[kind === 'bytes' ? 'string' : 'bytes'] = member })
+    }
+    const s = t.struct
+    const fieldNames = s ? Object.keys(s.fields) : []
+    if (s?.representation.map && fieldNames.length > 1) {
+      const reprFields = s.representation.map.fields ?? (s.representation.map.fields = {})
+      ways.push(() => put(reprFields, fieldNames[0], { rename: fieldNames[1] }))
+      ways.push(() => {
+        put(reprFields, fieldNames[0], { rename: 'same' })
+        put(reprFields, fieldNames[1], { rename: 'same' })
+      })
+    }
+  }
+  if (ways.length) r.pick(ways)()
+  for (const t of Object.values(types)) if (t.union?.representation && !t.union.representation.kinded) t.union.members = [...new Set(Object.values(t.union.representation.keyed ?? t.union.representation.inline.discriminantTable))]
+  for (const t of Object.values(types)) if (t.union?.representation?.kinded) t.union.members = [...new Set(Object.values(t.union.representation.kinded))]
+}
+
+/**
+ * @param {object} o
+ * @param {string} key
+ * @returns {boolean}
+ */
+function hasOwn (o, key) {
+  return Object.prototype.hasOwnProperty.call(o, key)
+}
+
+/**
+ * The collisions a schema's representations have, found apart from the compiler (lib/schema/
+ * compile.js must refuse a schema exactly when this lists one, among the types `root` reaches):
+ * representations two members, entries or fields share, so decode could not tell which was encoded.
+ *
+ * @param {{ types: Record<string, any> }} schema
+ * @param {string} root
+ * @returns {string[]}
+ */
+export function collisionsOf (schema, root) {
+  const types = schema.types
+  const all = { ...PRELUDE, ...types }
+  /** @type {string[]} */
+  const found = []
+  /** @param {string} name @returns {string|null} */
+  const written = (name) => {
+    let d = hasOwn(all, name) ? all[name] : undefined
+    while (d?.copy) d = hasOwn(all, d.copy.fromType) ? all[d.copy.fromType] : undefined
+    if (!d) return null
+    const [kind] = Object.keys(d)
+    const strategy = Object.keys(d[kind].representation ?? {})[0]
+    if (kind === 'struct') return strategy === 'tuple' ? 'list' : 'map'
+    if (kind === 'enum') return strategy === 'int' ? 'int' : 'string'
+    if (kind === 'union') return strategy === 'kinded' ? null : 'map'
+    return kind === 'any' ? null : kind
+  }
+  const seen = new Set()
+  /** @param {any} ref */
+  const visit = (ref) => {
+    if (typeof ref !== 'string') {
+      const [kind] = Object.keys(ref)
+      if (kind === 'list' || kind === 'map') visit(ref[kind].valueType)
+      return
+    }
+    if (seen.has(ref) || !hasOwn(all, ref)) return
+    seen.add(ref)
+    const d = all[ref]
+    const [kind] = Object.keys(d)
+    const body = d[kind]
+    if (kind === 'list' || kind === 'map') {
+      if (body.valueNullable && nullMember(body.valueType)) found.push(`${ref}: nullable values of a kinded union with a null member`)
+      visit(body.valueType)
+    }
+    if (kind === 'copy') visit(body.fromType)
+    if (kind === 'enum') {
+      if (new Set(body.members).size !== body.members.length) found.push(`${ref}: an enum member listed twice`)
+      const [strategy, repr] = Object.entries(body.representation ?? { string: {} })[0]
+      const values = body.members.map((/** @type {string} */ m) => hasOwn(repr, m) ? repr[m] : strategy === 'string' ? m : undefined)
+      if (new Set(values).size !== new Set(body.members).size) found.push(`${ref}: two enum members written alike`)
+    }
+    if (kind === 'union') {
+      const [strategy, repr] = Object.entries(body.representation)[0]
+      const table = strategy === 'inline' ? repr.discriminantTable : repr
+      const members = Object.values(table)
+      if (new Set(members).size !== members.length) found.push(`${ref}: two ${strategy} entries name one member`)
+      if (strategy === 'kinded') {
+        for (const [k, m] of Object.entries(table)) {
+          const w = written(/** @type {string} */ (m))
+          if (w !== null && w !== k && !(k === 'float' && w === 'int')) found.push(`${ref}: kind ${k} names a member written as ${w}`)
+        }
+        const kinds = Object.keys(table)
+        if (kinds.includes('int') && kinds.includes('float') && kinds.indexOf('float') < kinds.indexOf('int')) found.push(`${ref}: float before int`)
+      }
+      for (const m of members) {
+        if (strategy !== 'inline') visit(m)
+        else {
+          visitStruct(/** @type {string} */ (m), repr.discriminantKey)
+          seen.add(m)
+        }
+      }
+    }
+    if (kind === 'struct') visitStruct(ref, null)
+  }
+  /** @param {string} name @param {string|null} discriminant */
+  const visitStruct = (name, discriminant) => {
+    const body = all[name].struct
+    const reprFields = body.representation?.map?.fields ?? {}
+    const fields = Object.keys(body.fields)
+    if (body.representation?.map) {
+      const keys = fields.map((f) => hasOwn(reprFields, f) && reprFields[f].rename !== undefined ? reprFields[f].rename : f)
+      if (new Set(keys).size !== keys.length) found.push(`${name}: two fields one key`)
+      fields.forEach((f, i) => { if (keys[i] !== f && fields.includes(keys[i])) found.push(`${name}: a rename is another field's name`) })
+    }
+    for (const f of fields) {
+      if (body.fields[f].nullable && nullMember(body.fields[f].type)) found.push(`${name}: a nullable field of a kinded union with a null member`)
+      visit(body.fields[f].type)
+    }
+  }
+  /** @param {unknown} ref @returns {boolean} whether ref is a kinded union with a null member */
+  const nullMember = (ref) => {
+    if (typeof ref !== 'string') return false
+    let d = hasOwn(all, ref) ? all[ref] : undefined
+    while (d?.copy) d = hasOwn(all, d.copy.fromType) ? all[d.copy.fromType] : undefined
+    return Boolean(d?.union?.representation?.kinded && hasOwn(d.union.representation.kinded, 'null'))
+  }
+  visit(root)
+  return found
+}
+
