@@ -4,7 +4,8 @@
 // passes is an error, saying to take it off this list. IPLD_CAR_STRICT=1 runs them as they are.
 //   'differs': this library deliberately differs from @ipld/car (docs/from-ipld-car.md: Deliberate differences)
 //   'writer': a writer test that may wait forever on an output never ended: run with a short
-//     timeout (none is listed now: @ipld/car's writer tests all pass)
+//     timeout (none is listed now: @ipld/car's writer tests all pass, the writers' hash check
+//     included: every block they write hashes to its CID, or is of sha2-512, which is not checked)
 import path from 'node:path'
 
 const MESSAGES = 'errors are CarReadError, whose messages say what is wrong and where (byte offset, blocks read), not @ipld/car\'s; every one of these CARs is still refused'
