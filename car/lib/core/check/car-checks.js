@@ -1,10 +1,11 @@
 // The checks over the CAR as a whole (those go-car's `car verify` makes, and a duplicate count): the header lists at
 // least one root, every root is present as a block, duplicate blocks are counted, and a CARv2 index
 // (when there is one) matches the blocks. Fed block by block in CAR order on the main thread.
-import { CID } from 'multiformats/cid'
 import { SeenCids, fingerprintInto } from '../graph/seen.js'
 import { BlockRecords, checkIndex } from '../read/carv2-index.js'
 import { toHex } from '../base/bytes.js'
+
+/** @typedef {import('multiformats/cid').CID} CID */
 
 const MAX_CAR_PROBLEMS = 10
 
@@ -36,19 +37,15 @@ export function createChecks (car, { partial = false } = {}) {
    * @param {number} a @param {number} b the CID's fingerprint (seen.js fingerprintInto)
    * @param {Uint8Array} bytes @param {number} from @param {number} to the CID is bytes[from, to)
    * @param {number} offset its section's byte offset
-   * @param {CID | null} cid the same CID, when at hand
    */
-  const check = (a, b, bytes, from, to, offset, cid) => {
+  const check = (a, b, bytes, from, to, offset) => {
     if ((rootBits[(a & 1023) >>> 5] >>> (a & 31)) & 1) {
       const candidates = rootsByFingerprint.get(a & KEY_MASK)
       if (candidates) for (const root of candidates) if (sameCid(root.bytes, bytes, from, to)) found.add(root)
     }
     const duplicate = seen.addFingerprint(a, b)
     if (duplicate) duplicates++
-    if (records) {
-      const mh = (cid ?? CID.decode(bytes.subarray(from, to))).multihash
-      records.add(mh.code, mh.digest, offset - dataOffset, duplicate)
-    }
+    if (records) records.addCid(bytes, from, to, offset - dataOffset, duplicate)
   }
 
   return {
@@ -58,7 +55,7 @@ export function createChecks (car, { partial = false } = {}) {
     block (block) {
       const bytes = block.cid.bytes
       fingerprintInto(bytes, 0, bytes.length, fingerprint, 0)
-      check(fingerprint[0], fingerprint[1], bytes, 0, bytes.length, block.offset, block.cid)
+      check(fingerprint[0], fingerprint[1], bytes, 0, bytes.length, block.offset)
     },
 
     /**
@@ -73,7 +70,7 @@ export function createChecks (car, { partial = false } = {}) {
     cids (cids, cidEnds, fingerprints, offsets) {
       let from = 0
       for (let i = 0; i < cidEnds.length; i++) {
-        check(fingerprints[2 * i], fingerprints[2 * i + 1], cids, from, cidEnds[i], offsets[i], null)
+        check(fingerprints[2 * i], fingerprints[2 * i + 1], cids, from, cidEnds[i], offsets[i])
         from = cidEnds[i]
       }
     },
