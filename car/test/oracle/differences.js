@@ -1,0 +1,144 @@
+// Where dag-cbor-car's verdict may differ from @ipld/car's (with multiformats' hashers) and from
+// go-car's `car verify`: one list of classes, each with its reason, the same as the table in
+// docs/oracle.md (test/oracle/oracle.spec.js holds the two equal). compare.js consults only this.
+// A class is recognised from what the CAR holds and what each side said, never from a single input.
+import { CID } from 'multiformats/cid'
+
+const DIGEST_BYTES = /** @type {Record<number, number>} */ ({ 0x12: 32, 0xb220: 32 })
+
+/** @param {string} cid */
+function truncated (cid) {
+  const { code, digest } = CID.parse(cid).multihash
+  return DIGEST_BYTES[code] !== undefined && digest.length < DIGEST_BYTES[code]
+}
+
+/**
+ * @typedef {import('./paths.js').Outcome} Outcome
+ * @typedef {{ name: string, against: '@ipld/car' | 'go-car', ours: string, theirs: string, reason: string }} DifferenceClass
+ */
+
+/** @type {DifferenceClass[]} */
+export const DIFFERENCES = [
+  {
+    name: 'truncated-digest',
+    against: '@ipld/car',
+    ours: 'a CID whose sha2-256 or blake2b-256 digest is shorter than the function\'s output (a truncated multihash) is a hash mismatch',
+    theirs: '@ipld/car checks no hash; the multihash spec allows a truncated digest, which the re-hash accepts when it is the output\'s prefix',
+    reason: 'not decided: the tool computes only full digests; its message ("do not hash to its CID") is wrong for such a block (reported, issue 61)'
+  },
+  {
+    name: 'truncated-digest',
+    against: 'go-car',
+    ours: 'fail: hash mismatch',
+    theirs: 'ok: go-cid\'s Prefix.Sum truncates the digest to the CID\'s length',
+    reason: 'as above'
+  },
+  {
+    name: 'carv2-size-claims',
+    against: '@ipld/car',
+    ours: 'unreadable: a CARv2 whose header puts its data payload or its index past the end of the input',
+    theirs: 'reads the sections that are there (the data size is not checked against the input)',
+    reason: 'the header\'s claim is false, so the CAR is corrupt (truncated, or a flipped size); the tool says so at the header rather than hand out part of it as the whole'
+  },
+  {
+    name: 'non-minimal-varint',
+    against: 'go-car',
+    ours: 'ok: a section length or header length varint with needless continuation bytes is read',
+    theirs: 'error: "varint not minimally encoded" (go-varint)',
+    reason: 'not decided: the unsigned-varint spec says a varint must be minimal; @ipld/car reads them too (reported, issue 61)'
+  },
+  {
+    name: 'dag-cbor-strictness',
+    against: 'go-car',
+    ours: 'fail: a DAG-CBOR block that is not strict canonical DAG-CBOR, or a block that is not what its codec says',
+    theirs: 'ok: car verify decodes no block',
+    reason: 'the tool checks DAG-CBOR by the spec\'s strict rules (its purpose); go-car checks framing, hashes, roots and the index only'
+  },
+  {
+    name: 'unknown-codec',
+    against: 'go-car',
+    ours: 'fail: a block whose CID names a codec the tool does not know (it cannot check the block)',
+    theirs: 'ok: car verify decodes no block',
+    reason: 'an unchecked block is reported, not passed silently'
+  },
+  {
+    name: 'index-offsets',
+    against: 'go-car',
+    ours: 'fail: a CARv2 index record whose offset is not where its block\'s section starts, or records out of order',
+    theirs: 'ok: car verify only looks each CID up in the index (any offset will do; a binary search may still find it)',
+    reason: 'an index that sends a reader to the wrong place is corrupt; the tool checks each record against the payload'
+  },
+  {
+    name: 'carv2-no-index',
+    against: 'go-car',
+    ours: 'ok: a CARv2 with no index (index offset 0)',
+    theirs: 'error: "index offset overlaps with data ... index offset of 0", or with padding before the payload "header claims no index, but extra bytes in file beyond data size"',
+    reason: 'go-car\'s car verify (cmd/car/lib/verify.go) compares the index offset with the payload\'s end without exempting 0, which means no index, and measures that end as 51 + data size, not data offset + data size; the CARv2 spec makes the index optional and allows padding'
+  }
+]
+
+/**
+ * The tool's policy on a block, from the independent re-hash: a truncated digest is a mismatch
+ * (class truncated-digest).
+ *
+ * @param {string} cid @param {'ok' | 'mismatch' | 'unverified' | undefined} rehashed
+ */
+export function ourHashVerdict (cid, rehashed) {
+  return rehashed === 'ok' && truncated(cid) ? 'mismatch' : rehashed
+}
+
+/**
+ * The class a difference from @ipld/car belongs to, or undefined (a disagreement).
+ *
+ * @param {Uint8Array} bytes @param {Outcome} ours @param {Outcome} theirs @param {Outcome} indexer
+ */
+export function classifyIpld (bytes, ours, theirs, indexer) {
+  if (ours.errorKind === 'hash-mismatch' && theirs.verdict === 'ok') {
+    const block = indexer.blocks.find((b) => b.offset === ours.errorOffset)
+    if (block && truncated(block.cid) && block.hash === 'ok') return 'truncated-digest'
+  }
+  if (ours.errorKind === 'read' && theirs.verdict === 'ok' && /CARv2 (data payload|index offset).* past the end of the (input|file)/.test(ours.message ?? '')) return 'carv2-size-claims'
+  return undefined
+}
+
+/**
+ * The class a difference from go-car belongs to, or undefined.
+ *
+ * @param {Uint8Array} bytes @param {Outcome} ours @param {{ verdict: string, message: string }} theirs
+ */
+export function classifyGoCar (bytes, ours, theirs) {
+  const problems = ours.summary?.problems ?? []
+  if (ours.full === 'fail' && theirs.verdict === 'ok' && problems.length) {
+    /** @type {Set<string>} */ const classes = new Set()
+    for (const p of problems) {
+      if (p.kind === 'non-canonical' || p.kind === 'invalid') classes.add('dag-cbor-strictness')
+      else if (p.kind === 'unknown-codec') classes.add('unknown-codec')
+      else if (p.kind === 'hash-mismatch' && truncated(p.cid)) classes.add('truncated-digest')
+      else if (p.kind === 'index' && /offset|out of order/.test(p.message)) classes.add('index-offsets')
+      else return undefined
+    }
+    return [...classes].sort().join('+')
+  }
+  if (ours.full === 'ok' && theirs.verdict === 'error') {
+    if (/varint not minimally encoded/.test(theirs.message)) return 'non-minimal-varint'
+    if (noIndex(bytes) && (/index offset of 0$/.test(theirs.message) ||
+      (/header claims no index, but extra bytes in file beyond data size/.test(theirs.message) && paddedNoIndex(bytes)))) return 'carv2-no-index'
+  }
+  return undefined
+}
+
+/** A CARv2 whose header gives no index. @param {Uint8Array} bytes */
+function noIndex (bytes) {
+  if (bytes.length < 51 || bytes[0] !== 0x0a || bytes[10] !== 0x02) return false
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getBigUint64(43, true) === 0n
+}
+
+/** A CARv2 with padding before its payload, no index, and its payload running to the end. @param {Uint8Array} bytes */
+function paddedNoIndex (bytes) {
+  if (bytes.length < 51 || bytes[0] !== 0x0a || bytes[10] !== 0x02) return false
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const dataOffset = Number(view.getBigUint64(27, true))
+  const dataSize = Number(view.getBigUint64(35, true))
+  const indexOffset = Number(view.getBigUint64(43, true))
+  return dataOffset > 51 && indexOffset === 0 && dataOffset + dataSize === bytes.length
+}

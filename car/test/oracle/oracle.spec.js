@@ -1,0 +1,46 @@
+// The CAR property oracle's fixed-seed run (issue 61): generated CARs and their mutations through
+// every read path, each path held to what it claims to check (paths.js CHECKS), every block
+// re-hashed independently, every verdict compared with @ipld/car's and with go-car's recorded
+// verdicts (test/fixtures/oracle-go-car-verdicts.json) except the classes in docs/oracle.md.
+// `npm run fuzz -- --minutes N` runs the same for longer, with other seeds.
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import { runCarOracle, SPEC_SEED, SPEC_ITERATIONS } from './run.js'
+import { FIXTURE } from './record-go-car.js'
+import { DIFFERENCES } from './differences.js'
+import { CHECKS, PATHS } from './paths.js'
+import { GENERATORS } from './generate.js'
+import { MUTATIONS } from './mutate.js'
+
+/** the command is a process per input (~70 ms): run it on one input in COMMAND_EVERY */
+const COMMAND_EVERY = 15
+
+describe('the CAR property oracle (fixed seed)', function () {
+  this.timeout(180000)
+
+  it('every read path, @ipld/car and go-car agree on every generated and mutated CAR', async function () {
+    const recorded = JSON.parse(fs.readFileSync(FIXTURE, 'utf8'))
+    assert.equal(recorded.iterations, SPEC_ITERATIONS, 'the go-car fixture covers the corpus: re-record (node test/oracle/record-go-car.js --gocar PATH)')
+    const { counts, disagreements } = await runCarOracle({
+      seed: SPEC_SEED, iterations: SPEC_ITERATIONS, recorded, command: (i) => i % COMMAND_EVERY === 0
+    })
+    console.log(`      ${JSON.stringify({ generators: counts.generators, mutations: counts.mutations, paths: counts.paths, verdicts: counts.verdicts, knownDifferences: counts.knownDifferences })}`)
+    assert.equal(counts.inputs, SPEC_ITERATIONS)
+    for (const g of GENERATORS) assert.ok(counts.generators[g] > 0, `the corpus has CARs of ${g}`)
+    for (const m of MUTATIONS) assert.ok(counts.mutations[m] > 0, `the corpus has the mutation ${m}`)
+    for (const p of Object.keys(PATHS)) assert.ok(counts.paths[p] > 0, `the corpus ran ${p}`)
+    for (const v of ['ok', 'fail', 'unreadable']) assert.ok(counts.verdicts[v] > 0, `the corpus has CARs verifyCar says ${v} to`)
+    const lines = disagreements.map((d) => `input ${d.iteration} (${d.generator}, ${d.mutation} ${d.detail}) [${d.rule}]: ${d.text}\n    replay: ${d.replay}`)
+    if (lines.length) assert.fail(`${lines.length} disagreements:\n${lines.slice(0, 40).join('\n')}${lines.length > 40 ? `\n... and ${lines.length - 40} more (node test/oracle/run.js --seed ${SPEC_SEED} --iterations ${SPEC_ITERATIONS})` : ''}`)
+  })
+
+  it('the classes of differences are the same in the code and in docs/oracle.md', () => {
+    const doc = fs.readFileSync(new URL('../../docs/oracle.md', import.meta.url), 'utf8')
+    const inDoc = [...doc.matchAll(/^\| `([a-z0-9-]+)` \| (@ipld\/car|go-car) \|/gm)].map((m) => `${m[1]} ${m[2]}`).sort()
+    assert.deepEqual(inDoc, DIFFERENCES.map((d) => `${d.name} ${d.against}`).sort())
+  })
+
+  it('the table of checks names every path, and every path is in it', () => {
+    assert.deepEqual(Object.keys(CHECKS).sort(), Object.keys(PATHS).sort())
+  })
+})

@@ -1,0 +1,287 @@
+// Every read path of dag-cbor-car, used as a user would (import from 'dag-cbor-car'), each giving one
+// normalized outcome so outcomes compare; and the independent answers: @ipld/car's readers with
+// multiformats' hashers, and an independent re-hash of every section.
+//
+// The paths check different things. CHECKS (below) is the one table of what each claims to check:
+//   framing  the CAR's header and sections parse (every length claim, every CID), to the end
+//   hashes   every block's bytes hash to its CID (a hash function not computed is an error too)
+//   full     verifyCar's checks beyond those: DAG-CBOR strictness, other codecs, roots, the CARv2
+//            header and index (the summary's `result`)
+// A path's outcome is compared only on what it checks (compare.js).
+import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import * as ipld from '@ipld/car'
+import { blake2b256 } from '@multiformats/blake2/blake2b'
+import { sha256 } from 'multiformats/hashes/sha2'
+import {
+  CarReader, CarBufferReader, CarBlockIterator, CarCIDIterator, CarIndexer, CarIndexedReader, verifyCar
+} from 'dag-cbor-car'
+
+const BIN = fileURLToPath(new URL('../../bin/dag-cbor-car.js', import.meta.url))
+
+/**
+ * What each path checks and what it hands out ('blocks': CID, offset and bytes; 'sections': CID
+ * and offset; 'cids': CIDs only). The comparison consults this table and nothing else.
+ *
+ * @type {Record<string, { checks: ('framing' | 'hashes' | 'full')[], gives: 'blocks' | 'statuses' | 'sections' | 'cids' | 'none', eager: boolean }>}
+ *   gives 'statuses': every block, each with its hash status (verifyCar's onBlock: blocks whose hash
+ *   is wrong too); eager: it may report a framing error ahead of a wrong hash before it (it reads
+ *   every section before it hands out a block, or it drops what it found when reading fails)
+ */
+export const CHECKS = {
+  CarReader: { checks: ['framing', 'hashes'], gives: 'blocks', eager: true },
+  CarBufferReader: { checks: ['framing', 'hashes'], gives: 'blocks', eager: false },
+  'CarBlockIterator(bytes)': { checks: ['framing', 'hashes'], gives: 'blocks', eager: false },
+  'CarBlockIterator(chunks)': { checks: ['framing', 'hashes'], gives: 'blocks', eager: false },
+  'CarBlockIterator(workers)': { checks: ['framing', 'hashes'], gives: 'blocks', eager: false },
+  // @ipld/car's CarCIDIterator checks no hash; this one checks each block's (docs/oracle.md)
+  CarCIDIterator: { checks: ['framing', 'hashes'], gives: 'cids', eager: false },
+  CarIndexer: { checks: ['framing'], gives: 'sections', eager: false },
+  CarIndexedReader: { checks: ['framing', 'hashes'], gives: 'blocks', eager: true },
+  // verifyCar rejects an unreadable CAR with a CarReadError (the wrong hashes before it are not in it)
+  verifyCar: { checks: ['framing', 'hashes', 'full'], gives: 'statuses', eager: true },
+  command: { checks: ['framing', 'hashes', 'full'], gives: 'none', eager: false }
+}
+
+/**
+ * @typedef {{ cid: string, offset?: number, hash?: 'ok' | 'mismatch' | 'unverified', status?: string }} OutBlock
+ *   hash: the independent re-hash of the bytes the path handed out; status: verifyCar's for it
+ * @typedef {{
+ *   verdict: 'ok' | 'error', errorKind?: 'read' | 'hash-mismatch' | 'unverified' | string,
+ *   errorOffset?: number, message?: string, blocks: OutBlock[], roots?: string[],
+ *   full?: 'ok' | 'fail' | 'incomplete', summary?: any
+ * }} Outcome
+ */
+
+/** multiformats' hashers: the independent re-hash */
+const HASHERS = /** @type {Record<number, { digest: (b: Uint8Array) => any }>} */ ({ [sha256.code]: sha256, [blake2b256.code]: blake2b256 })
+
+/**
+ * Whether bytes hash to the CID, by multiformats' hashers (identity: the digest is the bytes; a
+ * digest shorter than the function's output is its prefix, as a truncated multihash says).
+ *
+ * @param {import('multiformats').CID} cid @param {Uint8Array} bytes
+ * @returns {Promise<'ok' | 'mismatch' | 'unverified'>}
+ */
+export async function rehash (cid, bytes) {
+  const { code, digest } = cid.multihash
+  if (code === 0x00) return equal(digest, bytes) ? 'ok' : 'mismatch'
+  const hasher = HASHERS[code]
+  if (!hasher) return 'unverified'
+  const full = (await hasher.digest(bytes)).digest
+  return digest.length > 0 && digest.length <= full.length && equal(full.subarray(0, digest.length), digest) ? 'ok' : 'mismatch'
+}
+
+/** @param {Uint8Array} a @param {Uint8Array} b */
+function equal (a, b) {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/** @param {any} err @returns {Pick<Outcome, 'errorKind' | 'errorOffset' | 'message'>} */
+function describeError (err) {
+  if (err?.name === 'CarBlockError') return { errorKind: err.kind, errorOffset: err.offset, message: err.message }
+  if (err?.name === 'CarReadError') return { errorKind: 'read', errorOffset: err.offset, message: err.message }
+  return { errorKind: `other:${err?.name ?? typeof err}`, message: String(err?.message ?? err) }
+}
+
+/** @param {() => Promise<void>} body @param {OutBlock[]} blocks @param {{ roots?: string[] }} seen @returns {Promise<Outcome>} */
+async function outcome (body, blocks, seen) {
+  try {
+    await body()
+    return { verdict: 'ok', blocks, roots: seen.roots }
+  } catch (err) {
+    return { verdict: 'error', ...describeError(err), blocks, roots: seen.roots }
+  }
+}
+
+/** @param {{ cid: any, bytes: Uint8Array, offset?: number, status?: string }} b @returns {Promise<OutBlock>} */
+async function handedOut (b) {
+  return { cid: String(b.cid), offset: b.offset, hash: await rehash(b.cid, b.bytes), status: b.status }
+}
+
+/** @param {Uint8Array} bytes @param {number} seed chunk sizes from it @returns {AsyncIterable<Uint8Array>} */
+async function * chunks (bytes, seed) {
+  let size = (seed % 13) + 1
+  for (let i = 0; i < bytes.length; i += size, size = (size * 7 + 3) % 97 + 1) yield bytes.slice(i, i + size)
+}
+
+/**
+ * The read paths, by name. Each takes the CAR's bytes and a file holding them (for the paths that
+ * read a file) and resolves to its outcome; none throws.
+ *
+ * @type {Record<string, (bytes: Uint8Array, file: string) => Promise<Outcome>>}
+ */
+export const PATHS = {
+  async CarReader (bytes) {
+    const blocks = []; const seen = {}
+    return outcome(async () => {
+      const reader = await CarReader.fromBytes(bytes)
+      seen.roots = (await reader.getRoots()).map(String)
+      for await (const b of reader.blocks()) blocks.push(await handedOut(b))
+    }, blocks, seen)
+  },
+  async CarBufferReader (bytes) {
+    const blocks = []; const seen = {}
+    return outcome(async () => {
+      const reader = CarBufferReader.fromBytes(bytes)
+      seen.roots = reader.getRoots().map(String)
+      for (const b of reader.blocks()) blocks.push(await handedOut(b))
+    }, blocks, seen)
+  },
+  async 'CarBlockIterator(bytes)' (bytes) {
+    const blocks = []; const seen = {}
+    return outcome(async () => {
+      const it = await CarBlockIterator.fromBytes(bytes)
+      seen.roots = (await it.getRoots()).map(String)
+      for await (const b of it) blocks.push(await handedOut(b))
+    }, blocks, seen)
+  },
+  async 'CarBlockIterator(chunks)' (bytes) {
+    const blocks = []; const seen = {}
+    return outcome(async () => {
+      const it = await CarBlockIterator.fromIterable(chunks(bytes, bytes.length))
+      seen.roots = (await it.getRoots()).map(String)
+      for await (const b of it) blocks.push(await handedOut(b))
+    }, blocks, seen)
+  },
+  async 'CarBlockIterator(workers)' (bytes, file) {
+    const blocks = []; const seen = {}
+    return outcome(async () => {
+      const it = await CarBlockIterator.fromIterable(file, { workers: 2 })
+      seen.roots = (await it.getRoots()).map(String)
+      for await (const b of it) blocks.push(await handedOut(b))
+    }, blocks, seen)
+  },
+  async CarCIDIterator (bytes) {
+    /** @type {OutBlock[]} */ const blocks = []; const seen = {}
+    return outcome(async () => {
+      const it = await CarCIDIterator.fromBytes(bytes)
+      seen.roots = (await it.getRoots()).map(String)
+      for await (const cid of it) blocks.push({ cid: String(cid) })
+    }, blocks, seen)
+  },
+  async CarIndexer (bytes) {
+    /** @type {OutBlock[]} */ const blocks = []; const seen = {}
+    return outcome(async () => {
+      const it = await CarIndexer.fromBytes(bytes)
+      seen.roots = (await it.getRoots()).map(String)
+      // hash: the oracle's own re-hash of the bytes where the indexer says the block lies (CarIndexer checks none)
+      for await (const e of it) blocks.push({ cid: String(e.cid), offset: e.offset, hash: await rehash(e.cid, bytes.subarray(e.blockOffset, e.blockOffset + e.blockLength)) })
+    }, blocks, seen)
+  },
+  async CarIndexedReader (bytes, file) {
+    const blocks = []; const seen = {}
+    return outcome(async () => {
+      const reader = await CarIndexedReader.fromFile(file)
+      try {
+        seen.roots = (await reader.getRoots()).map(String)
+        for await (const b of reader.blocks()) blocks.push(await handedOut(b))
+      } finally {
+        await reader.close()
+      }
+    }, blocks, seen)
+  },
+  async verifyCar (bytes) {
+    /** @type {{ cid: any, bytes: Uint8Array, offset: number, status: string }[]} */ const copied = []
+    try {
+      const summary = await verifyCar(bytes, {
+        onBlock: (info) => { copied.push({ cid: info.cid, bytes: info.bytes.slice(), offset: info.offset, status: info.status }) }
+      })
+      const blocks = await Promise.all(copied.map(handedOut))
+      return fromSummary(summary, blocks)
+    } catch (err) {
+      // an unreadable CAR: verifyCar rejects with a CarReadError
+      return { verdict: 'error', ...describeError(err), blocks: await Promise.all(copied.map(handedOut)) }
+    }
+  },
+  async command (bytes, file) {
+    const { code, stdout, stderr } = await run(process.execPath, [BIN, 'verify', '--json', '--workers', '1', file])
+    let summary
+    try {
+      summary = JSON.parse(stdout)
+    } catch {
+      return { verdict: 'error', errorKind: `exit ${code}, no JSON`, message: stderr.trim().split('\n').slice(-3).join(' | '), blocks: [] }
+    }
+    const want = { ok: 0, fail: 1, incomplete: 2 }[/** @type {'ok'} */ (summary.result)]
+    if (code !== want) return { verdict: 'error', errorKind: `exit ${code} for result ${summary.result}`, blocks: [] }
+    return fromSummary(summary, [])
+  }
+}
+
+/**
+ * A verify summary as an outcome: `verdict` is the framing and hash checks' (as the readers'), `full` the result.
+ *
+ * @param {any} summary @param {OutBlock[]} blocks
+ * @returns {Outcome}
+ */
+function fromSummary (summary, blocks) {
+  /** @type {Outcome} */
+  const out = { verdict: 'ok', blocks, roots: summary.error ? undefined : summary.roots, full: summary.result, summary }
+  // the first problem in CAR order that the readers would stop at: a wrong hash, or where reading failed
+  const hashProblem = summary.problems.find((/** @type {any} */ p) => p.kind === 'hash-mismatch' || p.kind === 'unverified')
+  if (hashProblem && (!summary.error || hashProblem.at < summary.error.offset)) Object.assign(out, { verdict: 'error', errorKind: hashProblem.kind, errorOffset: hashProblem.at, message: hashProblem.message })
+  else if (summary.error) Object.assign(out, { verdict: 'error', errorKind: 'read', errorOffset: summary.error.offset, message: summary.error.message })
+  return out
+}
+
+/** @param {string} cmd @param {string[]} args @returns {Promise<{ code: number | null, stdout: string, stderr: string }>} */
+export function run (cmd, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''; let stderr = ''
+    child.stdout.on('data', (d) => { stdout += d })
+    child.stderr.on('data', (d) => { stderr += d })
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+/**
+ * The independent answer: @ipld/car's CarReader and CarIndexer, and every block re-hashed by
+ * multiformats' hashers. `framing` is @ipld/car's verdict on parsing; `verdict` adds the hashes.
+ *
+ * @param {Uint8Array} bytes
+ * @returns {Promise<Outcome & { framing: 'ok' | 'error', framingMessage?: string }>}
+ */
+export async function ipldCar (bytes) {
+  /** @type {OutBlock[]} */ const blocks = []
+  let roots
+  try {
+    const reader = await ipld.CarReader.fromBytes(bytes)
+    roots = (await reader.getRoots()).map(String)
+    const offsets = []
+    for await (const e of await ipld.CarIndexer.fromBytes(bytes)) offsets.push(e.offset)
+    let i = 0
+    for await (const b of reader.blocks()) blocks.push({ cid: String(b.cid), offset: offsets[i++], hash: await rehash(b.cid, b.bytes) })
+  } catch (err) {
+    return { verdict: 'error', framing: 'error', framingMessage: String(/** @type {any} */ (err)?.message), errorKind: 'read', message: String(/** @type {any} */ (err)?.message), blocks, roots }
+  }
+  const bad = blocks.find((b) => b.hash !== 'ok')
+  if (bad) return { verdict: 'error', framing: 'ok', errorKind: bad.hash === 'mismatch' ? 'hash-mismatch' : 'unverified', errorOffset: bad.offset, blocks, roots }
+  return { verdict: 'ok', framing: 'ok', blocks, roots }
+}
+
+/**
+ * go-car's `car verify` on a file: its verdict, and its message without the log line's date and time.
+ *
+ * @param {string} gocar the binary @param {string} file
+ */
+export async function goCar (gocar, file) {
+  const { code, stderr, stdout } = await run(gocar, ['verify', file])
+  const message = ((stderr || stdout).trim().split('\n').pop() ?? '').replace(/^\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d /, '')
+  return { verdict: code === 0 ? 'ok' : 'error', message }
+}
+
+/** @param {Uint8Array} bytes */
+export const sha256Hex = (bytes) => createHash('sha256').update(bytes).digest('hex')
+
+/** A temp dir for the CAR files of a run. */
+export function tempDir () {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'car-oracle-'))
+  return { dir, done: () => fs.rmSync(dir, { recursive: true, force: true }) }
+}
