@@ -13,7 +13,7 @@ import { parseCid, codecCode } from '../core/report/block-report.js'
 import { verifyBlock } from '../core/check/hash.js'
 import { openCarOutput } from '../node/output.js'
 import { ToolError, UsageError, systemReason } from '../core/base/errors.js'
-import { parseCommand, COMMON_USAGE, STRICT_OPTION } from '../node/command-args.js'
+import { parseCommand, refuseOutputOverInput, COMMON_USAGE, STRICT_OPTION } from '../node/command-args.js'
 import { readyFor } from '../core/check/on-demand.js'
 
 const USAGE = `usage: dag-cbor-car filter <in.car | -> --out x.car [--cids FILE] [--drop FILE] [--codec NAME]...
@@ -52,6 +52,8 @@ export async function run (argv) {
   const { values, positionals, maxBlockSize } = args
   if (!values.out) throw new UsageError('filter needs --out FILE', USAGE)
   if (positionals[0] === '-' && (values.cids === '-' || values.drop === '-')) throw new UsageError('standard input (-) can be the CAR or a CID list, not both', USAGE)
+  // parseCommand checked --out against the CAR; the CID lists are inputs too
+  refuseOutputOverInput([['--out', values.out]], [values.cids, values.drop])
   /** @type {string[]} */ const codecArgs = values.codec ?? []
   /** @type {string[]} */ const fromArgs = values['reachable-from'] ?? []
   if (!values.cids && !values.drop && codecArgs.length === 0 && fromArgs.length === 0) throw new UsageError('give at least one filter: --cids, --drop, --codec or --reachable-from', USAGE)

@@ -113,6 +113,17 @@ describe('--out is never the input (issue 61 item 3)', function () {
     assertRefused(toolWithStdin(['import', '--out', input], input), '--out', input, 'standard input')
   })
 
+  it('filter: --out not its --cids or --drop list either', () => {
+    const list = path.join(tmp, 'list.txt')
+    const text = `${root()}\n`
+    for (const flag of ['--cids', '--drop']) {
+      fs.writeFileSync(list, text)
+      const r = tool(['filter', input, flag, list, '--out', list])
+      assertRefused(r, '--out', list, list)
+      assert.equal(fs.readFileSync(list, 'utf8'), text)
+    }
+  })
+
   it('verify --json: the refusal is also its JSON line', () => {
     const r = tool(['verify', input, '--out', input, '--json'])
     assertRefused(r, '--out', input, input)
