@@ -2,8 +2,9 @@
 // naming the paths and what each said). A path is held only to what CHECKS (paths.js) says it checks:
 //
 // 1. Every path that hands out blocks hands out the same ones in the same order at the same offsets:
-//    each path's list is a prefix of the longest list any path handed out, and every block handed
-//    out re-hashes to its CID (multiformats' hashers).
+//    each path's list is a prefix of the longest list any path handed out, all of it when the path
+//    says ok (the command: its count), and every block handed out re-hashes to its CID
+//    (multiformats' hashers; verifyCar's onBlock: its status says whether it does).
 // 2. The expected verdict: CarIndexer's sections (framing), each block's bytes at the place it says
 //    re-hashed independently. The first problem in CAR order is a wrong hash at a section's offset
 //    (before any framing error) or the framing error at its offset, or none. Every path that checks
@@ -44,9 +45,14 @@ export function compare (outcomes, others) {
   // 1. blocks
   let longest = { name: '', blocks: /** @type {import('./paths.js').OutBlock[]} */ ([]) }
   for (const name of names) if (outcomes[name].blocks.length > longest.blocks.length) longest = { name, blocks: outcomes[name].blocks }
+  const all = outcomes.CarIndexer?.verdict === 'ok' ? outcomes.CarIndexer.blocks.length : undefined
   for (const name of names) {
     const { gives } = CHECKS[name]
-    outcomes[name].blocks.forEach((b, i) => {
+    const o = outcomes[name]
+    const count = gives === 'none' ? o.summary?.blocks : o.blocks.length
+    const whole = o.verdict === 'ok' || (o.summary !== undefined && o.full !== 'incomplete')
+    if (all !== undefined && whole && count !== all) say('blocks', `${name} says ${o.full ?? o.verdict} after ${count} blocks; the CAR has ${all}`)
+    o.blocks.forEach((b, i) => {
       const want = longest.blocks[i]
       if (b.cid !== want.cid) say('blocks', `${name}'s block ${i} is ${b.cid}, ${longest.name}'s ${want.cid}`)
       else if (gives !== 'cids' && want.offset !== undefined && b.offset !== want.offset) say('blocks', `${name}'s block ${i} (${b.cid}) is at offset ${b.offset}, ${longest.name}'s at ${want.offset}`)

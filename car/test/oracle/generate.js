@@ -255,7 +255,7 @@ export async function generate (seed, iteration) {
   }
   // roots: one present, none, many, or missing (a CID of bytes not in the CAR)
   /** @type {CID[]} */ const roots = []
-  const r = rng.int(8)
+  const r = rng.int(10)
   if (r === 0) features.push('no-roots')
   else if (r === 1 || !blocks.length) {
     features.push('missing-root')

@@ -44,3 +44,64 @@ describe('the CAR property oracle (fixed seed)', function () {
     assert.deepEqual(Object.keys(CHECKS).sort(), Object.keys(PATHS).sort())
   })
 })
+
+describe('the CAR property oracle can fail', function () {
+  this.timeout(60000)
+  /** @type {{ outcomes: Record<string, import('./paths.js').Outcome>, others: any }} */
+  let clean
+
+  before(async () => {
+    const fs = await import('node:fs')
+    const path = await import('node:path')
+    const { generate } = await import('./generate.js')
+    const { ipldCar, tempDir } = await import('./paths.js')
+    const tmp = tempDir()
+    try {
+      for (let i = 0; ; i++) {
+        const car = await generate(SPEC_SEED, i)
+        if (car.blocks.length < 3 || car.features.some((f) => ['missing-root', 'no-roots', 'truncated-digest'].includes(f))) continue
+        const file = path.join(tmp.dir, 'x.car')
+        fs.writeFileSync(file, car.bytes)
+        /** @type {Record<string, import('./paths.js').Outcome>} */ const outcomes = {}
+        for (const [name, run] of Object.entries(PATHS)) outcomes[name] = await run(car.bytes, file)
+        if (outcomes.verifyCar.full !== 'ok') continue
+        clean = { outcomes, others: { bytes: car.bytes, ipld: await ipldCar(car.bytes), goCar: { verdict: 'ok', message: '' } } }
+        break
+      }
+    } finally {
+      tmp.done()
+    }
+  })
+
+  /** @param {(o: Record<string, any>, others: any) => void} tamper */
+  async function rulesBroken (tamper) {
+    const { compare } = await import('./compare.js')
+    const outcomes = structuredClone(clean.outcomes)
+    const others = structuredClone(clean.others)
+    tamper(outcomes, others)
+    return [...new Set(compare(outcomes, others).map((d) => d.rule))]
+  }
+
+  it('a clean CAR: no disagreement', async () => {
+    assert.deepEqual(await rulesBroken(() => {}), [])
+  })
+  it('a path that drops its last block and says ok', async () => {
+    assert.deepEqual(await rulesBroken((o) => o.CarReader.blocks.pop()), ['blocks'])
+  })
+  it('a path that gives a block the wrong offset (CarIndexedReader serving a duplicate from its first section)', async () => {
+    assert.deepEqual(await rulesBroken((o) => { o.CarIndexedReader.blocks[1].offset += 1 }), ['blocks'])
+  })
+  it('a path that hands out bytes that do not hash to the CID', async () => {
+    assert.deepEqual(await rulesBroken((o) => { o['CarBlockIterator(workers)'].blocks[0].hash = 'mismatch' }), ['rehash'])
+  })
+  it('a path that refuses what the others read', async () => {
+    assert.deepEqual(await rulesBroken((o) => Object.assign(o.CarIndexedReader, { verdict: 'error', errorKind: 'read', errorOffset: 60, blocks: [] })), ['verdict'])
+  })
+  it('the command and verifyCar giving different results', async () => {
+    assert.deepEqual(await rulesBroken((o) => { o.command.summary = { ...o.command.summary, result: 'fail', problemCount: 1, problems: [{ kind: 'index', at: 51 }] }; o.command.full = 'fail' }), ['full'])
+  })
+  it('@ipld/car or go-car saying otherwise, outside the listed classes', async () => {
+    assert.deepEqual(await rulesBroken((o, others) => { others.ipld.verdict = 'error'; others.ipld.errorKind = 'read' }), ['ipld'])
+    assert.deepEqual(await rulesBroken((o, others) => { others.goCar = { verdict: 'error', message: 'unexpected EOF' } }), ['go-car'])
+  })
+})

@@ -16,6 +16,36 @@ function equal (a, b) {
  * @returns {Promise<{ writer: string, text: string }[]>} each way a read-back differs from what was written
  */
 export async function checkWriters (car) {
+  return [...await readBack(car), ...await refusesWrongBytes(car)]
+}
+
+/**
+ * A block whose bytes do not hash to its CID (the first generated block's CID, its bytes with one
+ * more byte) is refused by each writer, which would otherwise write a CAR its own readers refuse.
+ *
+ * @param {import('./generate.js').Generated} car
+ */
+async function refusesWrongBytes (car) {
+  const first = car.blocks.find((b) => b.cid.multihash.code !== 0x00 && ourHashVerdict(String(b.cid), 'ok') === 'ok')
+  if (!first) return []
+  const wrong = { cid: first.cid, bytes: Uint8Array.of(...first.bytes, 0) }
+  /** @type {{ writer: string, text: string }[]} */ const found = []
+  const { writer, out } = CarWriter.create(car.roots)
+  const drained = (async () => { for await (const _ of out); })() // eslint-disable-line no-unused-vars
+  let refused = false
+  try { await writer.put(wrong) } catch { refused = true }
+  await writer.close()
+  await drained
+  if (!refused) found.push({ writer: 'CarWriter', text: `CarWriter.put() took ${first.cid} with bytes that do not hash to it` })
+  const buffer = CarBufferWriter.createWriter(new ArrayBuffer(CarBufferWriter.headerLength({ roots: car.roots }) + CarBufferWriter.blockLength(wrong)), { roots: car.roots })
+  refused = false
+  try { buffer.write(wrong) } catch { refused = true }
+  if (!refused) found.push({ writer: 'CarBufferWriter', text: `CarBufferWriter's write() took ${first.cid} with bytes that do not hash to it` })
+  return found
+}
+
+/** @param {import('./generate.js').Generated} car */
+async function readBack (car) {
   // truncated digests: blocks the tool refuses to read (differences.js), so none are written
   const blocks = car.blocks.filter((b) => ourHashVerdict(String(b.cid), 'ok') === 'ok')
   const { roots } = car
