@@ -124,6 +124,8 @@ describe('library: options are checked before anything is opened', function () {
     assert.throws(() => core.canonicalizeCar(car, { signal: /** @type {any} */ ({ aborted: false }) }), /options\.signal/)
     assert.throws(() => node.canonicalizeCar(car, { signal: /** @type {any} */ ({ aborted: false }) }), /options\.signal/)
     assert.throws(() => node.canonicalizeCar('/nonexistent/file.car', { signal: /** @type {any} */ ({ aborted: false }) }), /options\.signal/)
+    // a file path is opened by the Node entry before the core sees the options: checked before that too
+    assert.throws(() => node.canonicalizeCar('/nonexistent/file.car', /** @type {any} */ ({ outName: 5 })), /options\.outName must be a string/)
   })
 
   const badReadOptions = [

@@ -68,6 +68,7 @@ export async function verifyCar (input, options = {}) {
 export function checkVerifyOptions (api, options) {
   const o = checkOptionsObject(api, options)
   checkString(api, 'name', o.name)
+  checkString(api, 'outName', o.outName) // canonicalizeCar's
   checkBoolean(api, 'relaxed', o.relaxed)
   checkBoolean(api, 'partial', o.partial)
   checkByteCount(api, 'maxBlockSize', o.maxBlockSize, MAX_MAX_BLOCK_SIZE)
@@ -218,7 +219,6 @@ class BlockInfoView {
  */
 export function canonicalizeCar (input, options = {}) {
   checkVerifyOptions('canonicalizeCar', options)
-  checkString('canonicalizeCar', 'outName', /** @type {any} */ (options).outName)
   const source = openSource(input, { name: options.name })
   if (!source.seekable) throw new TypeError('canonicalizeCar needs an input it can read more than once: a Blob, a File or bytes')
   const target = memoryTarget(options.outName ?? 'canonicalized.car')
