@@ -39,13 +39,16 @@ const DAG_CBOR = 0x71
  * @property {(blocks: number, bytes: number) => void} [onProgress] now and then, blocks and CAR bytes checked so far
  * @property {(info: BlockInfo) => void} [onBlock] every block, in order (reading then goes block by block: a little slower)
  * @property {AbortSignal} [signal] stops the run: it rejects with the signal's reason at once, even while it
- *   waits on its input, and the input is cancelled
+ *   waits on its input, and the input is cancelled; onBlock and onProgress are not called after it.
+ *   Anything but an AbortSignal is refused (a TypeError) before the input is opened, as is any option
+ *   of the wrong kind (TypeError) or out of range (RangeError: maxBlockSize from 1 byte to 1 GiB)
  */
 
 /**
  * Every check the CLI's verify makes, in this thread; resolves to the summary object the CLI's
  * `verify --json` prints. A CAR that cannot be read to the end rejects with a CarReadError whose
- * `summary` is what was read before it.
+ * `summary` is what was read before it; when its input itself failed (a stream that errors, a
+ * read refused), an InputFailedError (a CarReadError) whose `cause` is the input's error.
  *
  * @param {CarInput} input
  * @param {VerifyOptions} [options]
