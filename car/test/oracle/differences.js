@@ -36,7 +36,7 @@ export const DIFFERENCES = [
   {
     name: 'carv2-size-claims',
     against: '@ipld/car',
-    ours: 'unreadable: a CARv2 whose header puts its data payload or its index past the end of the input',
+    ours: 'unreadable: a CARv2 whose header puts its data payload or its index past the end of the input (or claims a size no input can have)',
     theirs: 'reads the sections that are there (the data size is not checked against the input)',
     reason: 'the header\'s claim is false, so the CAR is corrupt (truncated, or a flipped size); the tool says so at the header rather than hand out part of it as the whole'
   },
@@ -69,6 +69,13 @@ export const DIFFERENCES = [
     reason: 'an index that sends a reader to the wrong place is corrupt; the tool checks each record against the payload'
   },
   {
+    name: 'carv2-characteristics',
+    against: 'go-car',
+    ours: 'fail: a CARv2 whose characteristics set a bit other than the first (fully indexed)',
+    theirs: 'ok: car verify does not look at the characteristics',
+    reason: 'the CARv2 spec defines only that bit; a set bit no reader knows is reported (car-v2), as a header field out of spec, rather than passed'
+  },
+  {
     name: 'carv2-no-index',
     against: 'go-car',
     ours: 'ok: a CARv2 with no index (index offset 0)',
@@ -97,7 +104,7 @@ export function classifyIpld (bytes, ours, theirs, indexer) {
     const block = indexer.blocks.find((b) => b.offset === ours.errorOffset)
     if (block && truncated(block.cid) && block.hash === 'ok') return 'truncated-digest'
   }
-  if (ours.errorKind === 'read' && theirs.verdict === 'ok' && /CARv2 (data payload|index offset).* past the end of the (input|file)/.test(ours.message ?? '')) return 'carv2-size-claims'
+  if (ours.errorKind === 'read' && theirs.verdict === 'ok' && /CARv2 (data payload|data size|data offset|index offset).*(past the end of the (input|file)|impossibly large)/.test(ours.message ?? '')) return 'carv2-size-claims'
   return undefined
 }
 
@@ -115,6 +122,7 @@ export function classifyGoCar (bytes, ours, theirs) {
       else if (p.kind === 'unknown-codec') classes.add('unknown-codec')
       else if (p.kind === 'hash-mismatch' && truncated(p.cid)) classes.add('truncated-digest')
       else if (p.kind === 'index' && /offset|out of order/.test(p.message)) classes.add('index-offsets')
+      else if (p.kind === 'car-v2' && /characteristics/.test(p.message)) classes.add('carv2-characteristics')
       else return undefined
     }
     return [...classes].sort().join('+')

@@ -119,7 +119,8 @@ async function * chunks (bytes, seed) {
  */
 export const PATHS = {
   async CarReader (bytes) {
-    const blocks = []; const seen = {}
+    /** @type {OutBlock[]} */ const blocks = []
+    /** @type {{ roots?: string[] }} */ const seen = {}
     return outcome(async () => {
       const reader = await CarReader.fromBytes(bytes)
       seen.roots = (await reader.getRoots()).map(String)
@@ -127,7 +128,8 @@ export const PATHS = {
     }, blocks, seen)
   },
   async CarBufferReader (bytes) {
-    const blocks = []; const seen = {}
+    /** @type {OutBlock[]} */ const blocks = []
+    /** @type {{ roots?: string[] }} */ const seen = {}
     return outcome(async () => {
       const reader = CarBufferReader.fromBytes(bytes)
       seen.roots = reader.getRoots().map(String)
@@ -135,7 +137,8 @@ export const PATHS = {
     }, blocks, seen)
   },
   async 'CarBlockIterator(bytes)' (bytes) {
-    const blocks = []; const seen = {}
+    /** @type {OutBlock[]} */ const blocks = []
+    /** @type {{ roots?: string[] }} */ const seen = {}
     return outcome(async () => {
       const it = await CarBlockIterator.fromBytes(bytes)
       seen.roots = (await it.getRoots()).map(String)
@@ -143,7 +146,8 @@ export const PATHS = {
     }, blocks, seen)
   },
   async 'CarBlockIterator(chunks)' (bytes) {
-    const blocks = []; const seen = {}
+    /** @type {OutBlock[]} */ const blocks = []
+    /** @type {{ roots?: string[] }} */ const seen = {}
     return outcome(async () => {
       const it = await CarBlockIterator.fromIterable(chunks(bytes, bytes.length))
       seen.roots = (await it.getRoots()).map(String)
@@ -151,7 +155,8 @@ export const PATHS = {
     }, blocks, seen)
   },
   async 'CarBlockIterator(workers)' (bytes, file) {
-    const blocks = []; const seen = {}
+    /** @type {OutBlock[]} */ const blocks = []
+    /** @type {{ roots?: string[] }} */ const seen = {}
     return outcome(async () => {
       const it = await CarBlockIterator.fromIterable(file, { workers: 2 })
       seen.roots = (await it.getRoots()).map(String)
@@ -159,7 +164,8 @@ export const PATHS = {
     }, blocks, seen)
   },
   async CarCIDIterator (bytes) {
-    /** @type {OutBlock[]} */ const blocks = []; const seen = {}
+    /** @type {OutBlock[]} */ const blocks = []
+    /** @type {{ roots?: string[] }} */ const seen = {}
     return outcome(async () => {
       const it = await CarCIDIterator.fromBytes(bytes)
       seen.roots = (await it.getRoots()).map(String)
@@ -167,7 +173,8 @@ export const PATHS = {
     }, blocks, seen)
   },
   async CarIndexer (bytes) {
-    /** @type {OutBlock[]} */ const blocks = []; const seen = {}
+    /** @type {OutBlock[]} */ const blocks = []
+    /** @type {{ roots?: string[] }} */ const seen = {}
     return outcome(async () => {
       const it = await CarIndexer.fromBytes(bytes)
       seen.roots = (await it.getRoots()).map(String)
@@ -176,7 +183,8 @@ export const PATHS = {
     }, blocks, seen)
   },
   async CarIndexedReader (bytes, file) {
-    const blocks = []; const seen = {}
+    /** @type {OutBlock[]} */ const blocks = []
+    /** @type {{ roots?: string[] }} */ const seen = {}
     return outcome(async () => {
       const reader = await CarIndexedReader.fromFile(file)
       try {

@@ -53,7 +53,7 @@ async function readBack (car) {
   const writers = {
     async CarWriter () {
       const { writer, out } = CarWriter.create(roots)
-      const chunks = []
+      /** @type {Uint8Array[]} */ const chunks = []
       const collected = (async () => { for await (const c of out) chunks.push(c) })()
       for (const b of blocks) await writer.put(b)
       await writer.close()
