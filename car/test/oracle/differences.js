@@ -69,6 +69,13 @@ export const DIFFERENCES = [
     reason: 'an index that sends a reader to the wrong place is corrupt; the tool checks each record against the payload'
   },
   {
+    name: 'header-strictness',
+    against: 'go-car',
+    ours: 'unreadable: a header that is not strict DAG-CBOR (a tag other than 42 on a root, an integer in more bytes than needed)',
+    theirs: 'ok: go-car\'s header decoder (refmt) reads such a header',
+    reason: 'the CAR spec says the header is DAG-CBOR; @ipld/car refuses these headers too'
+  },
+  {
     name: 'carv2-characteristics',
     against: 'go-car',
     ours: 'fail: a CARv2 whose characteristics set a bit other than the first (fully indexed)',
@@ -127,6 +134,7 @@ export function classifyGoCar (bytes, ours, theirs) {
     }
     return [...classes].sort().join('+')
   }
+  if (ours.full === undefined && ours.errorKind === 'read' && theirs.verdict === 'ok' && /header at byte offset \d+ does not decode as DAG-CBOR/.test(ours.message ?? '')) return 'header-strictness'
   if (ours.full === 'ok' && theirs.verdict === 'error') {
     if (/varint not minimally encoded/.test(theirs.message)) return 'non-minimal-varint'
     if (noIndex(bytes) && (/index offset of 0$/.test(theirs.message) ||
