@@ -187,11 +187,17 @@ export const PATHS = {
     /** @type {{ roots?: string[] }} */ const seen = {}
     return outcome(async () => {
       const reader = await CarIndexedReader.fromFile(file)
+      /** @type {any} */ let first
       try {
         seen.roots = (await reader.getRoots()).map(String)
-        for await (const b of reader.blocks()) blocks.push(await handedOut(b))
+        for await (const b of reader.blocks()) { first ??= b.cid; blocks.push(await handedOut(b)) }
       } finally {
         await reader.close()
+      }
+      // a closed reader refuses (its file may be another's by now), rather than read a closed descriptor
+      if (first) {
+        const served = await reader.get(first).then(() => true, () => false)
+        if (served) throw Object.assign(new Error(`CarIndexedReader.get() served ${first} after close()`), { name: 'ServedAfterClose' })
       }
     }, blocks, seen)
   },
