@@ -11,7 +11,6 @@
 // at the wrong place or lose the blocks); a root that fits the buffer exactly is taken (@ipld/car
 // refuses one that ends on its last byte).
 import { headerBytes } from './frames.js'
-import { varintBytes } from '../base/varint.js'
 import { asCid, blockHashProblem, booleanOption, describeValue, optionsObject, wholeNumberOption } from './cid-check.js'
 
 /** @typedef {import('multiformats/cid').CID} CID */
@@ -192,13 +191,19 @@ export const addBlock = (writer, block) => {
     if (problem !== null) throw new Error(`CarBufferWriter write(): the block's bytes do not hash to its CID ${link}: ${problem}. Write the bytes the CID was made from (or the CID made from these bytes); createWriter() with { verifyHashes: false } writes such a block unchecked`)
   }
   const byteLength = link.bytes.byteLength + bytes.byteLength
-  const size = varintBytes(byteLength)
-  if (writer.byteOffset + size.length + byteLength > writer.bytes.byteLength) {
+  const out = writer.bytes
+  let at = writer.byteOffset
+  if (at + varintLength(byteLength) + byteLength > out.byteLength) {
     throw new RangeError('Buffer has no capacity for this block')
   }
-  writeBytes(writer, size)
-  writeBytes(writer, link.bytes)
-  writeBytes(writer, bytes)
+  // the length varint written in place: no array made per block
+  let n = byteLength
+  while (n >= 0x80) { out[at++] = (n % 0x80) | 0x80; n = Math.floor(n / 0x80) }
+  out[at++] = n
+  out.set(link.bytes, at)
+  at += link.bytes.byteLength
+  out.set(bytes, at)
+  writer.byteOffset = at + bytes.byteLength
 }
 
 /**
@@ -254,15 +259,6 @@ export const resizeHeader = (writer, byteLength) => {
   bytes.set(bytes.subarray(headerSize, writer.byteOffset), byteLength)
   writer.byteOffset += byteLength - headerSize
   writer.headerSize = byteLength
-}
-
-/**
- * @param {CarBufferWriter} writer
- * @param {Uint8Array} bytes
- */
-const writeBytes = (writer, bytes) => {
-  writer.bytes.set(bytes, writer.byteOffset)
-  writer.byteOffset += bytes.length
 }
 
 /**
