@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { decode, decodeFirst, encode, encodedLength, encodeInto, DagCborDecodeError, DagCborEncodeError } from '../index.js'
 import { head, concat, concatAll, fromHex, text } from './fuzz/cbor.js'
 import { SHAPES } from './helpers/hostile-shapes.js'
+import { validate } from '../lib/validate.js'
 
 const memNow = () => { const m = process.memoryUsage(); return m.heapUsed + m.arrayBuffers }
 
@@ -214,5 +215,34 @@ describe('limits: deep nesting', function () {
     assert.deepEqual(encode({ a: [1] }), fromHex('a1616181' + '01'))
     throwsClean(() => decode(nested(1_000_000, [0x81], [0x00]), { maxDepth: Infinity }), e => e instanceof DagCborDecodeError)
     assert.deepEqual(decode(fromHex('a161618101')), { a: [1] })
+  })
+})
+
+describe('limits: the maxDepth option is checked', () => {
+  // a limit that is not a number compares false with every depth: unchecked, it turned the limit off
+  const deep = concat(...Array(2000).fill(fromHex('81')), fromHex('00'))
+  const nestedValue = JSON.parse('['.repeat(2000) + ']'.repeat(2000))
+  const calls = /** @type {[string, (options: any) => unknown][]} */ ([
+    ['decode', (options) => decode(deep, options)],
+    ['decodeFirst', (options) => decodeFirst(deep, options)],
+    ['validate', (options) => validate(deep, options)],
+    ['encode', (options) => encode(nestedValue, options)],
+    ['encodedLength', (options) => encodedLength(nestedValue, options)],
+    ['encodeInto', (options) => encodeInto(nestedValue, new Uint8Array(4096), options)]
+  ])
+  for (const [name, call] of calls) {
+    it(`${name}: NaN, negative, fractional or non-number maxDepth is a RangeError or TypeError naming the option`, () => {
+      for (const bad of [NaN, -1, 1.5, -Infinity]) assert.throws(() => call({ maxDepth: bad }), { name: 'RangeError', message: /options\.maxDepth must be a whole number/ })
+      for (const bad of ['5', null, {}, 10n]) assert.throws(() => call({ maxDepth: bad }), { name: 'TypeError', message: /options\.maxDepth must be a number/ })
+    })
+    it(`${name}: a valid maxDepth still limits (rule depth)`, () => {
+      assert.throws(() => call({ maxDepth: 10 }), (/** @type {any} */ e) => e.rule === 'depth')
+    })
+  }
+  it('after a refused option the next call runs with its own options', () => {
+    assert.throws(() => encode([[1]], { maxDepth: NaN }), RangeError)
+    assert.deepEqual(encode([[1]]), fromHex('818101'))
+    assert.throws(() => decode(fromHex('818101'), { maxDepth: 'x' }), TypeError)
+    assert.deepEqual(decode(fromHex('818101')), [[1]])
   })
 })
