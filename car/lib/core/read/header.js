@@ -133,7 +133,10 @@ export function v1HeaderRoots (bytes, at) {
     const message = describe(err)
     const version = /Invalid CAR version: (\d+)/.exec(message)
     throw badHeader(version
-      ? `${at}: CAR version ${version[1]}; this tool reads versions 1 and 2`
+      ? version[1] === '2'
+        // version 2 is read, but only as the fixed pragma: a header that says 2 among other fields is neither
+        ? `${at}: CAR version 2, but not the CARv2 pragma (the 11 bytes 0aa16776657273696f6e02, { version: 2 } alone, that start every CARv2)`
+        : `${at}: CAR version ${version[1]}; this tool reads versions 1 and 2`
       : /^CBOR decode error|^Unexpected end of data/.test(message)
         ? `${at} does not decode as DAG-CBOR; a CAR starts with a length varint and a DAG-CBOR map { roots, version }`
         : /^Invalid CAR header format/.test(message)
