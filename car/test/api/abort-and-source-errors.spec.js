@@ -76,6 +76,7 @@ describe('library: options are checked before anything is opened', function () {
   before(async () => { car = (await manyBlocks(3, 10)).bytes })
 
   const badVerifyOptions = [
+    [null, TypeError, /its options must be an object/],
     [{ signal: { aborted: false } }, TypeError, /options\.signal must be an AbortSignal/],
     [{ signal: 'stop' }, TypeError, /options\.signal/],
     [{ signal: null }, TypeError, /options\.signal/],
@@ -129,6 +130,7 @@ describe('library: options are checked before anything is opened', function () {
   })
 
   const badReadOptions = [
+    [null, TypeError, /its options must be an object/],
     [{ maxBlockSize: NaN }, RangeError, /options\.maxBlockSize/],
     [{ maxBlockSize: 0 }, RangeError, /options\.maxBlockSize/],
     [{ maxBlockSize: '4M' }, TypeError, /options\.maxBlockSize/],

@@ -29,8 +29,9 @@ export function shown (value) {
  * @returns {Record<string, unknown>}
  */
 export function checkOptionsObject (api, options) {
-  if (options === undefined || options === null) return {}
-  if (typeof options !== 'object' || Array.isArray(options)) throw new TypeError(`${api}: its options must be an object, got ${shown(options)}`)
+  if (options === undefined) return {}
+  // null too: the callers' default ({}) applies only to undefined, and they read options' fields
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new TypeError(`${api}: its options must be an object (or left out), got ${shown(options)}`)
   return /** @type {Record<string, unknown>} */ (options)
 }
 
