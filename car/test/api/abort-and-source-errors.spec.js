@@ -311,6 +311,19 @@ describe('library: an input that fails is blamed as the input, not the CAR', fun
     }
   })
 
+  it('a fault of the CAR read before a read ahead failed is still the CAR\'s fault (the failed read ahead was never waited on)', async () => {
+    const bytes = car.bytes.slice()
+    bytes[car.starts[10]] = 0 // section 10 claims length 0
+    const failAt = 2 * 1024 * 1024 // reads ahead past 2 MiB fail: the reader stops long before
+    for (const [name, read] of Object.entries(readPaths)) {
+      if (name === 'CarReader.fromIterable') continue // it reads the whole input before it looks at it: the input fails first
+      const err = await read(failingInputs['a Blob whose read fails'](bytes, failAt, diskError())).then(() => null, (e) => e)
+      assert.ok(err instanceof core.CarReadError, `${name}: ${err}`)
+      assert.match(err.message, /section at byte offset \d+ has length 0/, name)
+      assert.equal(err.cause, undefined, name)
+    }
+  })
+
   it('a CAR that is really cut short is still called truncated (no input failure)', async () => {
     await assert.rejects(core.verifyCar(car.bytes.subarray(0, car.starts[10] + 3)), /truncated or corrupt/)
   })
