@@ -14,6 +14,7 @@ import { identity } from 'multiformats/hashes/identity'
 import { blake2b256 } from '@multiformats/blake2/blake2b'
 import { carV1, carV2, section, varint } from './helpers/car-oracle.js'
 import { verifyCar } from '../lib/node/index.js'
+import { formatSummary } from '../lib/core/report/summary.js'
 
 const V2_MH = fileURLToPath(new URL('fixtures/genesis-slice-v2.car', import.meta.url))
 const V2_SORTED = fileURLToPath(new URL('fixtures/genesis-slice-v2-index-sorted.car', import.meta.url))
@@ -156,6 +157,9 @@ describe('the CARv2 index check', function () {
         const [at, message] = r.problems[0]
         assert.equal(at, second) // the record that sorts before the one ahead of it
         assert.match(message, new RegExp(`^CARv2 index record at byte offset ${second} is out of order: its digest sorts before the previous record's`))
+        // the summary's index line counts problems, not only mismatches with the blocks (there are none here)
+        const line = formatSummary(/** @type {any} */ (await verifyCar(new Uint8Array(car)))).split('\n').find((l) => l.startsWith('  index'))
+        assert.equal(line, `  index       CARv2 ${format}, 33 entries: 1 problem (see problems: records that do not match the blocks or are out of order)`)
       })
     }
 

@@ -279,7 +279,7 @@ export function formatSummary (s, options = {}) {
       (Object.keys(d.rules).length ? ` (${counts(d.rules)})` : ''),
     `  time        ${humanSeconds(s.seconds)}, ${humanRate(s.bytes, s.seconds)}, ${s.workers} worker${s.workers === 1 ? '' : 's'}`
   ]
-  if (s.index) lines.splice(lines.length - 1, 0, `  index       CARv2 ${s.index.format}, ${s.index.entries} entries: ${s.index.problems ? `${s.index.problems} mismatch${s.index.problems === 1 ? '' : 'es'} with the blocks` : 'matches the blocks'}`)
+  if (s.index) lines.splice(lines.length - 1, 0, `  index       CARv2 ${s.index.format}, ${s.index.entries} entries: ${s.index.problems ? `${s.index.problems} problem${s.index.problems === 1 ? '' : 's'} (see problems: records that do not match the blocks or are out of order)` : 'matches the blocks'}`)
   const f = s.integralFloats
   if (f.blocks) {
     lines.push(`  floats      ${f.blocks} canonical block${f.blocks === 1 ? ' holds' : 's hold'} ${f.values} float64 integer${f.values === 1 ? '' : 's'} (valid DAG-CBOR, as Go and Rust write 1.0); JavaScript decodes them to Numbers and would re-encode them as integers, so they are copied byte for byte:`)
