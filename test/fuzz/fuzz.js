@@ -4,12 +4,19 @@
 // chunks with --start, and any single input replays with --start i --iterations 1.
 // Prints outcome counts, inputs/s and the differential converse; saves failing inputs to .fuzz-failures/.
 // Exits 1 when any invariant failed.
+// npm run fuzz -- --minutes N [--seed S]: every oracle of the project for N minutes in all, a third
+// each: this codec fuzzer, the typed codecs against @ipld/schema (schema-oracle.js), and the CAR
+// tool's readers, writers and command against each other, @ipld/car and go-car's recorded verdicts
+// (car/test/oracle/run.js, run as its own process); each prints what it tried.
 import fs from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { runFuzz, replayBytes, FAILURE_DIR, SOURCES } from './fuzzer.js'
 
 const USAGE = `usage: npm run fuzz -- [--iterations N] [--seed S] [--start K] [--sources ${SOURCES.join(',')}]
-                    [--replay file.bin] [--json] [--no-save]`
+                    [--replay file.bin] [--json] [--no-save]
+       npm run fuzz -- --minutes N [--seed S]   (every oracle: codec, typed codecs, CAR tool)`
 
 /** @type {any} */
 let args
@@ -17,6 +24,7 @@ try {
   args = parseArgs({
     options: {
       iterations: { type: 'string', default: '10000' },
+      minutes: { type: 'string' },
       seed: { type: 'string', default: '1' },
       start: { type: 'string', default: '0' },
       sources: { type: 'string', default: SOURCES.join(',') },
@@ -47,7 +55,11 @@ function sorted (table) {
   return Object.entries(table).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
 }
 
-if (args.replay) {
+if (args.minutes !== undefined) {
+  const minutes = Number(args.minutes)
+  if (!(minutes > 0)) throw new Error(`--minutes wants a positive number, got ${args.minutes}`)
+  process.exitCode = await runEveryOracle(minutes, int('seed', args.seed))
+} else if (args.replay) {
   const { found } = replayBytes(new Uint8Array(fs.readFileSync(args.replay)))
   for (const f of found) console.log(`FAIL ${f.kind}: ${f.detail}`)
   console.log(found.length ? `${found.length} failed checks` : 'all checks pass')
@@ -88,4 +100,49 @@ if (args.replay) {
     if (stats.failureCount && !args['no-save']) console.log(`failing inputs saved under ${FAILURE_DIR} (failures.jsonl explains each)`)
   }
   process.exitCode = stats.failureCount ? 1 : 0
+}
+
+/**
+ * Every oracle for `minutes` in all, a third each, one after the other; the exit code is 1 when any
+ * of them found a disagreement.
+ *
+ * @param {number} minutes
+ * @param {number} seed
+ */
+async function runEveryOracle (minutes, seed) {
+  const share = minutes * 60_000 / 3
+  let failed = false
+
+  console.log(`fuzz: every oracle for ${minutes} min (${(share / 60_000).toFixed(1)} min each), seed ${seed}`)
+  console.log('\n== the codec: strict decode, validate and encode against @ipld/dag-cbor and cborg')
+  const until = Date.now() + share
+  let start = 0
+  let total = 0
+  let failures = 0
+  const CHUNK = 2000
+  while (Date.now() < until) {
+    const stats = await runFuzz({ iterations: CHUNK, seed, start, sources: SOURCES, saveDir: FAILURE_DIR })
+    total += stats.total
+    failures += stats.failureCount
+    for (const f of stats.failureRecords.slice(0, 5)) console.log('  ' + JSON.stringify(f))
+    start += CHUNK
+  }
+  console.log(`  ${total} inputs, ${failures} failures`)
+  failed ||= failures > 0
+
+  console.log('\n== the typed codecs (dag-cbor-fast/schema) against @ipld/schema')
+  const { runSchemaOracle } = await import('./schema-oracle.js')
+  const typed = await runSchemaOracle({ seed, iterations: Infinity, deadline: Date.now() + share, log: (line) => console.error(line) })
+  console.log(`  ${typed.schemas} schemas (${typed.refused} roots refused as colliding, ${typed.roots} compiled), ${typed.values} values, ${typed.mutations} mutations (${typed.mutationsAccepted} accepted), ${typed.aheadOfTime} ahead-of-time checks`)
+  console.log(`  allowed differences: ${Object.entries(typed.reasons).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`)
+  console.log(`  disagreements: ${typed.disagreements.length}`)
+  for (const d of typed.disagreements.slice(0, 10)) console.log('  ' + JSON.stringify(d).slice(0, 400))
+  failed ||= typed.disagreements.length > 0
+
+  console.log('\n== the CAR tool: every read path, the writers and the command, against each other, @ipld/car and go-car')
+  const car = spawnSync(process.execPath, [fileURLToPath(new URL('../../car/test/oracle/run.js', import.meta.url)), '--minutes', String(share / 60_000), '--seed', String(seed)], { stdio: 'inherit' })
+  failed ||= car.status !== 0
+
+  console.log(`\nfuzz: ${failed ? 'FAILED: see the disagreements above' : 'no disagreement'}`)
+  return failed ? 1 : 0
 }
