@@ -8,6 +8,7 @@ import { DEFAULT_MAX_BLOCK_SIZE } from '../core/read/limits.js'
 import { CidTable, grow } from '../core/graph/cid-table.js'
 import { missing, loadFor } from '../core/check/on-demand.js'
 import { checkBlockNow } from '../core/run/buffer-reader.js'
+import { checkIteratorOptions } from '../core/run/block-iterator.js'
 import { openForIndex, visitSections } from '../core/run/indexer.js'
 import { openInput } from './source.js'
 
@@ -145,6 +146,7 @@ export class CarIndexedReader {
    */
   static async fromFile (path, options = {}) {
     if (typeof path !== 'string') throw new TypeError('fromFile() requires a file path string')
+    checkIteratorOptions('CarIndexedReader.fromFile', options) // before the file is opened
     const source = await openInput(path)
     if (!source.seekable) {
       await source.close()

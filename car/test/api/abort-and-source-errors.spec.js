@@ -4,6 +4,9 @@
 // failure, itself or as the `cause` of a CarReadError, never "CAR is truncated or corrupt", at any
 // point of the CAR and through every read path. Nothing here is decided by a clock.
 import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { Readable } from 'node:stream'
 import { inspect } from 'node:util'
@@ -142,7 +145,9 @@ describe('library: options are checked before anything is opened', function () {
     ['core CarBlockIterator.fromIterable', (/** @type {any} */ i, /** @type {any} */ o) => core.CarBlockIterator.fromIterable(i, o)],
     ['node CarBlockIterator.fromIterable', (/** @type {any} */ i, /** @type {any} */ o) => node.CarBlockIterator.fromIterable(i, o)],
     ['core CarCIDIterator.fromIterable', (/** @type {any} */ i, /** @type {any} */ o) => core.CarCIDIterator.fromIterable(i, o)],
-    ['node CarCIDIterator.fromIterable', (/** @type {any} */ i, /** @type {any} */ o) => node.CarCIDIterator.fromIterable(i, o)]
+    ['node CarCIDIterator.fromIterable', (/** @type {any} */ i, /** @type {any} */ o) => node.CarCIDIterator.fromIterable(i, o)],
+    ['core CarIndexer.fromIterable', (/** @type {any} */ i, /** @type {any} */ o) => core.CarIndexer.fromIterable(i, o)],
+    ['node CarIndexer.fromIterable', (/** @type {any} */ i, /** @type {any} */ o) => node.CarIndexer.fromIterable(i, o)]
   ])
   for (const [name, read] of readers) {
     for (const [options, type, message] of badReadOptions) {
@@ -156,6 +161,26 @@ describe('library: options are checked before anything is opened', function () {
 
   it('CarReader.fromBytes checks maxBlockSize too', async () => {
     await assert.rejects(core.CarReader.fromBytes(car, { maxBlockSize: NaN }), RangeError)
+  })
+
+  it('the other calls that read a CAR check their options as the readers do', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'options-')), 'in.car')
+    fs.writeFileSync(file, car)
+    try {
+      for (const [options, type, message] of badReadOptions) {
+        assert.throws(() => core.CarBufferReader.fromBytes(car, /** @type {any} */ (options)), (err) => err instanceof type && message.test(err.message), `CarBufferReader.fromBytes ${inspect(options)}`)
+        await assert.rejects(core.CarIndexer.fromBytes(car, /** @type {any} */ (options)), (err) => err instanceof type && message.test(err.message), `CarIndexer.fromBytes ${inspect(options)}`)
+        await assert.rejects(node.CarIndexedReader.fromFile(file, /** @type {any} */ (options)), (err) => err instanceof type && message.test(err.message), `CarIndexedReader.fromFile ${inspect(options)}`)
+      }
+      for (const options of [null, { maxBlockSize: NaN }, { maxBlockSize: '4M' }]) {
+        await assert.rejects(core.readBlockAt(car, 0, /** @type {any} */ (options)), (err) => (err instanceof TypeError || err instanceof RangeError) && /readBlockAt: /.test(err.message), `readBlockAt ${inspect(options)}`)
+      }
+      for (const options of [null, { maxBlockSize: NaN }, { records: 'yes' }, { onFault: 'log' }, { onRecord: 1 }, { didKey: 5 }, { didDocument: 'did:plc:x' }, { name: 7 }]) {
+        await assert.rejects(core.checkRepo(car, /** @type {any} */ (options)), (err) => (err instanceof TypeError || err instanceof RangeError) && /checkRepo: /.test(err.message), `checkRepo ${inspect(options)}`)
+      }
+    } finally {
+      fs.rmSync(path.dirname(file), { recursive: true, force: true })
+    }
   })
 })
 

@@ -7,7 +7,7 @@ import { BlockTable } from '../graph/block-table.js'
 import { verifyBlock, loadHashers, loadHasher } from '../check/hash.js'
 import { NotLoadedError } from '../base/errors.js'
 import { sameBytes } from '../base/bytes.js'
-import { throwIfHashFailed } from './block-iterator.js'
+import { throwIfHashFailed, checkIteratorOptions } from './block-iterator.js'
 
 /**
  * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block a block, and the byte offset of its section in the CAR
@@ -131,6 +131,7 @@ export class CarBufferReader {
    */
   static fromBytes (bytes, options = {}) {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('fromBytes() requires a Uint8Array')
+    checkIteratorOptions('CarBufferReader.fromBytes', options)
     const header = readCarHeader(bytes, options)
     /** @type {Block[]} */
     const blocks = []

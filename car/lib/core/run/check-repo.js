@@ -2,6 +2,8 @@
 // check/atproto's walk run over the blocks.
 import { openSource } from '../read/source.js'
 import { loadHasher } from '../check/hash.js'
+import { MAX_MAX_BLOCK_SIZE } from '../read/limits.js'
+import { checkOptionsObject, checkByteCount, checkBoolean, checkFunction, checkString } from '../base/options.js'
 
 /**
  * @typedef {import('../read/source.js').CarInput} CarInput
@@ -22,6 +24,7 @@ const SHA2_256 = 0x12
  * @returns {Promise<import('../check/atproto/check-repo.js').RepoSummary>}
  */
 export async function checkRepo (input, options = {}) {
+  checkRepoOptions(options)
   const [{ readBlocks }, { checkRepo: check }, { parseDidKey, keyFromDidDocument }] = await Promise.all([
     import('../check/atproto/blocks.js'), import('../check/atproto/check-repo.js'), import('../check/atproto/did-key.js')])
   const key = options.didKey !== undefined
@@ -35,4 +38,21 @@ export async function checkRepo (input, options = {}) {
   } finally {
     await source.close()
   }
+}
+
+/**
+ * checkRepo's options, each of the right kind before the input is opened.
+ *
+ * @param {unknown} options
+ */
+function checkRepoOptions (options) {
+  const api = 'checkRepo'
+  const o = checkOptionsObject(api, options)
+  checkString(api, 'didKey', o.didKey)
+  if (o.didDocument !== undefined && (o.didDocument === null || typeof o.didDocument !== 'object')) throw new TypeError(`${api}: options.didDocument must be the DID document, parsed (an object)`)
+  checkString(api, 'name', o.name)
+  checkByteCount(api, 'maxBlockSize', o.maxBlockSize, MAX_MAX_BLOCK_SIZE)
+  checkBoolean(api, 'records', o.records)
+  checkFunction(api, 'onFault', o.onFault)
+  checkFunction(api, 'onRecord', o.onRecord)
 }

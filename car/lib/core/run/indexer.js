@@ -8,6 +8,7 @@ import { Digest } from 'multiformats/hashes/digest'
 import { openSource } from '../read/source.js'
 import { openCar, asReadError, decodeSectionCid, sectionError } from '../read/open-car.js'
 import { DEFAULT_MAX_BLOCK_SIZE, BATCH_BYTES, BATCH_SECTIONS } from '../read/limits.js'
+import { checkIteratorOptions } from './block-iterator.js'
 
 /**
  * @typedef {import('../read/source.js').CarInput} CarInput
@@ -256,6 +257,7 @@ export class CarIndexer {
    */
   static async fromBytes (bytes, options = {}) {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('fromBytes() requires a Uint8Array')
+    checkIteratorOptions('CarIndexer.fromBytes', options)
     return this.fromIterable(bytes, options)
   }
 
@@ -265,6 +267,7 @@ export class CarIndexer {
    * @returns {Promise<CarIndexer>}
    */
   static async fromIterable (input, options = {}) {
+    checkIteratorOptions('CarIndexer.fromIterable', options) // before a shell's source() opens the input
     const source = await this.source(input)
     const maxBlockSize = options.maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE
     const car = await openForIndex(source, maxBlockSize)

@@ -3,7 +3,8 @@ import { openSource } from '../read/source.js'
 import { readSectionAt } from '../read/sections.js'
 import { verifyBlock } from '../check/hash.js'
 import { missing, loadFor } from '../check/on-demand.js'
-import { DEFAULT_MAX_BLOCK_SIZE } from '../read/limits.js'
+import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE } from '../read/limits.js'
+import { checkOptionsObject, checkByteCount } from '../base/options.js'
 
 /**
  * @typedef {import('../read/source.js').CarInput} CarInput
@@ -19,7 +20,9 @@ import { DEFAULT_MAX_BLOCK_SIZE } from '../read/limits.js'
  * @param {{ maxBlockSize?: number }} [options]
  * @returns {Promise<Block & { hash: 'ok' | 'mismatch' | 'unverified' }>}
  */
-export async function readBlockAt (input, offset, { maxBlockSize = DEFAULT_MAX_BLOCK_SIZE } = {}) {
+export async function readBlockAt (input, offset, options) {
+  const o = checkOptionsObject('readBlockAt', options)
+  const maxBlockSize = checkByteCount('readBlockAt', 'maxBlockSize', o.maxBlockSize, MAX_MAX_BLOCK_SIZE) ?? DEFAULT_MAX_BLOCK_SIZE
   const source = openSource(input)
   if (!source.seekable) throw new TypeError('readBlockAt needs an input it can read by position: a Blob, a File or bytes')
   const size = source.size ?? Infinity
