@@ -76,6 +76,13 @@ export const DIFFERENCES = [
     reason: 'the CAR spec says the header is DAG-CBOR; @ipld/car refuses these headers too'
   },
   {
+    name: 'header-strictness',
+    against: '@ipld/car',
+    ours: 'unreadable: a header whose root is not a valid CID (an explicit version 0 before a codec), or that breaks another strict DAG-CBOR rule',
+    theirs: 'reads it (multiformats decodes the root)',
+    reason: 'the CAR spec says the header is DAG-CBOR, whose tag 42 holds one valid CID; a header that is not is corrupt'
+  },
+  {
     name: 'carv2-characteristics',
     against: 'go-car',
     ours: 'fail: a CARv2 whose characteristics set a bit other than the first (fully indexed)',
@@ -90,6 +97,9 @@ export const DIFFERENCES = [
     reason: 'go-car\'s car verify (cmd/car/lib/verify.go) compares the index offset with the payload\'s end without exempting 0, which means no index, and measures that end as 51 + data size, not data offset + data size; the CARv2 spec makes the index optional and allows padding'
   }
 ]
+
+/** our message for a header that is not strict DAG-CBOR: it does not decode, or breaks a rule */
+const HEADER_NOT_DAG_CBOR = /the header at byte offset \d+( does not decode as DAG-CBOR|: DAG-CBOR decode .*\[rule: )/
 
 /**
  * The tool's policy on a block, from the independent re-hash: a truncated digest is a mismatch
@@ -111,6 +121,7 @@ export function classifyIpld (bytes, ours, theirs, indexer) {
     const block = indexer.blocks.find((b) => b.offset === ours.errorOffset)
     if (block && truncated(block.cid) && block.hash === 'ok') return 'truncated-digest'
   }
+  if (ours.errorKind === 'read' && theirs.verdict === 'ok' && HEADER_NOT_DAG_CBOR.test(ours.message ?? '')) return 'header-strictness'
   if (ours.errorKind === 'read' && theirs.verdict === 'ok' && /CARv2 (data payload|data size|data offset|index offset).*(past the end of the (input|file)|impossibly large)/.test(ours.message ?? '')) return 'carv2-size-claims'
   return undefined
 }
@@ -134,7 +145,7 @@ export function classifyGoCar (bytes, ours, theirs) {
     }
     return [...classes].sort().join('+')
   }
-  if (ours.full === undefined && ours.errorKind === 'read' && theirs.verdict === 'ok' && /header at byte offset \d+ does not decode as DAG-CBOR/.test(ours.message ?? '')) return 'header-strictness'
+  if (ours.full === undefined && ours.errorKind === 'read' && theirs.verdict === 'ok' && HEADER_NOT_DAG_CBOR.test(ours.message ?? '')) return 'header-strictness'
   if (ours.full === 'ok' && theirs.verdict === 'error') {
     if (/varint not minimally encoded/.test(theirs.message)) return 'non-minimal-varint'
     if (noIndex(bytes) && (/index offset of 0$/.test(theirs.message) ||
