@@ -9,7 +9,7 @@ import { readCid } from './cid-decode.js'
 import { toByteView } from './byte-view.js'
 import { CID_TAG } from './cid-encode.js'
 import { DagCborDecodeError, count, lengthPastEnd, withDecodeSegment as withSegment } from './errors.js'
-import { DEFAULT_MAX_DEPTH, maxDepthOf } from './limits.js'
+import { DEFAULT_MAX_DEPTH } from './limits.js'
 import { readLargeMapInBatches } from '#map-batches'
 
 /**
@@ -333,7 +333,8 @@ function readLargeMapKey (start, stop) {
  * @param {number} at
  */
 function enter (at) {
-  if (++depth > maxDepth) {
+  // written so that a maxDepth of NaN (or a word) fails at once rather than never
+  if (!(++depth <= maxDepth)) {
     throw fail('depth', `nesting deeper than maxDepth (${count(maxDepth, 'level')})`, at)
   }
 }
@@ -585,7 +586,7 @@ function run (input, options, whole) {
   // overwrite the module state of this one had it already been set
   const relaxedOption = options?.relaxed === true
   const viewBytesOption = options?.viewBytes === true
-  const maxDepthOption = maxDepthOf(options?.maxDepth, 'decode')
+  const maxDepthOption = options?.maxDepth ?? DEFAULT_MAX_DEPTH
   src = input
   pos = 0
   end = input.length

@@ -9,7 +9,7 @@ import { loneSurrogateDetail } from './utf8.js'
 import { canonicalOrder, orderAsIfAscii, orderRest, MANY_KEYS } from './key-order.js'
 import { JAVASCRIPTCORE, SPIDERMONKEY } from './engine.js'
 import { DagCborEncodeError, count, named } from './errors.js'
-import { DEFAULT_MAX_DEPTH, maxDepthOf } from './limits.js'
+import { DEFAULT_MAX_DEPTH } from './limits.js'
 import { finishPooled } from './pool.js'
 
 // major types, shifted into the initial byte
@@ -104,7 +104,8 @@ function enter (container) {
   for (let i = 0; i < depth; i++) {
     if (ancestors[i] === container) throw fail('circular', 'circular reference')
   }
-  if (depth >= maxDepth) throw fail('depth', `nesting deeper than maxDepth (${count(maxDepth, 'level')})`)
+  // written so that a maxDepth of NaN (or a word) fails at once rather than never
+  if (!(depth < maxDepth)) throw fail('depth', `nesting deeper than maxDepth (${count(maxDepth, 'level')})`)
   ancestors[depth++] = container
 }
 
@@ -247,8 +248,6 @@ function writeValue (value) {
  * @returns {R}
  */
 function run (value, options, finish) {
-  // checked before any state is touched: a bad limit is the caller's TypeError or RangeError
-  const maxDepthOption = maxDepthOf(options?.maxDepth, 'encode')
   // a getter that encodes while we encode gets fresh state, so ours survives
   const outerWriter = out.begin()
   const outer = busy ? [escapedBytes, maxDepth, ancestors, depth] : null
@@ -258,7 +257,7 @@ function run (value, options, finish) {
   }
   busy = true
   escapedBytes = options?.escapedBytes === true
-  maxDepth = maxDepthOption
+  maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH
   try {
     writeValue(value)
     return finish()

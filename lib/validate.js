@@ -10,7 +10,7 @@ import { checkCid } from './cid-decode.js'
 import { toByteView } from './byte-view.js'
 import { CID_TAG } from './cid-encode.js'
 import { DagCborDecodeError, count, lengthPastEnd, withDecodeSegment as withSegment } from './errors.js'
-import { DEFAULT_MAX_DEPTH, maxDepthOf } from './limits.js'
+import { DEFAULT_MAX_DEPTH } from './limits.js'
 
 /**
  * @typedef {object} ValidateOptions
@@ -231,7 +231,8 @@ function text (start, stop) {
  * @param {number} at
  */
 function enter (at) {
-  if (++depth > maxDepth) {
+  // written so that a maxDepth of NaN (or a word) fails at once rather than never
+  if (!(++depth <= maxDepth)) {
     throw fail('depth', `nesting deeper than maxDepth (${count(maxDepth, 'level')})`, at)
   }
 }
@@ -451,7 +452,7 @@ function pathTo (offset) {
 export function validate (data, options) {
   const input = toByteView(data)
   // options first, into locals: a getter may run anything, even another validate
-  const maxDepthOption = maxDepthOf(options?.maxDepth, 'validate')
+  const maxDepthOption = options?.maxDepth ?? DEFAULT_MAX_DEPTH
   const linksOption = options?.links === true
   src = input
   end = input.length
