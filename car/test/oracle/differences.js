@@ -83,6 +83,13 @@ export const DIFFERENCES = [
     reason: 'the CAR spec says the header is DAG-CBOR, whose tag 42 holds one valid CID; a header that is not is corrupt'
   },
   {
+    name: 'cut-after-length',
+    against: 'go-car',
+    ours: 'unreadable: a CAR that ends right after a section\'s length varint (the section claims bytes, none are left)',
+    theirs: 'ok: go-car\'s section reader takes the end of input while reading the CID as the CAR\'s end',
+    reason: 'the section\'s length says bytes follow; a CAR cut there is truncated, and saying ok would pass a cut file'
+  },
+  {
     name: 'carv2-characteristics',
     against: 'go-car',
     ours: 'fail: a CARv2 whose characteristics set a bit other than the first (fully indexed)',
@@ -145,6 +152,8 @@ export function classifyGoCar (bytes, ours, theirs) {
     }
     return [...classes].sort().join('+')
   }
+  if (ours.full === undefined && ours.errorKind === 'read' && theirs.verdict === 'ok' && /the section at byte offset \d+ claims \d+ bytes, but only 0 are left/.test(ours.message ?? '') &&
+    ours.errorOffset !== undefined && bytes.length === ours.errorOffset + lengthVarintSize(bytes, ours.errorOffset)) return 'cut-after-length'
   if (ours.full === undefined && ours.errorKind === 'read' && theirs.verdict === 'ok' && HEADER_NOT_DAG_CBOR.test(ours.message ?? '')) return 'header-strictness'
   if (ours.full === 'ok' && theirs.verdict === 'error') {
     if (/varint not minimally encoded/.test(theirs.message)) return 'non-minimal-varint'
@@ -152,6 +161,12 @@ export function classifyGoCar (bytes, ours, theirs) {
       (/header claims no index, but extra bytes in file beyond data size/.test(theirs.message) && paddedNoIndex(bytes)))) return 'carv2-no-index'
   }
   return undefined
+}
+
+/** The size of the varint at `at` (0 if it does not end in the bytes). @param {Uint8Array} bytes @param {number} at */
+function lengthVarintSize (bytes, at) {
+  for (let i = at; i < bytes.length && i < at + 10; i++) if (bytes[i] < 0x80) return i - at + 1
+  return 0
 }
 
 /** A CARv2 whose header gives no index. @param {Uint8Array} bytes */
