@@ -14,6 +14,20 @@ describe('a file input (lib/node/source.js)', function () {
   before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'node-source-')) })
   after(() => fs.rmSync(dir, { recursive: true, force: true }))
 
+  it('an empty CAR file is refused by the reader as empty bytes are: a CarReadError at byte 0, on every path', async () => {
+    const file = path.join(dir, 'empty.car')
+    fs.writeFileSync(file, '')
+    const { verifyCar, CarBlockIterator, CarIndexedReader, CarReadError, CarReader } = await import('../lib/node/index.js')
+    /** @param {any} e */
+    const same = (e) => e instanceof CarReadError && e.offset === 0 && e.message === 'not a CAR file: bad header (the input is empty)'
+    await assert.rejects(CarReader.fromBytes(new Uint8Array(0)), same)
+    await assert.rejects(verifyCar(file), same)
+    await assert.rejects(CarBlockIterator.fromIterable(file), same)
+    await assert.rejects(CarIndexedReader.fromFile(file), same)
+    // a file that is not a CAR keeps its own words (import's JSON lines)
+    await assert.rejects(openInput(file, { expected: 'JSON lines' }), /the file is empty, not JSON lines/)
+  })
+
   it('reads a file front to back, every byte, in chunks of at most STREAM_CHUNK', async () => {
     const file = path.join(dir, 'three-chunks.bin')
     const bytes = new Uint8Array(2 * STREAM_CHUNK + 12345).map((_, i) => (i * 31 + (i >> 11)) & 0xff)

@@ -119,3 +119,32 @@ describe('read.js: the CAR header', () => {
     })
   }
 })
+
+describe('the CARv2 fixed header: the in-memory reader and the streaming one give one answer', () => {
+  // CarBufferReader and CarReader.fromBytes read the header in memory (read/in-memory.js); every
+  // other path streams it (read/header.js). The oracle found the in-memory one placing its errors at
+  // byte 0 and not checking the index offset at all.
+  const v1 = new Uint8Array(Buffer.concat([varint(dagCbor.encode({ roots: [block.cid], version: 1 }).length), dagCbor.encode({ roots: [block.cid], version: 1 }), section(block)]))
+  /** @param {{ dataOffset?: number, dataSize?: number, indexOffset?: number }} fields */
+  const carV2With = ({ dataOffset = 51, dataSize = v1.length, indexOffset = 0 }) => {
+    const fixed = Buffer.alloc(40)
+    fixed.writeBigUInt64LE(BigInt(dataOffset), 16)
+    fixed.writeBigUInt64LE(BigInt(dataSize), 24)
+    fixed.writeBigUInt64LE(BigInt(indexOffset), 32)
+    return new Uint8Array(Buffer.concat([raw('0a a1 67 76657273696f6e 02'), fixed, v1]))
+  }
+  const cases = [
+    ['an index offset inside the payload', carV2With({ indexOffset: 60 })],
+    ['an index offset past the end', carV2With({ indexOffset: 51 + v1.length + 10 })],
+    ['a data offset inside the fixed header', carV2With({ dataOffset: 20 })],
+    ['a data size of 0', carV2With({ dataSize: 0 })]
+  ]
+  for (const [what, bytes] of /** @type {[string, Uint8Array][]} */ (cases)) {
+    it(`${what}: CarBufferReader refuses it at the offset and with the words the streaming reader gives`, async () => {
+      const { CarBufferReader } = await import('../lib/core/index.js')
+      const streamed = await ours(bytes)
+      assert.ok('error' in streamed, 'the streaming reader accepted it')
+      assert.throws(() => CarBufferReader.fromBytes(bytes), (/** @type {any} */ e) => e.offset === 11 && e.message === streamed.error)
+    })
+  }
+})

@@ -13,6 +13,8 @@ import { InputError, bytesSource } from '../core/read/source.js'
 import { STREAM_CHUNK } from '../core/read/limits.js'
 
 const WAIT_NOTE_MS = 500
+/** What a CAR input is called; an input that is one and empty is left to the CAR reader to refuse */
+const A_CAR = 'a CAR'
 
 /** @typedef {import('../core/read/source.js').Source} Source */
 
@@ -28,7 +30,7 @@ export { InputError, bytesSource }
  * @param {{ expected?: string }} [options]
  * @returns {Promise<Source>}
  */
-export async function openInput (spec, { expected = 'a CAR' } = {}) {
+export async function openInput (spec, { expected = A_CAR } = {}) {
   if (spec === '-') return openStdin(expected)
   /** @type {FileHandle | undefined} */
   let handle
@@ -37,7 +39,8 @@ export async function openInput (spec, { expected = 'a CAR' } = {}) {
     const stat = fstatSync(handle.fd)
     if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
     if (stat.isFile()) {
-      if (stat.size === 0) throw new Error(`the file is empty, not ${expected}`)
+      // an empty CAR is the reader's to refuse, with the words and offset every other path gives
+      if (stat.size === 0 && expected !== A_CAR) throw new Error(`the file is empty, not ${expected}`)
       return fileSource(spec, handle, stat)
     }
     if (stat.isFIFO() || stat.isSocket()) {
@@ -106,7 +109,7 @@ async function openStdin (expected) {
       handle = fileHandle(openSync('/dev/stdin', constants.O_RDONLY))
     } catch {}
     if (handle) {
-      if (stat.size === 0) throw new InputError(`cannot read ${name}: it is empty, not ${expected}`)
+      if (stat.size === 0 && expected !== A_CAR) throw new InputError(`cannot read ${name}: it is empty, not ${expected}`)
       return fileSource(name, handle, stat)
     }
   }

@@ -153,7 +153,7 @@ export function v1HeaderRoots (bytes, at) {
  * @param {number | undefined} size
  * @returns {V2Header}
  */
-function checkV2Header (fixed, size) {
+export function checkV2Header (fixed, size) {
   const view = new DataView(fixed.buffer, fixed.byteOffset, fixed.byteLength)
   /** @param {number} at @param {string} name */
   const u64 = (at, name) => {

@@ -7,7 +7,7 @@ import { CID } from 'multiformats/cid'
 import { CarReadError, readVarint, decodeSectionCid, sectionError } from './open-car.js'
 import { MAX_BLOCK_SIZE_OPTION } from './errors.js'
 import { DEFAULT_MAX_BLOCK_SIZE, CID_ROOM, bytesText } from './limits.js'
-import { V2_PRAGMA, v1HeaderRoots, isV2Pragma, nestedV2 } from './header.js'
+import { V2_PRAGMA, v1HeaderRoots, isV2Pragma, nestedV2, checkV2Header } from './header.js'
 
 const V2_HEADER_END = V2_PRAGMA.length + 40
 
@@ -45,18 +45,8 @@ export function readCarHeader (bytes, { maxBlockSize = DEFAULT_MAX_BLOCK_SIZE } 
   let dataEnd = bytes.length
   if (isV2Pragma(bytes)) {
     if (bytes.length < V2_HEADER_END) throw bad(`CARv2 header cut short: the input ends before byte ${V2_HEADER_END}`)
-    const view = new DataView(bytes.buffer, bytes.byteOffset + V2_PRAGMA.length, 40)
-    /** @param {number} at @param {string} name */
-    const u64 = (at, name) => {
-      const v = view.getBigUint64(at, true)
-      if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw bad(`CARv2 ${name} ${v} is impossibly large`)
-      return Number(v)
-    }
-    const dataOffset = u64(16, 'data offset')
-    const dataSize = u64(24, 'data size')
-    if (dataOffset < V2_HEADER_END) throw bad(`CARv2 data offset ${dataOffset} points inside the ${V2_HEADER_END}-byte CARv2 header`)
-    if (dataSize === 0) throw bad('CARv2 data size is 0: there is no CARv1 payload')
-    if (dataOffset + dataSize > bytes.length) throw bad(`CARv2 data payload (bytes ${dataOffset} to ${dataOffset + dataSize}) runs past the end of the input (${bytes.length} bytes)`)
+    // the one check of the fixed header, as the streaming reader makes it (offsets, index offset)
+    const { dataOffset, dataSize } = checkV2Header(bytes.subarray(V2_PRAGMA.length, V2_HEADER_END), bytes.length)
     version = 2
     dataStart = dataOffset
     dataEnd = dataOffset + dataSize
