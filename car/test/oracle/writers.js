@@ -46,7 +46,7 @@ async function refusesWrongBytes (car) {
 
 /** @param {import('./generate.js').Generated} car */
 async function readBack (car) {
-  // truncated digests: blocks the tool refuses to read (differences.js), so none are written
+  // digests truncated below 20 bytes: blocks the tool will not call checked (differences.js), so none are written
   const blocks = car.blocks.filter((b) => ourHashVerdict(String(b.cid), 'ok') === 'ok')
   const { roots } = car
   /** @type {Record<string, () => Promise<Uint8Array>>} */

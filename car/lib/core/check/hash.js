@@ -9,7 +9,7 @@ import { identity } from 'multiformats/hashes/identity'
 import { sameBytes } from '../base/bytes.js'
 import { NotLoadedError } from '../base/errors.js'
 import { hashers as platformHashers } from '#hashers'
-import { JS_SHA256_BYTES } from '../read/limits.js'
+import { JS_SHA256_BYTES, MIN_TRUNCATED_DIGEST } from '../read/limits.js'
 import { sha256Matches } from './sha256-js.js'
 
 const SHA2_256 = 0x12
@@ -252,5 +252,25 @@ export function verifyBlock (cid, bytes) {
   // identity: the digest is the data itself, compared without copying it
   const digest = mh.code === IDENTITY ? bytes : digestOf(mh.code, bytes)
   if (digest === null) return 'unverified'
-  return sameBytes(digest, mh.digest) ? 'ok' : 'mismatch'
+  const expected = mh.digest
+  if (mh.code !== IDENTITY && expected.length < digest.length) {
+    // a truncated multihash (the spec allows one; go-cid's Prefix.Sum writes them): its CID names
+    // the bytes whose digest starts with it; too short a one vouches for nothing (unverifiedReason)
+    if (!sameBytes(digest.subarray(0, expected.length), expected)) return 'mismatch'
+    return expected.length < MIN_TRUNCATED_DIGEST ? 'unverified' : 'ok'
+  }
+  return sameBytes(digest, expected) ? 'ok' : 'mismatch'
+}
+
+/**
+ * Why a block's hash is 'unverified' (verifyBlock), in words every report uses.
+ *
+ * @param {import('multiformats').CID} cid
+ * @returns {string}
+ */
+export function unverifiedReason (cid) {
+  const { code, digest } = cid.multihash
+  return hashNames.has(code) && code !== IDENTITY
+    ? `its ${hashName(code)} digest is cut to ${digest.length} bytes, too short to vouch for its bytes (under ${MIN_TRUNCATED_DIGEST}, as IPFS's CID check refuses)`
+    : `hash function ${hashName(code)} is not one this tool computes`
 }

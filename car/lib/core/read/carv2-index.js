@@ -12,14 +12,12 @@
 // offsets in a typed array. At the end both sides are sorted by key then offset and merged in order.
 import { CID } from 'multiformats/cid'
 import { uvarint, varintEnd } from '../base/varint.js'
+import { INDEX_OFFSETS_LISTED as OFFSETS_LISTED, INDEX_RECORDS_FIRST_CAPACITY as FIRST_CAPACITY } from './limits.js'
 
 const INDEX_SORTED = 0x0400
 const MULTIHASH_INDEX_SORTED = 0x0401
 const IDENTITY = 0x00
 const SHA2_256 = 0x12
-/** a message lists this many of the offsets an index gives a block, then counts the rest */
-const OFFSETS_LISTED = 8
-const FIRST_CAPACITY = 64
 
 /**
  * @typedef {object} IndexProblem

@@ -69,3 +69,19 @@ export function bytesText (n) {
   if (n % 1024 === 0) return `${n / 1024} KiB`
   return `${n} bytes`
 }
+
+/** The shortest truncated sha2-256 or blake2b-256 digest a CID may carry for its block to count as
+ * checked. The multihash spec allows a digest cut to any length, and one whose bytes are the prefix
+ * of the block's digest is its CID; but a few bytes vouch for nothing (anyone can find other bytes
+ * that match them), so a shorter one is "unverified", as IPFS's CID check (go-verifcid) refuses
+ * digests under 20 bytes. */
+export const MIN_TRUNCATED_DIGEST = 20
+
+/** A CARv2 index problem lists this many of the offsets the index gives one block, then counts the
+ * rest: a block listed at every one of N offsets would otherwise make a message, and the output,
+ * grow with N for each of them. */
+export const INDEX_OFFSETS_LISTED = 8
+
+/** The records of the blocks read, kept for the CARv2 index check, start with room for this many and
+ * double: small CARs stay small, and a large one costs a few copies. */
+export const INDEX_RECORDS_FIRST_CAPACITY = 64

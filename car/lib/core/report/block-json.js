@@ -16,7 +16,7 @@ import { CID } from 'multiformats/cid'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { describeError } from '../check/classify.js'
-import { digestOf, verifyBlock, hashName } from '../check/hash.js'
+import { digestOf, verifyBlock, hashName, unverifiedReason } from '../check/hash.js'
 import { sameBytes, toBase64, fromBase64 } from '../base/bytes.js'
 import { codecName } from './summary.js'
 import { DAG_CBOR, DAG_JSON, DAG_PB, RAW } from '../graph/links.js'
@@ -60,7 +60,7 @@ export function blockLine (cid, bytes) {
     note
   })
   if (hash === 'mismatch') return asBytes(`bytes do not hash to the CID (${hashName(cid.multihash.code)})`, 'its bytes do not hash to its CID: import will refuse this line')
-  if (hash === 'unverified') return asBytes(`hash function ${hashName(cid.multihash.code)} is not one this tool can check`, 'its hash function is not one this tool can check: import will refuse this line')
+  if (hash === 'unverified') return asBytes(unverifiedReason(cid), `${unverifiedReason(cid)}: import will refuse this line`)
   if (cid.code === DAG_CBOR) {
     let value
     try {

@@ -6,7 +6,7 @@ import { CID } from 'multiformats/cid'
 import { base36 } from 'multiformats/bases/base36'
 import { verdict } from '../check/classify.js'
 import { codecName } from './summary.js'
-import { hashName } from '../check/hash.js'
+import { hashName, unverifiedReason } from '../check/hash.js'
 import { UsageError } from '../base/errors.js'
 
 /** Codecs the commands know by name (any other is given as a number: 0x0112 or 274). */
@@ -30,7 +30,7 @@ export function checkBlock (cid, bytes) {
   /** @type {BlockCheck['problem']} */
   let problem = null
   if (result.hash === 'mismatch') problem = { kind: 'hash-mismatch', message: `bytes do not hash to the CID (${hashName(cid.multihash.code)})` }
-  else if (result.hash === 'unverified') problem = { kind: 'unverified', message: `hash function ${hashName(cid.multihash.code)} is not one this tool can check` }
+  else if (result.hash === 'unverified') problem = { kind: 'unverified', message: unverifiedReason(cid) }
   else if (dagCbor === 'non-canonical' || dagCbor === 'invalid') problem = { kind: dagCbor, message: result.reason ?? dagCbor }
   else if (result.content) problem = { kind: result.content === 'invalid' ? 'invalid' : 'unknown-codec', message: result.reason ?? result.content }
   return { hash: result.hash, dagCbor, problem, result }

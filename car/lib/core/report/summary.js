@@ -1,5 +1,5 @@
 // The run's summary: counts accumulated block by block (in CAR order), then printed for humans or as JSON.
-import { hashName } from '../check/hash.js'
+import { hashName, unverifiedReason } from '../check/hash.js'
 import { humanBytes, humanRate, humanSeconds } from './units.js'
 import { now } from '../base/clock.js'
 
@@ -106,7 +106,7 @@ export function addBlock (s, block, r) {
     s.hashMismatches++
     problem(s, { cid: cid.toString(), kind: 'hash-mismatch', at, message: `block at byte offset ${at}: its bytes do not hash to its CID (${hash})` })
   }
-  if (r.hash === 'unverified') problem(s, { cid: cid.toString(), kind: 'unverified', at, message: `block at byte offset ${at}: hash function ${hash} is not one this tool computes, so its bytes were not checked` })
+  if (r.hash === 'unverified') problem(s, { cid: cid.toString(), kind: 'unverified', at, message: `block at byte offset ${at}: ${unverifiedReason(cid)}, so its bytes were not checked` })
   if (r.content) {
     if (r.content === 'invalid') s.otherCodecs.invalid++
     else s.otherCodecs.unknown++

@@ -2,7 +2,7 @@
 import { CID } from 'multiformats/cid'
 import { openSource } from '../read/source.js'
 import { openCar, asReadError } from '../read/open-car.js'
-import { verifyBlock, digest32Matches, hasherMissing } from '../check/hash.js'
+import { verifyBlock, digest32Matches, hasherMissing, unverifiedReason } from '../check/hash.js'
 import { verdict, codecOf, HASH_OK } from '../check/classify.js'
 import * as dagCbor from '../check/dag-cbor.js'
 import { decodeBlock } from '../report/block-view.js'
@@ -215,7 +215,7 @@ export class CarBlockIterator {
  */
 export function throwIfHashFailed (cid, offset, hash, allowUnverified) {
   if (hash === 'mismatch') throw new CarBlockError(`the block at byte offset ${offset} does not hash to its CID ${cid}`, { offset, cid, kind: 'hash-mismatch' })
-  if (hash === 'unverified' && !allowUnverified) throw new CarBlockError(`the block at byte offset ${offset} has CID ${cid}, whose hash function (0x${cid.multihash.code.toString(16)}) this library does not compute; pass allowUnverified to read it unchecked`, { offset, cid, kind: 'unverified' })
+  if (hash === 'unverified' && !allowUnverified) throw new CarBlockError(`the block at byte offset ${offset} has CID ${cid}: ${unverifiedReason(cid)}; pass allowUnverified to read it unchecked`, { offset, cid, kind: 'unverified' })
 }
 
 /**
