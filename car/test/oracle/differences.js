@@ -39,8 +39,8 @@ export const DIFFERENCES = [
   {
     name: 'carv2-size-claims',
     against: '@ipld/car',
-    ours: 'unreadable: a CARv2 whose header puts its data payload or its index past the end of the input (or claims a size no input can have)',
-    theirs: 'reads the sections that are there (the data size is not checked against the input)',
+    ours: 'unreadable: a CARv2 whose header puts its data payload or its index past the end of the input, or its index inside the payload (or claims a size no input can have)',
+    theirs: 'reads the sections that are there (the data size and the index offset are not checked against the input)',
     reason: 'the header\'s claim is false, so the CAR is corrupt (truncated, or a flipped size); the tool says so at the header rather than hand out part of it as the whole'
   },
   {
@@ -133,7 +133,7 @@ export function classifyIpld (bytes, ours, theirs, indexer) {
     if (block && shortTruncated(block.cid) && ourHashVerdict(block.cid, block.hash) === 'unverified') return 'short-truncated-digest'
   }
   if (ours.errorKind === 'read' && theirs.verdict === 'ok' && HEADER_NOT_DAG_CBOR.test(ours.message ?? '')) return 'header-strictness'
-  if (ours.errorKind === 'read' && theirs.verdict === 'ok' && /CARv2 (data payload|data size|data offset|index offset).*(past the end of the (input|file)|impossibly large)/.test(ours.message ?? '')) return 'carv2-size-claims'
+  if (ours.errorKind === 'read' && theirs.verdict === 'ok' && /CARv2 (data payload|data size|data offset|index offset).*(past the end of the (input|file)|impossibly large)|CARv2 index offset \d+ points inside the data payload/.test(ours.message ?? '')) return 'carv2-size-claims'
   return undefined
 }
 
