@@ -490,6 +490,21 @@ describe('schema: safety', () => {
 })
 
 describe('schema: struct readers written ahead of time (toJavaScript)', () => {
+  it('a struct with no fields (map representation) gets a module that loads and reads as compile does', async () => {
+    // found by npm run fuzz (seed 5): its key dispatch began with an else and no if
+    const schema = { types: { Empty: { struct: { fields: {}, representation: { map: {} } } } } }
+    const file = path.join(os.tmpdir(), `dag-cbor-fast-empty-${process.pid}.mjs`)
+    fs.writeFileSync(file, toJavaScript(schema, { from: pathToFileURL(path.resolve('lib/schema/index.js')).href }))
+    try {
+      const aot = (await import(pathToFileURL(file).href)).compileTyped('Empty')
+      assert.deepStrictEqual(aot.decode(hex('a0')), compile(schema, 'Empty').decode(hex('a0')))
+      const expected = /** @type {any} */ (attemptError(() => compile(schema, 'Empty').decode(hex('a16161f5'))))
+      assert.equal(/** @type {any} */ (attemptError(() => aot.decode(hex('a16161f5'))))?.message, expected?.message)
+      assert.ok(expected instanceof DagCborDecodeError)
+    } finally {
+      fs.rmSync(file, { force: true })
+    }
+  })
   it('the modules in bench/generated/ are what toJavaScript writes now', async () => {
     const { GENERATED } = await import('../bench/schema-corpora.js')
     for (const [file, text] of Object.entries(GENERATED())) {
@@ -528,3 +543,9 @@ describe('schema: TypeScript types', () => {
     assert.match(text, /export type Ints = Array<number \| null>/)
   })
 })
+
+/** The error `fn` throws, or undefined. @param {() => unknown} fn */
+function attemptError (fn) {
+  try { fn() } catch (e) { return e }
+  return undefined
+}

@@ -127,7 +127,7 @@ function mapReader (name, fields) {
         const keyAt = R.pos()
         k = -1
         ${cases.join('\n        ')}
-        else throw R.keyError(F, j, keyAt, ${JSON.stringify(name)}, i > 0 ? j - 1 : -1)
+        ${cases.length ? 'else ' : ''}throw R.keyError(F, j, keyAt, ${JSON.stringify(name)}, i > 0 ? j - 1 : -1)
       }
       k = -1
       const missing = R.missingFrom(F, j, ${JSON.stringify(name)})

@@ -261,7 +261,13 @@ export async function runSchemaOracle ({ seed, iterations, deadline, log = () =>
           else if (source.ok) {
             const file = path.join(dir, `schema-${i}-${root}.mjs`)
             fs.writeFileSync(file, source.value)
-            aot = (await import(pathToFileURL(file).href)).compileTyped(root)
+            // a module that does not load (invalid JS) is a disagreement, not the end of the run
+            const loaded = await import(pathToFileURL(file).href).then((m) => ({ ok: true, m }), (error) => ({ ok: false, error }))
+            if (!loaded.ok) {
+              disagree(root, `toJavaScript wrote a module that does not load: ${loaded.error?.message}`)
+              continue
+            }
+            aot = loaded.m.compileTyped(root)
             counts.aheadOfTime++
           }
         }
