@@ -69,15 +69,34 @@ describe('node/hashed-batches', () => {
     made[100].bytes[made[100].ends[2] - 1] ^= 1
     const expected = made.map((b) => Buffer.from(b.bytes).toString('hex'))
     const buffers = made.map((b) => b.bytes.buffer)
+    // The split is steered by what the pool says, not by the clock: this thread hashes a batch
+    // itself while no worker is ready (feed.js), so the pool says none is until batch HERE_UNTIL;
+    // then the worker is waited for, and the next batch goes to it (none is waiting there yet).
+    const HERE_UNTIL = 10
+    let workerShown = false
+    let sentToWorker = 0
+    /** @type {Awaited<ReturnType<typeof workerPool>> | null} */
+    let realPool = null
+    /** @type {typeof workerPool} */
+    const makePool = async (...args) => {
+      const pool = await workerPool(...args)
+      realPool = pool
+      return {
+        ...pool,
+        ready: () => workerShown ? pool.ready() : 0,
+        hash: (b) => { sentToWorker++; return pool.hash(b) }
+      }
+    }
     let here = 0
     let there = 0
     const car = /** @type {any} */ ({
       async * sectionBatches () {
-        // slowly until the worker has hashed a batch (this thread hashes the first ones, while the
-        // worker starts), then all at once
-        const slowUntil = Date.now() + 10000
-        for (const b of made) {
-          if (there === 0 && Date.now() < slowUntil) await sleep(5)
+        for (const [k, b] of made.entries()) {
+          if (k === HERE_UNTIL) {
+            workerShown = true
+            const pool = /** @type {NonNullable<typeof realPool>} */ (realPool)
+            while (pool.ready() === 0) await sleep(2) // the worker starting: an event awaited, not a time
+          }
           yield { ...b }
         }
       }
@@ -85,18 +104,21 @@ describe('node/hashed-batches', () => {
     /** @type {ArrayBufferLike[]} */
     const spare = []
     let i = 0
-    for await (const b of hashedBatches(car, 1, spare)) {
+    for await (const b of hashedBatches(car, 1, spare, makePool)) {
       assert.equal(b.first, made[i].first, `batch ${i} in order`)
       assert.equal(b.verified, i === 100 ? 2 : 4, `batch ${i}'s verified count`)
       assert.equal(Buffer.from(b.bytes).toString('hex'), expected[i], `batch ${i}'s bytes`)
       // a batch the worker hashed comes back in a new ArrayBuffer object (transferred there and back)
       if (b.bytes.buffer === buffers[i]) here++
       else there++
+      if (i < HERE_UNTIL) assert.equal(b.bytes.buffer, buffers[i], `batch ${i}, read while no worker was ready, hashed in this thread`)
+      if (i === HERE_UNTIL) assert.notEqual(b.bytes.buffer, buffers[i], `batch ${i}, read with the worker ready and nothing waiting there, hashed by the worker`)
       assert.ok(b.bytes.buffer instanceof ArrayBuffer)
       if (spare.length < 8) spare.push(b.bytes.buffer)
       i++
     }
     assert.equal(i, made.length)
-    assert.ok(here > 0 && there > 0, `batches hashed in this thread (${here}) and in the worker (${there})`)
+    assert.ok(here >= HERE_UNTIL && there >= 1, `batches hashed in this thread (${here}) and in the worker (${there})`)
+    assert.equal(there, sentToWorker, 'the batches that came back in new buffers are the ones sent to the worker')
   })
 })

@@ -9,10 +9,12 @@ import { workerPool } from './workers.js'
  * @param {import('../core/read/open-car.js').Car} car
  * @param {number} threads worker threads
  * @param {ArrayBufferLike[]} [spare] buffers of batches whose blocks were copied out, to read into again
+ * @param {typeof workerPool} [makePool] the pool's maker: a test wraps the one pool to see and steer
+ *   which batches go to the worker (test/hashed-batches.spec.js); called once per iteration
  * @returns {AsyncGenerator<import('../core/run/iterate.js').HashedBatch>}
  */
-export async function * hashedBatches (car, threads, spare) {
-  const pool = await workerPool(threads, null, {})
+export async function * hashedBatches (car, threads, spare, makePool = workerPool) {
+  const pool = await makePool(threads, null, {})
   try {
     yield * batchesOf(car, spare, pool)
   } finally {
