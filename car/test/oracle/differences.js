@@ -3,6 +3,7 @@
 // docs/oracle.md (test/oracle/oracle.spec.js holds the two equal). compare.js consults only this.
 // A class is recognised from what the CAR holds and what each side said, never from a single input.
 import { CID } from 'multiformats/cid'
+import { base58btc } from 'multiformats/bases/base58'
 
 const DIGEST_BYTES = /** @type {Record<number, number>} */ ({ 0x12: 32, 0xb220: 32 })
 
@@ -11,8 +12,22 @@ const MIN_TRUNCATED_DIGEST = 20
 
 /** A CID whose sha2-256 or blake2b-256 digest is truncated below MIN_TRUNCATED_DIGEST bytes. @param {string} cid */
 function shortTruncated (cid) {
-  const { code, digest } = CID.parse(cid).multihash
+  const { code, digest } = parsed(cid).multihash
   return DIGEST_BYTES[code] !== undefined && digest.length < MIN_TRUNCATED_DIGEST
+}
+
+/**
+ * A block's CID from its string, as the paths give it: base32 for a CIDv1, bare base58btc for a
+ * CIDv0, whose text need not start with Qm (multiformats' CID.parse expects it to).
+ *
+ * @param {string} cid
+ */
+function parsed (cid) {
+  try {
+    return CID.parse(cid)
+  } catch {
+    return CID.decode(base58btc.baseDecode(cid))
+  }
 }
 
 /**
@@ -39,7 +54,7 @@ export const DIFFERENCES = [
   {
     name: 'carv2-size-claims',
     against: '@ipld/car',
-    ours: 'unreadable: a CARv2 whose header puts its data payload or its index past the end of the input, or its index inside the payload (or claims a size no input can have)',
+    ours: 'unreadable: a CARv2 whose header puts its data payload or its index past the end of the input, or its index inside the payload, or whose data size ends the payload inside its header (or claims a size no input can have)',
     theirs: 'reads the sections that are there (the data size and the index offset are not checked against the input)',
     reason: 'the header\'s claim is false, so the CAR is corrupt (truncated, or a flipped size); the tool says so at the header rather than hand out part of it as the whole'
   },
@@ -119,7 +134,7 @@ const HEADER_NOT_DAG_CBOR = /the header at byte offset \d+( does not decode as D
  */
 export function ourHashVerdict (cid, rehashed) {
   if (!shortTruncated(cid)) return rehashed
-  return rehashed === 'ok' || CID.parse(cid).multihash.digest.length === 0 ? 'unverified' : rehashed
+  return rehashed === 'ok' || parsed(cid).multihash.digest.length === 0 ? 'unverified' : rehashed
 }
 
 /**
@@ -133,7 +148,7 @@ export function classifyIpld (bytes, ours, theirs, indexer) {
     if (block && shortTruncated(block.cid) && ourHashVerdict(block.cid, block.hash) === 'unverified') return 'short-truncated-digest'
   }
   if (ours.errorKind === 'read' && theirs.verdict === 'ok' && HEADER_NOT_DAG_CBOR.test(ours.message ?? '')) return 'header-strictness'
-  if (ours.errorKind === 'read' && theirs.verdict === 'ok' && /CARv2 (data payload|data size|data offset|index offset).*(past the end of the (input|file)|impossibly large)|CARv2 index offset \d+ points inside the data payload/.test(ours.message ?? '')) return 'carv2-size-claims'
+  if (ours.errorKind === 'read' && theirs.verdict === 'ok' && /CARv2 (data payload|data size|data offset|index offset).*(past the end of the (input|file)|impossibly large)|CARv2 index offset \d+ points inside the data payload|CARv2 payload header at byte \d+ claims \d+ bytes, but only \d+ are left/.test(ours.message ?? '')) return 'carv2-size-claims'
   return undefined
 }
 
