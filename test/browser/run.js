@@ -14,6 +14,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import util from 'node:util'
 import { build as buildDist, root } from './build.js'
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
@@ -199,6 +200,26 @@ async function testExample (context, base, check) {
   }
 }
 
+/**
+ * A console message's text as the page meant it: the driver's text() joins the arguments' text and
+ * leaves printf-style placeholders (`%s`, `%d`) unfilled, so a format string with values of plain
+ * types is formatted here by util.format; anything else is the driver's text.
+ *
+ * @param {import('playwright-core').ConsoleMessage} m
+ * @returns {Promise<string>}
+ */
+async function consoleText (m) {
+  try {
+    const args = m.args()
+    if (args.length < 2) return m.text()
+    const values = await Promise.all(args.map((a) => a.jsonValue().catch(() => undefined)))
+    const plain = values.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v))
+    return plain && typeof values[0] === 'string' && values[0].includes('%') ? util.format(...values) : m.text()
+  } catch {
+    return m.text() // the page went away meanwhile
+  }
+}
+
 async function main () {
   const serveOnly = process.argv.includes('--serve')
   if (!serveOnly && !fs.existsSync(CHROMIUM)) {
@@ -225,10 +246,15 @@ async function main () {
     })
     const page = await context.newPage()
     page.on('pageerror', (e) => console.error(`  [page error] ${e}`))
-    page.on('console', (m) => { if (m.type() === 'error') console.error(`  [console] ${m.text()}`) })
+    // in the order logged, each once its arguments' values are here
+    let consoleErrors = Promise.resolve()
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors = consoleErrors.then(async () => console.error(`  [console] ${await consoleText(m)}`))
+    })
     await page.goto(`${base}/__test/index.html`)
     const handle = await page.waitForFunction(() => window.__mochaDone, null, { timeout: RUN_TIMEOUT_MS - 30_000 })
     const { stats, results } = await handle.jsonValue()
+    await consoleErrors
     console.log(`mocha in Chromium (${await context.browser()?.version() ?? 'chromium'}), tests from ${testFiles.join(', ')}:`)
     for (const r of results) {
       if (r.state === 'passed') console.log(`  ✔ ${r.title}`)

@@ -13,6 +13,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { pickEngines, ensureInstalled, runFile, versionOf, serve, launchBrowser, root, BROWSER_BUNDLE, countsOf, printPrefixed } from '../../engines/engines.js'
 import { loadFixtures, loadNegativeFixtures } from '../helpers/fixtures.js'
+import { formatConsole } from './console-format.js'
 
 const DEFAULT_ENGINES = 'node22,node24,node26,chromium,firefox,bun,deno'
 const arg = (process.argv.find((a) => a.startsWith('--engines=')) || '').slice('--engines='.length)
@@ -61,7 +62,13 @@ async function smokePage () {
   // Function; the smoke test checks that this policy is in force
   const html = `<!doctype html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="script-src 'self' 'unsafe-inline'"><title>smoke test</title>
 <script src="/mocha.js"></script>
-<script>mocha.setup({ ui: 'bdd', reporter: 'spec', timeout: 60000 })</script>
+<script>
+  mocha.setup({ ui: 'bdd', reporter: 'spec', timeout: 60000 })
+  // the spec reporter's lines as mocha prints them in Node (console-format.js)
+  const format = ${formatConsole.toString()}
+  const log = console.log.bind(console)
+  Mocha.reporters.Base.consoleLog = (...args) => log(format(...args))
+</script>
 <script type="module">
   await import('/smoke.js')
   const failures = []
