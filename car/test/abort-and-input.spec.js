@@ -3,6 +3,7 @@
 // words. Waits are bounded (a run that hangs fails the test at BOUND_MS); no elapsed time is asserted.
 import assert from 'node:assert/strict'
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { once } from 'node:events'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -27,12 +28,18 @@ async function settled (run) {
   }
 }
 
-/** Start a run over `input`, let it read what the input sends and wait on it, then abort. */
-async function abortWhileWaiting (input) {
+/**
+ * Start a run over `input`, let it read what the input sends and wait on it, then abort.
+ *
+ * @param {unknown} input
+ * @param {() => Promise<unknown>} waiting resolves once the run has taken what the input sent and
+ *   asks for more (an event of the input, not a time: on a loaded machine the run may take long)
+ */
+async function abortWhileWaiting (input, waiting) {
   const controller = new AbortController()
   const run = verifyCar(input, { signal: controller.signal })
   run.catch(() => {})
-  await new Promise((resolve) => setTimeout(resolve, 100)) // the run reads the 100 bytes, then waits for more
+  await waiting()
   const reason = new Error('stopped by the test')
   controller.abort(reason)
   return { outcome: await settled(run), reason }
@@ -45,8 +52,12 @@ describe('library: an aborted run ends at once and cancels its input', function 
 
   it('a ReadableStream that sends 100 bytes and stalls: rejects with the reason, the stream is cancelled', async () => {
     let cancelled = false
-    const stream = new ReadableStream({ start (c) { c.enqueue(car.subarray(0, 100)) }, cancel () { cancelled = true } })
-    const { outcome, reason } = await abortWhileWaiting(stream)
+    /** @type {(value?: unknown) => void} */
+    let askedForMore = () => {}
+    const asked = new Promise((resolve) => { askedForMore = resolve })
+    // pull() is called once the run has read the queued 100 bytes; it sends nothing more
+    const stream = new ReadableStream({ start (c) { c.enqueue(car.subarray(0, 100)) }, pull () { askedForMore() }, cancel () { cancelled = true } })
+    const { outcome, reason } = await abortWhileWaiting(stream, () => asked)
     assert.equal(outcome, reason)
     assert.equal(cancelled, true)
   })
@@ -54,12 +65,19 @@ describe('library: an aborted run ends at once and cancels its input', function 
   it('an async iterator that stalls: rejects with the reason, its return() is called', async () => {
     let returned = false
     let calls = 0
+    /** @type {(value?: unknown) => void} */
+    let askedForMore = () => {}
+    const asked = new Promise((resolve) => { askedForMore = resolve })
     const iterator = {
       [Symbol.asyncIterator] () { return iterator },
-      next: () => calls++ === 0 ? Promise.resolve({ done: false, value: car.subarray(0, 100) }) : new Promise(() => {}),
+      next: () => {
+        if (calls++ === 0) return Promise.resolve({ done: false, value: car.subarray(0, 100) })
+        askedForMore()
+        return new Promise(() => {})
+      },
       return: () => { returned = true; return Promise.resolve({ done: true, value: undefined }) }
     }
-    const { outcome, reason } = await abortWhileWaiting(iterator)
+    const { outcome, reason } = await abortWhileWaiting(iterator, () => asked)
     assert.equal(outcome, reason)
     assert.equal(returned, true)
   })
@@ -69,11 +87,14 @@ describe('library: an aborted run ends at once and cancels its input', function 
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-car-abort-'))
     const fifo = path.join(dir, 'stalled.car')
     execFileSync('mkfifo', [fifo])
-    const writer = spawn('sh', ['-c', `exec 3>"${fifo}"; head -c 100 >&3; exec sleep 30`], { stdio: ['pipe', 'ignore', 'ignore'] })
+    // the writer's open of the FIFO returns once a reader has it open: the run (which opens it
+    // without waiting for a writer); it says so, then sends 100 bytes and stalls
+    const writer = spawn('sh', ['-c', `exec 3>"${fifo}"; echo opened; head -c 100 >&3; exec sleep 30`], { stdio: ['pipe', 'pipe', 'ignore'] })
+    const runHasIt = once(writer.stdout, 'data')
     writer.stdin.end(car)
     const opened = () => fs.readdirSync('/proc/self/fd').filter((fd) => { try { return fs.readlinkSync(`/proc/self/fd/${fd}`) === fifo } catch { return false } }).length
     try {
-      const { outcome, reason } = await abortWhileWaiting(fifo)
+      const { outcome, reason } = await abortWhileWaiting(fifo, () => runHasIt)
       assert.equal(outcome, reason)
       if (fs.existsSync('/proc/self/fd')) {
         await new Promise((resolve) => setImmediate(resolve))
@@ -96,10 +117,12 @@ describe('library: an aborted run ends at once and cancels its input', function 
     const script = `
       import { spawn } from 'node:child_process'
       import { verifyCar } from ${JSON.stringify(entry)}
-      const writer = spawn('sh', ['-c', 'exec 3>"$0"; printf x >&3; exec sleep 30', ${JSON.stringify(fifo)}], { stdio: 'ignore' })
+      import { once } from 'node:events'
+      const writer = spawn('sh', ['-c', 'exec 3>"$0"; echo opened; printf x >&3; exec sleep 30', ${JSON.stringify(fifo)}], { stdio: ['ignore', 'pipe', 'ignore'] })
+      const runHasIt = once(writer.stdout, 'data') // the writer's open returns once the run has the FIFO open
       const controller = new AbortController()
       const run = verifyCar(${JSON.stringify(fifo)}, { signal: controller.signal })
-      await new Promise((resolve) => setTimeout(resolve, 100))
+      await runHasIt
       controller.abort(new Error('stopped'))
       await run.catch(() => {})
       for (let i = 0; i < 5; i++) { globalThis.gc(); await new Promise((resolve) => setTimeout(resolve, 50)) }
