@@ -1,13 +1,3 @@
-// @ipld/car's src/decoder.js bytesReader and readHeader (an internal module its reader tests use to
-// read a header alone): the header as this library reads it (CarBlockIterator opens a CAR by
-// reading its header, and nothing more until it is iterated).
-import { CarBlockIterator } from './index.js'
-
-/** @param {Uint8Array} bytes */
-export const bytesReader = (bytes) => bytes
-
-/** @param {Uint8Array} bytes @returns {Promise<{ version: number, roots: import('multiformats/cid').CID[] }>} */
-export async function readHeader (bytes) {
-  const iterator = await CarBlockIterator.fromBytes(bytes)
-  return { version: iterator.version, roots: await iterator.getRoots() }
-}
+// @ipld/car's src/decoder.js (its sub-entry @ipld/car/decoder): this library's, dag-cbor-car/decoder
+// (in Node lib/node/library-decoder.cjs, which gives this module from the library's build).
+export { asyncIterableReader, bytesReader, chunkReader, createDecoder, limitReader, readBlockHead, readHeader } from '../../../lib/core/read/decoder.js'
