@@ -271,7 +271,8 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
       iterator: ['CarBlockIterator', 'CarCIDIterator'],
       writer: ['CarWriter'],
       'buffer-writer': ['createWriter', 'addRoot', 'blockLength', 'calculateHeaderLength', 'close', 'estimateHeaderLength', 'headerLength', 'resizeHeader', 'addBlock'],
-      'indexed-reader': ['CarIndexedReader']
+      'indexed-reader': ['CarIndexedReader'],
+      decoder: ['readHeader', 'readBlockHead', 'createDecoder', 'bytesReader', 'chunkReader', 'asyncIterableReader', 'limitReader']
     }
     fs.writeFileSync(path.join(dir, 'subentries.mjs'), `
       import { createRequire } from 'node:module'

@@ -13,7 +13,10 @@ import { FAILURE_TAKEN } from './byte-reader.js'
 import { ToolError } from '../base/errors.js'
 
 export { CarFileReader } from './reader.js'
-export { CarReadError, asReadError, sectionError } from './errors.js'
+// CarReadError re-exported from the local import: a re-export from './errors.js' alone leaves the
+// built declaration of InputFailedError (which extends it) without the name
+export { CarReadError }
+export { asReadError, sectionError } from './errors.js'
 export { readVarint } from './byte-reader.js'
 export { decodeSectionCid, readSectionAt, scanSections } from './sections.js'
 
