@@ -1,7 +1,8 @@
-// Opening a CAR for the commands: a file or `-` (standard input), read by read.js's bounded reader,
-// whose blocks carry the byte offset of their section. Commands that must read blocks again in
-// another order (get-dag, filter --reachable-from) need a file: a stream is first saved to a
-// temporary file (on disk, not in memory), removed when the command ends or is interrupted.
+// Opening a CAR for the commands: a file or `-` (standard input), read by the core's bounded reader
+// (core/read/reader.js, opened by open-car.js's openCar), whose blocks carry the byte offset of
+// their section. Commands that must read blocks again in another order (get-dag, filter
+// --reachable-from) need a file: a stream is first saved to a temporary file (on disk, not in
+// memory), removed when the command ends or is interrupted.
 import os from 'node:os'
 import path from 'node:path'
 /** @typedef {import('multiformats/cid').CID} CID */

@@ -1,4 +1,4 @@
-// The CLI's run over one input: the core's pipeline (core/pipeline.js) with the Node shell's parts
+// The CLI's run over one input: the core's pipeline (core/run/pipeline.js) with the Node shell's parts
 // plugged in: worker threads, the output CAR and --map file written atomically, the codec loaded by
 // module URL (so worker threads load the same one; the bench swaps it), and the default number of
 // threads from the input's size and the machine's cores.

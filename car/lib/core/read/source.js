@@ -14,7 +14,7 @@ import { STREAM_CHUNK as CHUNK } from './limits.js'
  * @property {(start: number, length: number, into?: Uint8Array) => Promise<Uint8Array>} readRange exactly `length` bytes at `start` (seekable only), into `into` when given
  * @property {(start: number, length: number, into: Uint8Array) => Uint8Array} [readRangeSync] the same, in the calling thread
  *   (a file, whose reads always end): a sequential reader of sections reads with it, so that the bytes it copies are in this
- *   core's cache when they are hashed, and no thread of a pool copies them for it (see read.js directSectionBatches)
+ *   core's cache when they are hashed, and no thread of a pool copies them for it (see section-batches.js directSectionBatches)
  * @property {() => Promise<void>} checkUnchanged throws if the input changed since it was opened (a file)
  * @property {() => Promise<void>} close
  *

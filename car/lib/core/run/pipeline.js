@@ -1,7 +1,7 @@
 // The round-trip pipeline: stream blocks out of a CAR, process them in ordered batches (inline, or
 // on worker threads a shell provides), accumulate the summary in CAR order, and optionally write a
 // CAR back out through an output a shell provides (the Node shell's is an atomic file; the core's
-// own, write.js, is bytes in memory). With canonicalize, rewritten blocks' parents are rewritten
+// own, write/car-writer.js, is bytes in memory). With canonicalize, rewritten blocks' parents are rewritten
 // too (relink.js).
 import { CID } from 'multiformats/cid'
 import { openCar, CarReadError, sectionError, asReadError } from '../read/open-car.js'
@@ -45,7 +45,7 @@ import { BATCH_BLOCKS, BATCH_BYTES, BATCH_SECTIONS as SECTION_BATCH } from '../r
  * @property {boolean} [canonicalize] write canonical forms of non-canonical blocks, and relink their parents
  * @property {number} [workers] threads checking blocks: 1 = inline; without `output`, N = this thread and N - 1 worker threads; with `output`, N worker threads
  * @property {(threads: number, options: { canonicalize?: boolean }) => Promise<Processor>} [workerPool] the shell's worker threads (without it, `workers` must be 1)
- * @property {import('../check/classify.js').Codec} [codec] the DAG-CBOR codec (default: ./codec.js)
+ * @property {import('../check/classify.js').Codec} [codec] the DAG-CBOR codec (default: ../check/dag-cbor.js)
  * @property {number} [maxBlockSize] largest block (and section length claim) accepted
  * @property {boolean} [relaxed] non-canonical DAG-CBOR blocks that relaxed decode reads losslessly are counted and listed, not a failure
  * @property {boolean} [partial] the CAR is part of a larger DAG: roots may be absent from its blocks, and the header may list none

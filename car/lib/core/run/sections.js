@@ -1,7 +1,7 @@
 // The worker side of a parallel verify run without an output file: a batch of whole sections, as
-// the main thread split them by their length varints (read.js sectionBatches), is read here (CIDs
-// included), each block checked (classify.js verdict) and counted into a summary of the batch, which the
-// main thread merges in CAR order. The CIDs go back as one buffer, for the checks over the whole
+// the main thread split them by their length varints (read/section-batches.js sectionBatches), is
+// read here (CIDs included), each block checked (classify.js verdict) and counted into a summary of
+// the batch, which the main thread merges in CAR order. The CIDs go back as one buffer, for the checks over the whole
 // CAR (roots, duplicates, the CARv2 index) that need every block. So the main thread neither
 // parses CIDs nor makes an object per block, and no per-block result crosses between threads.
 /** @typedef {import('multiformats/cid').CID} CID */

@@ -13,7 +13,7 @@ export { varintBytes } from '../base/varint.js'
 const HIGH_WATER = 1 << 20
 
 /**
- * An output target of the pipeline (core/pipeline.js) that keeps the CAR's bytes in memory, in
+ * An output target of the pipeline (run/pipeline.js) that keeps the CAR's bytes in memory, in
  * chunks of about 1 MiB: `chunks()` gives those of the output the run committed.
  *
  * @param {string} name what the summary calls it
