@@ -252,8 +252,20 @@ export function verifyBlock (cid, bytes) {
   // identity: the digest is the data itself, compared without copying it
   const digest = mh.code === IDENTITY ? bytes : digestOf(mh.code, bytes)
   if (digest === null) return 'unverified'
-  const expected = mh.digest
-  if (mh.code !== IDENTITY && expected.length < digest.length) {
+  return digestVerdict(mh.code, mh.digest, digest)
+}
+
+/**
+ * A block's digest, however it was computed, against the one its CID holds: the one comparison
+ * every hash check makes (verifyBlock, a reader's hasher not yet loaded, the writers).
+ *
+ * @param {number} code the multihash code
+ * @param {Uint8Array} expected the CID's digest
+ * @param {Uint8Array} digest the block's (for identity, the block itself)
+ * @returns {'ok'|'mismatch'|'unverified'}
+ */
+export function digestVerdict (code, expected, digest) {
+  if (code !== IDENTITY && expected.length < digest.length) {
     // a truncated multihash (the spec allows one; go-cid's Prefix.Sum writes them): its CID names
     // the bytes whose digest starts with it; too short a one vouches for nothing (unverifiedReason)
     if (!sameBytes(digest.subarray(0, expected.length), expected)) return 'mismatch'

@@ -9,7 +9,7 @@ import { CID_ROOM, bytesText } from './limits.js'
 /** The CARv2 pragma: a CARv1 header of its own, { version: 2 }, byte for byte as the spec gives it. */
 export const V2_PRAGMA = Uint8Array.from([0x0a, 0xa1, 0x67, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x02])
 /** The CARv2 fixed header after it: characteristics (16 bytes), data offset, data size, index offset (u64 each). */
-const V2_FIXED_HEADER = 40
+export const V2_FIXED_HEADER = 40
 const V2_HEADER_END = V2_PRAGMA.length + V2_FIXED_HEADER
 
 /**

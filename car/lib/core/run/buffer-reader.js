@@ -4,9 +4,8 @@
 import { CID } from 'multiformats/cid'
 import { readCarHeader, forEachSection } from '../read/in-memory.js'
 import { BlockTable } from '../graph/block-table.js'
-import { verifyBlock, loadHashers, loadHasher } from '../check/hash.js'
+import { verifyBlock, digestVerdict, loadHashers, loadHasher } from '../check/hash.js'
 import { NotLoadedError } from '../base/errors.js'
-import { sameBytes } from '../base/bytes.js'
 import { throwIfHashFailed, checkIteratorOptions } from './block-iterator.js'
 
 /**
@@ -40,7 +39,7 @@ export function checkBlockNow (cid, bytes, offset, { verifyHashes = true, allowU
     // the loaded hasher for the next blocks and reads; this one now, the slower way, if there is one
     loadHasher(err.code).catch(() => {})
     const digest = hashNow?.(cid.multihash.code, bytes)
-    if (digest) result = sameBytes(digest, cid.multihash.digest) ? 'ok' : 'mismatch'
+    if (digest) result = digestVerdict(cid.multihash.code, cid.multihash.digest, digest)
     else throw new Error(`the block at byte offset ${offset} has CID ${cid}, whose hash function (0x${cid.multihash.code.toString(16)}) is not loaded yet: await CarBufferReader.ready() once before reading synchronously`)
   }
   throwIfHashFailed(cid, offset, result, allowUnverified)

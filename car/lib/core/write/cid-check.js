@@ -5,9 +5,9 @@
 import { CID } from 'multiformats/cid'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { blake2b } from '@noble/hashes/blake2.js'
-import { digest32Matches, digestOf, hashName, hasherMissing, loadHasher } from '../check/hash.js'
+import { digest32Matches, digestOf, digestVerdict, hashName, hasherMissing, loadHasher } from '../check/hash.js'
 import { sha256Matches } from '../check/sha256-js.js'
-import { firstDifference, sameBytes } from '../base/bytes.js'
+import { firstDifference, sameBytes, toHex } from '../base/bytes.js'
 import { MIN_TRUNCATED_DIGEST } from '../read/limits.js'
 
 /**
@@ -98,11 +98,11 @@ export function blockHashProblem (cid, bytes) {
     // call it unverified; such a block is written unchecked, as one of a hash not computed here is
     if (expected.length < MIN_TRUNCATED_DIGEST) return null
     const full = slowDigest(code, bytes)
-    if (sameBytes(full.subarray(0, expected.length), expected)) return null
-    return `the CID's ${name} digest (truncated to ${expected.length} bytes) is ${hex(expected)}, but the ${bytes.length} bytes given hash to ${hex(full.subarray(0, expected.length))}...`
+    if (digestVerdict(code, expected, full) === 'ok') return null
+    return `the CID's ${name} digest (truncated to ${expected.length} bytes) is ${toHex(expected)}, but the ${bytes.length} bytes given hash to ${toHex(full.subarray(0, expected.length))}...`
   }
   if (matches32(code, bytes, expected)) return null
-  return `the CID's ${name} digest is ${hex(expected)}, but the ${bytes.length} bytes given hash to ${hex(slowDigest(code, bytes))}`
+  return `the CID's ${name} digest is ${toHex(expected)}, but the ${bytes.length} bytes given hash to ${toHex(slowDigest(code, bytes))}`
 }
 
 /**
@@ -128,13 +128,6 @@ function matches32 (code, bytes, expected) {
 function slowDigest (code, bytes) {
   if (!hasherMissing(code)) return /** @type {Uint8Array} */ (digestOf(code, bytes))
   return code === SHA2_256 ? sha256(bytes) : blake2b(bytes, { dkLen: 32 })
-}
-
-/** @param {Uint8Array} bytes */
-function hex (bytes) {
-  let out = ''
-  for (const b of bytes) out += (b < 16 ? '0' : '') + b.toString(16)
-  return out
 }
 
 /**
