@@ -7,7 +7,7 @@ import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { identity } from 'multiformats/hashes/identity'
 import { headerBytes, sectionBytes } from '../../lib/core/write/car-writer.js'
-import { spliceLinks, cidFor } from '../../lib/core/write/relink.js'
+import { spliceLinks, cidFor, cidKey, resolve, rewritten } from '../../lib/core/write/relink.js'
 
 /** @param {unknown} value */
 const block = async (value) => {
@@ -52,6 +52,29 @@ describe('core/write', () => {
       const bytes = dagCbor.encode({ x: (await block('a')).cid })
       assert.equal(spliceLinks(bytes, () => undefined), bytes)
     })
+  })
+
+  it('the write pass splices where resolve() found the links, and refuses bytes that are not the block resolve() read', async () => {
+    const seed = await block('non-canonical child')
+    const canonical = dagCbor.encode('child, canonical')
+    const other = (await block('unaffected')).cid
+    const parent = await block({ x: seed.cid, y: other })
+    const file = { readRange: async (/** @type {number} */ start, /** @type {number} */ length) => parent.bytes.slice(start, start + length) }
+    /** @type {Map<string, import('../../lib/core/write/relink.js').Affected>} */
+    const affected = new Map()
+    affected.set(cidKey(seed.cid.bytes), { cid: seed.cid, canonical })
+    /** @type {import('../../lib/core/write/relink.js').Affected} */
+    const entry = { cid: parent.cid, at: { start: 0, length: parent.bytes.length } }
+    affected.set(cidKey(parent.cid.bytes), entry)
+    await resolve(affected, /** @type {any} */ (file))
+    const childCid = CID.createV1(0x71, await sha256.digest(canonical))
+    const expected = dagCbor.encode({ x: childCid, y: other })
+    const bytes = rewritten(affected, entry, parent.bytes)
+    assert.deepEqual(bytes && Uint8Array.from(bytes), Uint8Array.from(expected))
+    assert.equal(String(entry.newCid), cidFor(parent.cid, expected).toString())
+    const changed = parent.bytes.slice()
+    changed[changed.length - 1] ^= 1 // in the unaffected link: the spans still fit, the bytes are another block's
+    assert.equal(rewritten(affected, entry, changed), null)
   })
 
   it('cidFor keeps the version, codec and hash function', async () => {

@@ -309,7 +309,7 @@ async function verifySections ({ car, codec, pool, threads, here, summary, check
  * @param {RunOptions['onProgress']} [a.onProgress]
  */
 async function relinkAndRewrite ({ source, target, car, seeds, segments, summary, output, maxBlockSize, onProgress }) {
-  const { cidKey, cidFor, findAffected, relinked, resolve } = await import('../write/relink.js')
+  const { cidKey, cidFor, findAffected, rewritten, resolve } = await import('../write/relink.js')
   const o = /** @type {NonNullable<typeof summary.output>} */ (summary.output)
   if (!source.seekable) throw new Error('--canonicalize needs an input it can read again')
   const affected = new Map(seeds)
@@ -350,9 +350,9 @@ async function relinkAndRewrite ({ source, target, car, seeds, segments, summary
         await rewrite.put(block.cid, block.bytes)
       } else {
         const newCid = /** @type {CID} */ (entry.newCid)
-        const bytes = relinked(affected, entry.canonical ?? block.bytes)
+        const bytes = rewritten(affected, entry, block.bytes)
         // computed from the same bytes in resolve(); a difference means the file changed under us
-        if (!cidFor(entry.cid, bytes).equals(newCid)) throw new ToolError(`${source.name} changed during the run (block ${block.cid} at byte offset ${block.offset}); nothing was written`)
+        if (!bytes || !cidFor(entry.cid, bytes).equals(newCid)) throw new ToolError(`${source.name} changed during the run (block ${block.cid} at byte offset ${block.offset}); nothing was written`)
         if (entry.canonical) o.canonicalized++
         else o.relinked++
         if (!mapped.has(key)) {

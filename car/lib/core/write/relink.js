@@ -10,13 +10,15 @@
 //     one backward pass, one with children first by one forward pass; each needs one more pass to
 //     confirm. Only link positions are looked at (no decode, no re-encode);
 //  3. new CIDs are computed children first: each affected block's bytes are read again by offset,
-//     and its links spliced (same position, same CID version, codec and hash function), so a
-//     canonical parent stays canonical and nothing else in it changes;
-//  4. the write pass copies the file again, splicing the affected blocks as they go by and
-//     replacing the roots.
+//     walked once for where its links to affected blocks are (its spans), and those links spliced
+//     (same position, same CID version, codec and hash function), so a canonical parent stays
+//     canonical and nothing else in it changes;
+//  4. the write pass copies the file again, splicing the affected blocks at their spans as they go
+//     by (no second walk) and replacing the roots.
 //
-// Memory: per affected block, its old and new CID and its offset (a few hundred bytes); plus the
-// canonical bytes of the canonicalized blocks, which are not in the file. Nothing per other block.
+// Memory: per affected block, its old and new CID, its offset and three numbers per link it has to
+// an affected block (a few hundred bytes); plus the canonical bytes of the canonicalized blocks,
+// which are not in the file. Nothing per other block.
 import { CID } from 'multiformats/cid'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import { linkSpans, scanLinks } from '../graph/cbor-walk.js'
@@ -36,6 +38,8 @@ const DAG_CBOR = 0x71
  * @property {{ start: number, length: number }} [at] where the block's bytes are in the file (not a seed)
  * @property {CID} [newCid] set by resolve()
  * @property {boolean} [linksChanged] set by resolve(): some of its links were replaced
+ * @property {number[]} [spans] set by resolve(): where its links to affected blocks are in its
+ *   bytes, [head start, content start, content end] after each other (linkSpans'), for splicing
  */
 
 /**
@@ -156,14 +160,53 @@ export function bytesOf (source, entry) {
   return source.readRange(at.start, at.length)
 }
 
+/** @type {number[]} the spans of a block that links to no affected block (shared: never written to) */
+const NO_SPANS = []
+
 /**
- * An affected block's new bytes: its links to affected blocks replaced by their new CIDs.
+ * Where `bytes` link to affected blocks (the block itself included): the one walk of an affected
+ * block's bytes for its links, whose spans both resolve() and the write pass splice.
  *
  * @param {Map<string, Affected>} affected
  * @param {Uint8Array} bytes
+ * @returns {number[]} [head start, content start, content end] of each such link, after each other
  */
-export function relinked (affected, bytes) {
-  return spliceLinks(bytes, (cidBytes) => affected.get(cidKey(cidBytes))?.newCid?.bytes)
+function affectedSpans (affected, bytes) {
+  /** @type {number[]} */
+  let spans = NO_SPANS
+  for (const [head, start, end] of linkSpans(bytes)) {
+    if (!affected.has(cidKey(bytes.subarray(start + 1, end)))) continue
+    if (spans === NO_SPANS) spans = []
+    spans.push(head, start, end)
+  }
+  return spans
+}
+
+/**
+ * An affected block's new bytes: its links to affected blocks (at the spans resolve() found)
+ * replaced by their new CIDs, where they have one.
+ *
+ * @param {Map<string, Affected>} affected
+ * @param {Uint8Array} bytes
+ * @param {number[]} spans the entry's, from resolve()
+ */
+export function relinked (affected, bytes, spans) {
+  return spliceSpans(bytes, spans, (cidBytes) => affected.get(cidKey(cidBytes))?.newCid?.bytes)
+}
+
+/**
+ * An affected block's new bytes in the write pass, spliced at the spans resolve() found: a seed's
+ * from its canonical bytes, any other's from `read`, the block as read again. Null when `read` is
+ * not the block resolve() spliced (it no longer matches its CID: the file changed under us).
+ *
+ * @param {Map<string, Affected>} affected
+ * @param {Affected} entry
+ * @param {Uint8Array} read
+ */
+export function rewritten (affected, entry, read) {
+  const spans = /** @type {number[]} */ (entry.spans)
+  if (entry.canonical) return relinked(affected, entry.canonical, spans)
+  return verifyBlock(entry.cid, read) === 'ok' ? relinked(affected, read, spans) : null
 }
 
 /**
@@ -182,7 +225,13 @@ export async function resolve (affected, source) {
   const push = async (/** @type {string} */ key) => {
     const entry = /** @type {Affected} */ (affected.get(key))
     const bytes = await bytesOf(source, entry)
-    const children = linkSpans(bytes).map(([, s, e]) => cidKey(bytes.subarray(s + 1, e))).filter((c) => c !== key && affected.has(c))
+    const spans = entry.spans = affectedSpans(affected, bytes)
+    /** @type {string[]} */
+    const children = []
+    for (let i = 0; i < spans.length; i += 3) {
+      const child = cidKey(bytes.subarray(spans[i + 1] + 1, spans[i + 2]))
+      if (child !== key) children.push(child)
+    }
     visiting.add(key)
     stack.push({ key, entry, children })
   }
@@ -201,7 +250,7 @@ export async function resolve (affected, source) {
       visiting.delete(top.key)
       const { entry } = top
       const bytes = await bytesOf(source, entry)
-      const fresh = relinked(affected, bytes)
+      const fresh = relinked(affected, bytes, /** @type {number[]} */ (entry.spans))
       entry.linksChanged = fresh !== bytes
       entry.newCid = cidFor(entry.cid, fresh)
     }
@@ -229,11 +278,27 @@ export function cidFor (like, bytes) {
  * @returns {Uint8Array} `bytes` itself when no link changes
  */
 export function spliceLinks (bytes, replacement) {
+  return spliceSpans(bytes, linkSpans(bytes).flat(), replacement)
+}
+
+/**
+ * spliceLinks at spans already found: `spans` holds [head start, content start, content end] of
+ * each link that may be replaced, after each other, in order.
+ *
+ * @param {Uint8Array} bytes
+ * @param {number[]} spans
+ * @param {(cid: Uint8Array) => Uint8Array | undefined} replacement
+ * @returns {Uint8Array} `bytes` itself when no link changes
+ */
+function spliceSpans (bytes, spans, replacement) {
   /** @type {Uint8Array[]} */
   const parts = []
   let from = 0
   let length = 0
-  for (const [head, start, end] of linkSpans(bytes)) {
+  for (let i = 0; i < spans.length; i += 3) {
+    const head = spans[i]
+    const start = spans[i + 1]
+    const end = spans[i + 2]
     const fresh = replacement(bytes.subarray(start + 1, end))
     if (!fresh) continue
     const before = bytes.subarray(from, head)
