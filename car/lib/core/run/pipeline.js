@@ -3,6 +3,11 @@
 // CAR back out through an output a shell provides (the Node shell's is an atomic file; the core's
 // own, write/car-writer.js, is bytes in memory). With canonicalize, rewritten blocks' parents are rewritten
 // too (relink.js).
+//
+// runPipeline opens the CAR and hands it to one of two runs, each one function read top to bottom:
+// verifyRun (no output) and rewriteRun (an output). Both check blocks through one loop, checkBlocks,
+// which takes what to do with each block; a verify run goes by batches of whole sections
+// (verifySections) instead, unless each block is reported while worker threads check them.
 import { CID } from 'multiformats/cid'
 import { openCar, CarReadError, sectionError, asReadError } from '../read/open-car.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from '../read/limits.js'
@@ -62,14 +67,26 @@ import { BATCH_BLOCKS, BATCH_BYTES, BATCH_SECTIONS as SECTION_BATCH } from '../r
  */
 
 /**
- * Run the pipeline over one source. A CarReadError (or any other failure) carries the summary of
- * what was read before it, as `err.summary`, so the caller can still print it.
+ * @typedef {object} Run what a run's stages share, once the CAR is open
+ * @property {RunOptions} options
+ * @property {import('../check/classify.js').Codec} codec
+ * @property {import('../read/open-car.js').Car} car
+ * @property {ReturnType<typeof createChecks>} checks the whole-CAR checks (roots, duplicates, index)
+ * @property {import('../report/summary.js').Summary} summary
+ * @property {Processor | null} pool the shell's worker threads (null: every batch is checked here)
+ * @property {number} threads how many
+ */
+
+/**
+ * Run the pipeline over one source: a verify run (verifyRun) without an output, a rewrite run
+ * (rewriteRun) with one. A CarReadError (or any other failure) carries the summary of what was read
+ * before it, as `err.summary`, so the caller can still print it.
  *
  * @param {RunOptions} options
  * @returns {Promise<import('../report/summary.js').Summary>}
  */
 export async function runPipeline (options) {
-  const { source, output: target, canonicalize = false, onProgress, onBlock, signal, maxBlockSize, partial = false, relaxed = false, mainThreadChecks = true } = options
+  const { source, output: target, canonicalize = false, signal, maxBlockSize, partial = false, relaxed = false } = options
   const workers = options.workers ?? 1
   if (workers > 1 && !options.workerPool) throw new TypeError('workers > 1 needs a workerPool (the Node entry has one)')
   const codec = codecOf(options.codec ?? await import('../check/dag-cbor.js'))
@@ -80,8 +97,8 @@ export async function runPipeline (options) {
   summary.relaxed = relaxed
   /** @type {import('../read/open-car.js').Car | null} */
   let car = null
-  /** @type {CarOutput | null} */
-  let output = null
+  /** @type {{ output: CarOutput | null }} the output a rewrite run is writing, aborted on a failure */
+  const writing = { output: null }
   /** @type {Processor | null} */
   let processor = null
   try {
@@ -95,97 +112,14 @@ export async function runPipeline (options) {
     const threads = target ? workers : workers - 1
     // (with an output and no worker threads to give the batches to, workers: 1 checks them inline)
     processor = threads > 0 && options.workerPool ? await options.workerPool(threads, { canonicalize }) : null
-    if (target) {
-      output = await target.open(car.roots)
-      summary.output = { file: target.name, blocks: 0, unchanged: 0, canonicalized: 0, relinked: 0, keptUnchanged: 0, rootsReplaced: 0, passes: 1, mappings: [], cannotRewrite: [] }
+    const run = { options, codec, car, checks, summary, pool: processor, threads }
+    if (!target) {
+      await verifyRun(run)
+      return finishSummary(summary, start) // its time ends before the worker threads close
     }
-    /** @type {Map<string, import('../write/relink.js').Affected>} the blocks canonicalized in this pass */
-    const seeds = new Map()
-    /** @type {number[]} section offsets where the file's SEGMENTs start, for relinking passes */
-    const segments = []
-    const o = summary.output
-
-    if (!target && (!onBlock || processor === null)) {
-      await verifySections({ car, codec, pool: processor, threads, here: processor === null || mainThreadChecks, summary, checks, maxBlockSize: maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, onProgress, onBlock, signal })
-      await checks.finish(summary)
-      summary.bytes = car.position()
-      await car.stop()
-      return finishSummary(summary, start)
-    }
-    const { SEGMENT, cidKey, detach } = await import('../write/relink.js')
-    const pool = processor
-    // batches of blocks (block by block: an output is written from them, or each is reported), each
-    // checked in this thread or by a worker thread (the same loop as verifySections')
-    const checked = feed(blockBatches(car, segments, SEGMENT), {
-      here: pool === null ? (blocks) => checkLoading(() => processBatch(codec, blocks, { canonicalize })) : null,
-      send: pool === null ? null : (blocks) => pool.submit(blocks),
-      ahead: pool === null ? 1 : 2 * threads,
-      holds: (err) => err instanceof CarReadError // the blocks read completely before it are still classified and counted
-    })
-    for await (const { batch: blocks, result: rs } of checked) {
-      signal?.throwIfAborted()
-      for (let i = 0; i < blocks.length; i++) {
-        const block = blocks[i]
-        const r = rs[i]
-        addBlock(summary, block, r)
-        checks.block(block)
-        if (onBlock) {
-          // a callback may abort the run: the blocks after it in the batch are not reported
-          signal?.throwIfAborted()
-          onBlock(block.cid.bytes, block.bytes, block.offset ?? 0, summary.blocks - 1, r)
-        }
-        if (!output || !o) continue
-        o.blocks++
-        if (r.keptReason) o.keptUnchanged++
-        if (r.out && r.newCid) {
-          const newCid = CID.parse(r.newCid)
-          o.canonicalized++
-          o.mappings.push({ old: block.cid.toString(), new: r.newCid, why: 'canonicalized' })
-          seeds.set(cidKey(block.cid.bytes), { cid: detach(block.cid), canonical: r.out }) // its links are spliced in resolve()
-          await output.put(newCid, r.out)
-        } else {
-          // canonical blocks are written as read: strict validation accepts only canonical bytes
-          o.unchanged++
-          await output.put(block.cid, block.bytes)
-        }
-      }
-      // the bytes of the blocks counted, not the reader's position, which runs ahead of them
-      onProgress?.(summary.blocks, blocks.length ? blocks[blocks.length - 1].offset : car.position())
-    }
-    await checks.finish(summary)
-    summary.bytes = car.position()
-    if (output && o && seeds.size) {
-      await source.checkUnchanged()
-      output = await relinkAndRewrite({ source, target: /** @type {OutputTarget} */ (target), car, seeds, segments, summary, output, maxBlockSize, onProgress })
-    }
-    if (output && o) {
-      await source.checkUnchanged()
-      await output.finish()
-      if (canonicalize && summary.dagCbor.nonCanonical > 0) o.check = await readBack(output, { ...options, partial })
-      // the output takes its name only when the run passed (and a rewritten copy read back clean):
-      // a copy of a CAR that fails, or a rewrite that does not pass, is no one's to keep
-      if (!(options.passes ?? passedChecks)(summary)) {
-        await output.abort()
-        o.written = false
-      } else {
-        // the map is written and flushed first, renamed right after the CAR: both or neither
-        const map = target?.writeMap ? await target.writeMap(o.mappings) : null
-        try {
-          await output.commit()
-        } catch (err) {
-          await map?.abort()
-          throw err
-        }
-        o.written = true
-        if (map) {
-          await map.commit()
-          o.mapFile = target?.mapName
-        }
-      }
-    }
-    await car.stop()
+    await rewriteRun(run, target, writing)
   } catch (thrown) {
-    await output?.abort()
+    await writing.output?.abort()
     const err = asReadError(thrown, summary.blocks, car ? car.position() : 0)
     if (err instanceof CarReadError) aboutInput(err, source.name)
     const e = /** @type {any} */ (err)
@@ -202,24 +136,145 @@ export async function runPipeline (options) {
 }
 
 /**
- * The blocks of a CAR in batches (BATCH_BLOCKS, BATCH_BYTES), noting where each SEGMENT of the file
- * starts (for relinking passes). A reading error comes after a batch holding the blocks before it.
+ * A run without an output: every block checked and counted, then the whole-CAR checks. By batches
+ * of whole sections (verifySections), unless each block is reported while worker threads check
+ * them: then block by block, through the loop a rewrite run uses (checkBlocks).
+ *
+ * @param {Run} run
+ */
+async function verifyRun (run) {
+  const { car, checks, summary, pool, options } = run
+  if (!options.onBlock || pool === null) await verifySections(run)
+  else await checkBlocks(run, null)
+  await checks.finish(summary)
+  summary.bytes = car.position()
+  await car.stop()
+}
+
+/**
+ * A run with an output: every block checked, counted and written as it is read, in canonical form
+ * when canonicalize rewrote it; then, when some were, the blocks linking to them relinked up the
+ * DAG (relinkAndRewrite, which may write the output again); then the output finished, read back
+ * (with canonicalize) and given its name only when the run passed.
+ *
+ * @param {Run} run
+ * @param {OutputTarget} target
+ * @param {{ output: CarOutput | null }} writing set to the output being written, for runPipeline to abort
+ */
+async function rewriteRun (run, target, writing) {
+  const { options, car, checks, summary } = run
+  const { source, canonicalize = false, partial = false } = options
+  let output = writing.output = await target.open(car.roots)
+  summary.output = { file: target.name, blocks: 0, unchanged: 0, canonicalized: 0, relinked: 0, keptUnchanged: 0, rootsReplaced: 0, passes: 1, mappings: [], cannotRewrite: [] }
+  const o = summary.output
+  const { SEGMENT, cidKey, detach } = await import('../write/relink.js')
+  /** @type {Map<string, import('../write/relink.js').Affected>} the blocks canonicalized in this pass */
+  const seeds = new Map()
+  /** @type {number[]} section offsets where the file's SEGMENTs start, for relinking passes */
+  const segments = []
+  await checkBlocks(run, (block, r) => {
+    o.blocks++
+    if (r.keptReason) o.keptUnchanged++
+    if (r.out && r.newCid) {
+      const newCid = CID.parse(r.newCid)
+      o.canonicalized++
+      o.mappings.push({ old: block.cid.toString(), new: r.newCid, why: 'canonicalized' })
+      seeds.set(cidKey(block.cid.bytes), { cid: detach(block.cid), canonical: r.out }) // its links are spliced in resolve()
+      return output.put(newCid, r.out)
+    }
+    // canonical blocks are written as read: strict validation accepts only canonical bytes
+    o.unchanged++
+    return output.put(block.cid, block.bytes)
+  }, { starts: segments, size: SEGMENT })
+  await checks.finish(summary)
+  summary.bytes = car.position()
+  if (seeds.size) {
+    await source.checkUnchanged()
+    output = writing.output = await relinkAndRewrite({ source, target, car, seeds, segments, summary, output, maxBlockSize: options.maxBlockSize, onProgress: options.onProgress })
+  }
+  await source.checkUnchanged()
+  await output.finish()
+  if (canonicalize && summary.dagCbor.nonCanonical > 0) o.check = await readBack(output, { ...options, partial })
+  // the output takes its name only when the run passed (and a rewritten copy read back clean):
+  // a copy of a CAR that fails, or a rewrite that does not pass, is no one's to keep
+  if (!(options.passes ?? passedChecks)(summary)) {
+    await output.abort()
+    o.written = false
+  } else {
+    // the map is written and flushed first, renamed right after the CAR: both or neither
+    const map = target.writeMap ? await target.writeMap(o.mappings) : null
+    try {
+      await output.commit()
+    } catch (err) {
+      await map?.abort()
+      throw err
+    }
+    o.written = true
+    if (map) {
+      await map.commit()
+      o.mapFile = target.mapName
+    }
+  }
+  await car.stop()
+}
+
+/**
+ * The loop of a run block by block, in this thread or on the worker threads (through feed.js, the
+ * loop verifySections' batches go through too): each block's result is counted, the block given to
+ * the whole-CAR checks and to onBlock, then to `step` (a rewrite run writes it there).
+ *
+ * @param {Run} run
+ * @param {((block: import('../read/open-car.js').Block, result: BlockResult) => Promise<void>) | null} step
+ * @param {{ starts: number[], size: number }} [segments] note where each segment of the file starts
+ */
+async function checkBlocks (run, step, segments) {
+  const { car, codec, pool, threads, summary, checks, options: { canonicalize = false, onBlock, onProgress, signal } } = run
+  // batches of blocks (block by block: an output is written from them, or each is reported), each
+  // checked in this thread or by a worker thread
+  const checked = feed(blockBatches(car, segments), {
+    here: pool === null ? (blocks) => checkLoading(() => processBatch(codec, blocks, { canonicalize })) : null,
+    send: pool === null ? null : (blocks) => pool.submit(blocks),
+    ahead: pool === null ? 1 : 2 * threads,
+    holds: (err) => err instanceof CarReadError // the blocks read completely before it are still classified and counted
+  })
+  for await (const { batch: blocks, result: rs } of checked) {
+    signal?.throwIfAborted()
+    for (let i = 0; i < blocks.length; i++) {
+      const block = blocks[i]
+      const r = rs[i]
+      addBlock(summary, block, r)
+      checks.block(block)
+      if (onBlock) {
+        // a callback may abort the run: the blocks after it in the batch are not reported
+        signal?.throwIfAborted()
+        onBlock(block.cid.bytes, block.bytes, block.offset ?? 0, summary.blocks - 1, r)
+      }
+      if (step) await step(block, r)
+    }
+    // the bytes of the blocks counted, not the reader's position, which runs ahead of them
+    onProgress?.(summary.blocks, blocks.length ? blocks[blocks.length - 1].offset : car.position())
+  }
+}
+
+/**
+ * The blocks of a CAR in batches (BATCH_BLOCKS, BATCH_BYTES), noting where each segment of the file
+ * starts (for relinking passes), if asked. A reading error comes after a batch holding the blocks
+ * before it.
  *
  * @param {import('../read/open-car.js').Car} car
- * @param {number[]} segments
- * @param {number} segment
+ * @param {{ starts: number[], size: number }} [segments]
  * @returns {AsyncGenerator<import('../read/open-car.js').Block[]>}
  */
-async function * blockBatches (car, segments, segment) {
+async function * blockBatches (car, segments) {
   /** @type {import('../read/open-car.js').Block[]} */
   let batch = []
   let batchBytes = 0
-  let nextSegment = 0
+  let nextSegment = segments ? 0 : Infinity
   try {
     for await (const block of car.blocks()) {
       if (block.offset >= nextSegment) {
-        segments.push(block.offset)
-        nextSegment = block.offset + segment
+        segments?.starts.push(block.offset)
+        nextSegment = block.offset + (segments?.size ?? Infinity)
       }
       batch.push(block)
       batchBytes += block.bytes.length
@@ -244,20 +299,13 @@ async function * blockBatches (car, segments, segment) {
  * are merged in CAR order, and the CIDs they send back go through the whole-CAR checks (roots,
  * duplicates, index).
  *
- * @param {object} a
- * @param {import('../read/open-car.js').Car} a.car
- * @param {import('../check/classify.js').Codec} a.codec
- * @param {Processor | null} a.pool worker threads (null: every batch is checked here)
- * @param {number} a.threads how many
- * @param {boolean} a.here this thread checks batches too
- * @param {import('../report/summary.js').Summary} a.summary
- * @param {ReturnType<typeof createChecks>} a.checks
- * @param {number} a.maxBlockSize
- * @param {RunOptions['onProgress']} [a.onProgress]
- * @param {RunOptions['onBlock']} [a.onBlock] only without a pool
- * @param {AbortSignal} [a.signal]
+ * @param {Run} run its onBlock only without a pool
  */
-async function verifySections ({ car, codec, pool, threads, here, summary, checks, maxBlockSize, onProgress, onBlock, signal }) {
+async function verifySections ({ car, codec, pool, threads, summary, checks, options }) {
+  const { onProgress, onBlock, signal, mainThreadChecks = true } = options
+  const maxBlockSize = options.maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE
+  // this thread checks batches too, unless told not to while there are worker threads
+  const here = pool === null || mainThreadChecks
   /** @type {SharedArrayBuffer[]} the buffers of checked batches, which sectionBatches fills again */
   const spare = []
   const checked = feed(car.sectionBatches(BATCH_BYTES, SECTION_BATCH, spare), {
