@@ -30,6 +30,11 @@ import { toHex } from '../../base/bytes.js'
  * @property {boolean} empty the MST is an empty repo's single empty node
  * @property {{ cid: string, from: string | null, range: string }[]} missingNodes
  * @property {Set<string>} reached the nodes reached (by blockKey)
+ * @typedef {(rule: string, node: string | null, key: string | null, message: string) => void} OnFault
+ * @typedef {{ cid: CID, parent: string | null, height: number | null, after: string | null, before: string | null }} NodeTask
+ *   height: the height this node must have (null: the root, or under a faulty link: take it from the keys)
+ *   after, before: the keys around the link, to say what a missing node would hold
+ * @typedef {{ entry: Entry, key: Uint8Array }} EntryTask
  */
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
@@ -42,14 +47,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true })
  * @returns {AsyncGenerator<Entry>}
  */
 export async function * walkMst (store, root, onFault, stats) {
-  /** @param {string} rule @param {string | null} node @param {string | null} key @param {string} message */
+  /** @type {OnFault} */
   const fault = (rule, node, key, message) => onFault({ rule, node, key, message })
-  /**
-   * @typedef {{ cid: CID, parent: string | null, height: number | null, after: string | null, before: string | null }} NodeTask
-   * height: the height this node must have (null: the root, or under a faulty link: take it from the keys)
-   * after, before: the keys around the link, to say what a missing node would hold
-   * @typedef {{ entry: Entry, key: Uint8Array }} EntryTask
-   */
   /** @type {Array<NodeTask | EntryTask>} */
   const stack = [{ cid: root, parent: null, height: null, after: null, before: null }]
   /** @type {Uint8Array | null} */
@@ -72,31 +71,8 @@ export async function * walkMst (store, root, onFault, stats) {
       continue
     }
     stats.reached.add(key)
-    const bytes = await store.get(task.cid)
-    if (!bytes) {
-      const bounds = [task.after !== null && `after ${task.after}`, task.before !== null && `before ${task.before}`].filter(Boolean)
-      const range = bounds.length ? `the keys ${bounds.join(' and ')}` : 'every key'
-      stats.missingNodes.push({ cid: id, from: task.parent, range })
-      fault('mst-node-missing', id, null, `not in the CAR (${task.parent ? `linked from node ${task.parent}` : 'the MST root'}; it holds ${range})`)
-      continue
-    }
-    const hash = verifyBlock(task.cid, bytes)
-    if (hash !== 'ok') {
-      fault('block-hash', id, null, hash === 'mismatch' ? 'the block\'s bytes do not hash to its CID' : `its hash function (${hashName(task.cid.multihash.code)}) is not one this tool can check`)
-      continue
-    }
-    let value
-    try {
-      value = codec.decode(bytes)
-    } catch (err) {
-      fault('mst-node-dag-cbor', id, null, `not strict DAG-CBOR: ${describeError(err)}`)
-      continue
-    }
-    const read = readNode(value)
-    if ('error' in read) {
-      fault('mst-node-schema', id, null, read.error)
-      continue
-    }
+    const read = await loadNode(store, task, id, fault, stats)
+    if (read === null) continue
     stats.nodes++
     const { left, entries } = read.node
     for (const p of read.prefixFaults) fault('mst-prefix', id, shownKey(p.key), p.message)
@@ -148,6 +124,45 @@ export async function * walkMst (store, root, onFault, stats) {
     }
     if (left) stack.push({ cid: left, parent: id, height: childHeight, after: task.after, before: entries.length > 0 ? placed[0].path : task.before })
   }
+}
+
+/**
+ * A node the walk reached, read: present, hash-verified, strict DAG-CBOR and an MST node; null,
+ * with the fault reported, when it is not.
+ *
+ * @param {import('./blocks.js').BlockStore} store
+ * @param {NodeTask} task
+ * @param {string} id the node's CID as text
+ * @param {OnFault} fault
+ * @param {WalkStats} stats a missing node is noted in it
+ */
+async function loadNode (store, task, id, fault, stats) {
+  const bytes = await store.get(task.cid)
+  if (!bytes) {
+    const bounds = [task.after !== null && `after ${task.after}`, task.before !== null && `before ${task.before}`].filter(Boolean)
+    const range = bounds.length ? `the keys ${bounds.join(' and ')}` : 'every key'
+    stats.missingNodes.push({ cid: id, from: task.parent, range })
+    fault('mst-node-missing', id, null, `not in the CAR (${task.parent ? `linked from node ${task.parent}` : 'the MST root'}; it holds ${range})`)
+    return null
+  }
+  const hash = verifyBlock(task.cid, bytes)
+  if (hash !== 'ok') {
+    fault('block-hash', id, null, hash === 'mismatch' ? 'the block\'s bytes do not hash to its CID' : `its hash function (${hashName(task.cid.multihash.code)}) is not one this tool can check`)
+    return null
+  }
+  let value
+  try {
+    value = codec.decode(bytes)
+  } catch (err) {
+    fault('mst-node-dag-cbor', id, null, `not strict DAG-CBOR: ${describeError(err)}`)
+    return null
+  }
+  const read = readNode(value)
+  if ('error' in read) {
+    fault('mst-node-schema', id, null, read.error)
+    return null
+  }
+  return read
 }
 
 /** A key as a report shows it: its text made printable, or its hex when it is not UTF-8. @param {Uint8Array} key */
