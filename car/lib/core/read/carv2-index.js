@@ -279,13 +279,18 @@ export function checkIndex (bytes, indexOffset, dataOffset, records, full, repor
   }
   const { buckets, entries } = parsed
   const withCode = parsed.format === 'MultihashIndexSorted'
-  const { codes } = records
-  /** 1: an entry names the block at its offset */
-  const matched = new Uint8Array(entries)
-  /** blocks the index gives other offsets or none: their offsets, and the offsets listed for their key */
-  const unlisted = { offsets: /** @type {number[]} */ ([]), listed: /** @type {({ text: string, count: number } | null)[]} */ ([]) }
-  /** @type {number[]} identity-CID blocks no entry names */
-  const unnamedIdentity = []
+  /** @type {Matching} */
+  const matching = {
+    bytes,
+    parsed,
+    withCode,
+    codes: records.codes,
+    dataOffset,
+    matched: new Uint8Array(entries),
+    unlisted: { offsets: [], listed: [] },
+    unnamedIdentity: []
+  }
+  const { matched, unlisted, unnamedIdentity } = matching
 
   /** @type {Map<number, number[]>} digest length -> the buckets of that width */
   const bucketsByLength = new Map()
@@ -296,65 +301,7 @@ export function checkIndex (bytes, indexOffset, dataOffset, records, full, repor
     else bucketsByLength.set(length, [b])
   }
   for (const length of new Set([...records.groups.keys(), ...bucketsByLength.keys()])) {
-    matchLength(length, records.groups.get(length), bucketsByLength.get(length) ?? [])
-  }
-
-  /**
-   * Sort both sides of one digest length by key, then offset, and merge them.
-   *
-   * @param {number} length
-   * @param {DigestGroup | undefined} group the blocks
-   * @param {number[]} lengthBuckets the index's buckets of that length
-   */
-  function matchLength (length, group, lengthBuckets) {
-    const digests = group?.digests ?? new Uint8Array(0)
-    const codeIds = group?.codeIds ?? new Uint8Array(0)
-    const offsets = group?.offsets ?? new Float64Array(0)
-    const duplicate = group?.duplicate ?? new Uint8Array(0)
-    const blocks = sortedBlocks(group, withCode, codes)
-    const ids = sortedEntries(bytes, parsed, lengthBuckets, withCode)
-    const blockCode = (/** @type {number} */ i) => codes[codeIds[i]]
-    const entryCode = (/** @type {number} */ e) => /** @type {number} */ (buckets[parsed.bucket[e]].code)
-    const blockKeyVsEntry = (/** @type {number} */ i, /** @type {number} */ e) =>
-      (withCode ? blockCode(i) - entryCode(e) : 0) || compareBytes(digests, i * length, bytes, parsed.at[e], length)
-    const sameBlockKey = (/** @type {number} */ i, /** @type {number} */ j) =>
-      (!withCode || blockCode(i) === blockCode(j)) && compareBytes(digests, i * length, digests, j * length, length) === 0
-    const sameEntryKey = (/** @type {number} */ e, /** @type {number} */ f) =>
-      (!withCode || entryCode(e) === entryCode(f)) && compareBytes(bytes, parsed.at[e], bytes, parsed.at[f], length) === 0
-    let p = 0
-    let q = 0
-    while (p < blocks.length) {
-      const order = q === ids.length ? -1 : blockKeyVsEntry(blocks[p], ids[q])
-      if (order > 0) { q++; continue } // an entry whose key no block has: not matched
-      if (order < 0) { // a block whose key the index does not list
-        const b = blocks[p++]
-        if (blockCode(b) === IDENTITY) unnamedIdentity.push(offsets[b])
-        else { unlisted.offsets.push(offsets[b]); unlisted.listed.push(null) }
-        continue
-      }
-      // the blocks [p, pEnd) and the entries [q, qEnd) have the same key, each side by offset
-      let pEnd = p + 1
-      while (pEnd < blocks.length && sameBlockKey(blocks[p], blocks[pEnd])) pEnd++
-      let qEnd = q + 1
-      while (qEnd < ids.length && sameEntryKey(ids[q], ids[qEnd])) qEnd++
-      /** @type {{ text: string, count: number } | null} the key's offsets as a message gives them, made at most once */
-      let listed = null
-      let r = q
-      for (; p < pEnd; p++) {
-        const b = blocks[p]
-        const offset = offsets[b]
-        while (r < qEnd && parsed.offset[ids[r]] < offset) r++
-        let named = false
-        for (; r < qEnd && parsed.offset[ids[r]] === offset; r++) { matched[ids[r]] = 1; named = true }
-        if (named) continue
-        if (blockCode(b) === IDENTITY) { unnamedIdentity.push(offset); continue }
-        if (duplicate[b]) continue // a later copy: listing the CID once is enough
-        listed ??= { text: offsetsText(ids.subarray(q, qEnd), parsed.offset, dataOffset), count: qEnd - q }
-        unlisted.offsets.push(offset)
-        unlisted.listed.push(listed)
-      }
-      q = qEnd
-    }
+    matchLength(matching, length, records.groups.get(length), bucketsByLength.get(length) ?? [])
   }
 
   // the blocks the index misses, in CAR order
@@ -388,6 +335,80 @@ export function checkIndex (bytes, indexOffset, dataOffset, records, full, repor
   }
   reportOrder(bytes, indexOffset, withCode, problem)
   return { format: parsed.format, entries, problems }
+}
+
+/**
+ * @typedef {object} Matching checkIndex's matching of the index's entries with the blocks
+ * @property {Uint8Array} bytes the index bytes
+ * @property {ReturnType<typeof parseIndex>} parsed
+ * @property {boolean} withCode the entries have multihash codes (MultihashIndexSorted)
+ * @property {BlockRecords['codes']} codes
+ * @property {number} dataOffset
+ * @property {Uint8Array} matched 1: an entry names the block at its offset
+ * @property {{ offsets: number[], listed: ({ text: string, count: number } | null)[] }} unlisted blocks
+ *   the index gives other offsets or none: their offsets, and the offsets listed for their key
+ * @property {number[]} unnamedIdentity identity-CID blocks no entry names
+ */
+
+/**
+ * Sort both sides of one digest length by key, then offset, and merge them.
+ *
+ * @param {Matching} m what checkIndex matches, and what it learns
+ * @param {number} length
+ * @param {DigestGroup | undefined} group the blocks
+ * @param {number[]} lengthBuckets the index's buckets of that length
+ */
+function matchLength (m, length, group, lengthBuckets) {
+  const { bytes, parsed, withCode, codes, dataOffset, matched, unlisted, unnamedIdentity } = m
+  const { buckets } = parsed
+  const digests = group?.digests ?? new Uint8Array(0)
+  const codeIds = group?.codeIds ?? new Uint8Array(0)
+  const offsets = group?.offsets ?? new Float64Array(0)
+  const duplicate = group?.duplicate ?? new Uint8Array(0)
+  const blocks = sortedBlocks(group, withCode, codes)
+  const ids = sortedEntries(bytes, parsed, lengthBuckets, withCode)
+  const blockCode = (/** @type {number} */ i) => codes[codeIds[i]]
+  const entryCode = (/** @type {number} */ e) => /** @type {number} */ (buckets[parsed.bucket[e]].code)
+  const blockKeyVsEntry = (/** @type {number} */ i, /** @type {number} */ e) =>
+    (withCode ? blockCode(i) - entryCode(e) : 0) || compareBytes(digests, i * length, bytes, parsed.at[e], length)
+  const sameBlockKey = (/** @type {number} */ i, /** @type {number} */ j) =>
+    (!withCode || blockCode(i) === blockCode(j)) && compareBytes(digests, i * length, digests, j * length, length) === 0
+  const sameEntryKey = (/** @type {number} */ e, /** @type {number} */ f) =>
+    (!withCode || entryCode(e) === entryCode(f)) && compareBytes(bytes, parsed.at[e], bytes, parsed.at[f], length) === 0
+  let p = 0
+  let q = 0
+  while (p < blocks.length) {
+    const order = q === ids.length ? -1 : blockKeyVsEntry(blocks[p], ids[q])
+    if (order > 0) { q++; continue } // an entry whose key no block has: not matched
+    if (order < 0) { // a block whose key the index does not list
+      const b = blocks[p++]
+      if (blockCode(b) === IDENTITY) unnamedIdentity.push(offsets[b])
+      else { unlisted.offsets.push(offsets[b]); unlisted.listed.push(null) }
+      continue
+    }
+    // the blocks [p, pEnd) and the entries [q, qEnd) have the same key, each side by offset
+    let pEnd = p + 1
+    while (pEnd < blocks.length && sameBlockKey(blocks[p], blocks[pEnd])) pEnd++
+    let qEnd = q + 1
+    while (qEnd < ids.length && sameEntryKey(ids[q], ids[qEnd])) qEnd++
+    /** @type {{ text: string, count: number } | null} the key's offsets as a message gives them, made at most once */
+    let listed = null
+    let r = q
+    for (; p < pEnd; p++) {
+      const b = blocks[p]
+      const offset = offsets[b]
+      while (r < qEnd && parsed.offset[ids[r]] < offset) r++
+      let named = false
+      for (; r < qEnd && parsed.offset[ids[r]] === offset; r++) { matched[ids[r]] = 1; named = true }
+      if (named) continue
+      if (blockCode(b) === IDENTITY) { unnamedIdentity.push(offset); continue }
+      if (duplicate[b]) continue // a later copy: listing the CID once is enough
+      listed ??= { text: offsetsText(ids.subarray(q, qEnd), parsed.offset, dataOffset), count: qEnd - q }
+      unlisted.offsets.push(offset)
+      unlisted.listed.push(listed)
+    }
+    q = qEnd
+  }
 }
 
 /**
