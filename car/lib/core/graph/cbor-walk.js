@@ -18,6 +18,8 @@ export class CborWalkError extends Error {}
 
 const textDecoder = new TextDecoder()
 
+// long: one loop whose head reading, item dispatch and container stack share their locals (pos,
+// tag, the stacks); split up, they would share them through an object every item goes through
 /**
  * Walk the single CBOR data item that `bytes` must hold, calling the visitor's hooks.
  *
