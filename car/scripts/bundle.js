@@ -130,7 +130,7 @@ const readsBesideItself = {
  * @param {string} text
  */
 export function checkAscii (text) {
-  const at = text.search(/[^\x00-\x7f]/)
+  const at = text.search(/[^\x00-\x7f]/) // eslint-disable-line no-control-regex -- the range is all of ASCII
   if (at >= 0) throw new Error(`the bundle has a character past ASCII, near ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 10))}: write it as an escape in the source`)
 }
 

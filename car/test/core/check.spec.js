@@ -167,12 +167,11 @@ describe('core/check', () => {
       const blocks = [codec.encode({ a: 1 }), codec.encode([1, 2]), codec.encode({ b: 'x' })]
       const parts = []
       const ends = new Uint32Array(blocks.length)
-      let at = 0
       for (const [i, bytes] of blocks.entries()) {
         const cid = await cidOf(0x71, bytes)
         const length = cid.bytes.length + bytes.length
         parts.push(...varint.encodeTo(length, new Uint8Array(varint.encodingLength(length))), ...cid.bytes, ...bytes)
-        ends[i] = at = parts.length
+        ends[i] = parts.length
       }
       /** @type {string[]} */
       const calls = []

@@ -2,7 +2,6 @@
 // (or on the worker threads a shell adds through runVerify).
 import { CID } from 'multiformats/cid'
 import { openSource } from '../read/source.js'
-import { CarReadError } from '../read/open-car.js'
 import { runPipeline } from './pipeline.js'
 import { memoryTarget } from '../write/car-writer.js'
 import { ToolError } from '../base/errors.js'

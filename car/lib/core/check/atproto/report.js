@@ -1,5 +1,6 @@
 // How `repo verify` and `repo export` print: one line per fault as it is found, then a summary.
 
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g
 
 /** One line, whatever a crafted CAR put in its keys or values. @param {string} s */
