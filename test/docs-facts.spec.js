@@ -1,0 +1,100 @@
+// Each figure lives in one place, bench/README.md, and where another page must show it (a README's
+// short results table) it is the same text: these checks fail when one copy is updated and the
+// other is not. No bench runs here; the figures themselves come from the commands bench/README.md
+// names (bundle-size.spec.js holds bench/README.md's bundle table to what `npm run size` prints).
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+
+/** @param {string} file path from the repository root */
+const read = (file) => fs.readFileSync(new URL(`../${file}`, import.meta.url), 'utf8')
+
+/**
+ * The Markdown table whose header line starts with `head`: its lines, header to last row.
+ *
+ * @param {string} text
+ * @param {string} head
+ * @param {string} file for the message
+ */
+function tableStarting (text, head, file) {
+  const lines = text.split('\n')
+  const start = lines.findIndex((line) => line.startsWith(head))
+  assert.ok(start >= 0, `${file}: no table whose header starts with ${JSON.stringify(head)}`)
+  let end = start
+  while (end < lines.length && lines[end].startsWith('|')) end++
+  return lines.slice(start, end)
+}
+
+/** @param {string} row a Markdown table row */
+const cells = (row) => row.split('|').slice(1, -1).map((cell) => cell.trim())
+
+describe('docs: one place for each fact', () => {
+  const readme = read('README.md')
+  const benchReadme = read('bench/README.md')
+
+  const RESULTS_HEAD = '| corpus | encode: ours |'
+  it("README.md's results table is bench/README.md's (the same `node bench/medians.js` output)", () => {
+    const ours = tableStarting(readme, RESULTS_HEAD, 'README.md')
+    const bench = tableStarting(benchReadme, RESULTS_HEAD, 'bench/README.md')
+    assert.deepEqual(ours, bench, 'copy bench/README.md\'s "Latest results" table into README.md\'s "Performance" as it is')
+  })
+
+  it("README.md's \"up to Nx\" claims are the table's largest `ours` ratios", () => {
+    const table = tableStarting(readme, RESULTS_HEAD, 'README.md')
+    const header = cells(table[0])
+    const largest = (/** @type {string} */ column) => {
+      const i = header.indexOf(column)
+      assert.ok(i > 0, `README.md's results table has no column ${column}`)
+      return Math.max(...table.slice(2).map((row) => Number.parseFloat(cells(row)[i])).filter(Number.isFinite)).toFixed(2)
+    }
+    const claim = /up to ([\d.]+)x to encode and ([\d.]+)x to decode/.exec(readme)
+    assert.ok(claim, 'README.md: no "up to Nx to encode and Mx to decode" claim')
+    assert.deepEqual([claim[1], claim[2]], [largest('encode: ours'), largest('decode: ours')],
+      'README.md: the "Fast" claim must be the largest `encode: ours` and `decode: ours` of its table')
+  })
+
+  it("README.md's \"faster on every corpus but\" names the corpora where an `ours` ratio is under 1", () => {
+    const table = tableStarting(readme, RESULTS_HEAD, 'README.md')
+    const header = cells(table[0])
+    const columns = [header.indexOf('encode: ours'), header.indexOf('decode: ours')]
+    const slower = table.slice(2).map(cells)
+      .filter((row) => columns.some((i) => Number.parseFloat(row[i]) < 1)).map((row) => row[0])
+    const claim = /on every corpus of the bench but ([^:]+):/.exec(readme)
+    assert.ok(claim, 'README.md: no "on every corpus of the bench but ...:" claim')
+    assert.deepEqual([...claim[1].matchAll(/`([^`]+)`/g)].map((m) => m[1]), slower)
+  })
+
+  it("README.md's bundle sizes are bench/README.md's bundle table's", () => {
+    const table = tableStarting(benchReadme, '| bundle (esbuild', 'bench/README.md')
+    const gzipped = (/** @type {string} */ label) => {
+      const row = table.find((line) => cells(line)[0] === label)
+      assert.ok(row, `bench/README.md's bundle table has no row ${label}`)
+      return Number(cells(row)[3]).toLocaleString('en-US')
+    }
+    const claim = /`encode` \+ `decode` is ([\d,]+) B minified and gzipped\s+\(`@ipld\/dag-cbor`'s: ([\d,]+) B/.exec(readme)
+    assert.ok(claim, 'README.md: no "`encode` + `decode` is N B minified and gzipped (`@ipld/dag-cbor`\'s: M B"')
+    assert.deepEqual([claim[1], claim[2]], [gzipped('ours: encode + decode'), gzipped('@ipld/dag-cbor: encode + decode')])
+  })
+
+  it("car/README.md's CAR tool rows are bench/README.md's", () => {
+    const head = '| generated CAR |'
+    const car = tableStarting(read('car/README.md'), head, 'car/README.md')
+    const bench = tableStarting(benchReadme, head, 'bench/README.md')
+    for (const line of car) assert.ok(bench.includes(line), `car/README.md's row is not in bench/README.md's CAR tool table: ${line}`)
+  })
+
+  it('test/README.md names every test/*.spec.js', () => {
+    const testReadme = read('test/README.md')
+    const specs = fs.readdirSync(new URL('./', import.meta.url)).filter((file) => file.endsWith('.spec.js'))
+    assert.ok(specs.length > 10)
+    const missing = specs.filter((file) => !testReadme.includes(`\`${file}\``))
+    assert.deepEqual(missing, [], 'add a row to test/README.md\'s table for each')
+  })
+
+  it("test/README.md's last mutation score is its table's", () => {
+    const testReadme = read('test/README.md')
+    const stated = /\*\*Last score: ([\d.]+)%/.exec(testReadme)
+    const table = /^All files\s*\|\s*([\d.]+)\s*\|/m.exec(testReadme)
+    assert.ok(stated && table, 'test/README.md: no "**Last score: N%" or no "All files | N" line')
+    assert.equal(stated[1], table[1])
+  })
+})
