@@ -4,6 +4,8 @@
 // names (bundle-size.spec.js holds bench/README.md's bundle table to what `npm run size` prints).
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { brokenLinks } from './helpers/markdown-links.js'
 
 /** @param {string} file path from the repository root */
 const read = (file) => fs.readFileSync(new URL(`../${file}`, import.meta.url), 'utf8')
@@ -80,6 +82,15 @@ describe('docs: one place for each fact', () => {
     const car = tableStarting(read('car/README.md'), head, 'car/README.md')
     const bench = tableStarting(benchReadme, head, 'bench/README.md')
     for (const line of car) assert.ok(bench.includes(line), `car/README.md's row is not in bench/README.md's CAR tool table: ${line}`)
+  })
+
+  it('every link of the READMEs and docs/ pages resolves to a file and heading in the repository', () => {
+    const root = fileURLToPath(new URL('../', import.meta.url))
+    const pages = ['README.md', 'bench/README.md', 'test/README.md', 'car/README.md',
+      ...['docs', 'car/docs'].flatMap((dir) => fs.readdirSync(new URL(`../${dir}/`, import.meta.url))
+        .filter((file) => file.endsWith('.md')).map((file) => `${dir}/${file}`))]
+    const broken = pages.flatMap((page) => brokenLinks(`${root}${page}`, root).map((line) => `${page}: ${line}`))
+    assert.deepEqual(broken, [])
   })
 
   it('test/README.md names every test/*.spec.js', () => {
