@@ -4,6 +4,9 @@
 // names (bundle-size.spec.js holds bench/README.md's bundle table to what `npm run size` prints).
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { brokenLinks } from './helpers/markdown-links.js'
 
@@ -91,6 +94,26 @@ describe('docs: one place for each fact', () => {
         .filter((file) => file.endsWith('.md')).map((file) => `${dir}/${file}`))]
     const broken = pages.flatMap((page) => brokenLinks(`${root}${page}`, root).map((line) => `${page}: ${line}`))
     assert.deepEqual(broken, [])
+  })
+
+  it("car/docs/json-summary.md names every field of verify --json's summary and of its `output`", function () {
+    this.timeout(60_000)
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-facts-'))
+    try {
+      // the embedded sample (standard input is /dev/null), rewritten with every output option
+      const bin = fileURLToPath(new URL('../car/bin/dag-cbor-car.js', import.meta.url))
+      const args = [bin, '--out', path.join(dir, 'out.car'), '--canonicalize', '--map', path.join(dir, 'map.txt'), '--json']
+      const r = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 50_000 })
+      const summary = JSON.parse(r.stdout)
+      const doc = read('car/docs/json-summary.md')
+      // every name in a code span: `input`, and each of `{ file, blocks, ... }`
+      const fields = new Set([...doc.matchAll(/`([^`\n]+)`/g)].flatMap((m) => m[1].match(/\w+/g) ?? []))
+      const undocumented = [...Object.keys(summary), ...Object.keys(summary.output).map((key) => `output.${key}`)]
+        .filter((key) => !fields.has(key.replace(/^output\./, '')))
+      assert.deepEqual(undocumented, [], 'add them to car/docs/json-summary.md')
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('test/README.md names every test/*.spec.js', () => {
