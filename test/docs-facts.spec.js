@@ -116,6 +116,20 @@ describe('docs: one place for each fact', () => {
     }
   })
 
+  it("car/docs/atproto.md names every fault rule of the repo check", () => {
+    const lib = new URL('../car/lib/', import.meta.url)
+    const sources = fs.readdirSync(lib, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.js') && file.includes('atproto'))
+    assert.ok(sources.length > 3, `the repo check's sources: ${sources}`)
+    // a fault is reported as fault('rule', ...), a commit fault as commitFault('rule', ...) and
+    // the others as { rule: 'rule', ... }
+    const rules = new Set(sources.flatMap((file) => [...fs.readFileSync(new URL(file, lib), 'utf8')
+      .matchAll(/(?:[fF]ault\(|rule: )'([a-z]+(?:-[a-z0-9]+)+)'/g)].map((m) => m[1])))
+    assert.ok(rules.size > 20, `rules found: ${[...rules]}`)
+    const doc = read('car/docs/atproto.md')
+    assert.deepEqual([...rules].filter((rule) => !doc.includes(`\`${rule}\``)), [], 'add them to car/docs/atproto.md')
+  })
+
   it('test/README.md names every test/*.spec.js', () => {
     const testReadme = read('test/README.md')
     const specs = fs.readdirSync(new URL('./', import.meta.url)).filter((file) => file.endsWith('.spec.js'))
