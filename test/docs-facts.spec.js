@@ -116,6 +116,18 @@ describe('docs: one place for each fact', () => {
     }
   })
 
+  it("car/README.md names every flag the CAR tool's commands list in their --help", function () {
+    this.timeout(120_000)
+    const bin = fileURLToPath(new URL('../car/bin/dag-cbor-car.js', import.meta.url))
+    const help = (/** @type {string[]} */ args) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 50_000 }).stdout
+    // `help` lists each command on a line of its own: two spaces, the name, then what it does
+    const commands = [...help(['help']).matchAll(/^ {2}([a-z][a-z-]+) {2,}\S/gm)].map((m) => m[1])
+    assert.ok(commands.includes('verify') && commands.length > 8, `commands: ${commands}`)
+    const flags = new Set(commands.flatMap((command) => [...help([command, '--help']).matchAll(/(?<![\w-])--[a-z][a-z-]*/g)].map((m) => m[0])))
+    const readme = read('car/README.md')
+    assert.deepEqual([...flags].filter((flag) => !new RegExp(`${flag}(?![\\w-])`).test(readme)), [], 'car/README.md should name each')
+  })
+
   it("car/docs/atproto.md names every fault rule of the repo check", () => {
     const lib = new URL('../car/lib/', import.meta.url)
     const sources = fs.readdirSync(lib, { recursive: true, encoding: 'utf8' })
