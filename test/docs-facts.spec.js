@@ -1,6 +1,8 @@
-// Each figure lives in one place, bench/README.md, and where another page must show it (a README's
-// short results table) it is the same text: these checks fail when one copy is updated and the
-// other is not. No bench runs here; the figures themselves come from the commands bench/README.md
+// Facts the docs state that can drift without anyone noticing. Each figure lives in one place,
+// bench/README.md, and where another page must show it (a README's short results table) it is the
+// same text; the claims drawn from a table are that table's; links resolve; and the lists the docs
+// give of what the code has (test files, --json fields, fault rules, CLI flags) are read from the
+// code and held complete. No bench runs here: the figures come from the commands bench/README.md
 // names (bundle-size.spec.js holds bench/README.md's bundle table to what `npm run size` prints).
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
@@ -104,6 +106,7 @@ describe('docs: one place for each fact', () => {
       const bin = fileURLToPath(new URL('../car/bin/dag-cbor-car.js', import.meta.url))
       const args = [bin, '--out', path.join(dir, 'out.car'), '--canonicalize', '--map', path.join(dir, 'map.txt'), '--json']
       const r = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 50_000 })
+      assert.ok(r.stdout.startsWith('{'), `verify --json printed no summary (status ${r.status}):\n${r.stderr}`)
       const summary = JSON.parse(r.stdout)
       const doc = read('car/docs/json-summary.md')
       // every name in a code span: `input`, and each of `{ file, blocks, ... }`
