@@ -544,6 +544,7 @@ function readUnion (node) {
 /** @returns {unknown} an `unknown` field: an object, not a blob */
 function readUnknown () {
   const at = pos
+  if (src[at] === 0xf6) throw kindError('an object (unknown)', at)
   if (src[at] >> 5 !== 5) throw fail('lexicon-unknown', `an unknown field holds an object (a map), not ${found(at)}`, at)
   if (peekType() === 'blob') throw fail('lexicon-unknown', 'an unknown field holds an object, not a blob', at)
   return readGeneric()

@@ -147,6 +147,7 @@ export function checkValue (v, node, depth) {
       return checkData(v, depth)
     }
     default: // unknown
+      if (v === null) throw kindError('an object (unknown)', v)
       if (!isMap(v)) throw fail('lexicon-unknown', `an unknown field holds an object, not ${kindOf(v)}`)
       if (v.$type === 'blob') throw fail('lexicon-unknown', 'an unknown field holds an object, not a blob')
       return checkData(v, depth)

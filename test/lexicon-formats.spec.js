@@ -1,0 +1,56 @@
+// dag-cbor-fast/lexicon's string formats against the atproto interop test files
+// (test/fixtures/lexicons/syntax/, from bluesky-social/atproto's interop-test-files): every
+// `*_syntax_valid` line passes, every `*_syntax_invalid` line fails, and `*_parse_invalid` lines
+// fail for datetime (well formed, not a real time) and pass for language (well formed, not a
+// registered tag: the Lexicon spec asks only for a well-formed tag).
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import { FORMATS } from '../lib/lexicon/index.js'
+
+const syntaxDir = new URL('./fixtures/lexicons/syntax/', import.meta.url)
+
+/**
+ * The lines of a syntax file that are cases: not empty, not `#` comments.
+ *
+ * @param {string} file
+ * @returns {string[]}
+ */
+function cases (file) {
+  return fs.readFileSync(new URL(file, syntaxDir), 'utf8').split('\n').filter((line) => line !== '' && !line.startsWith('#'))
+}
+
+/** @type {Record<string, keyof typeof FORMATS>} file prefix: format */
+const FILES = {
+  atidentifier: 'at-identifier',
+  aturi: 'at-uri',
+  datetime: 'datetime',
+  did: 'did',
+  handle: 'handle',
+  language: 'language',
+  nsid: 'nsid',
+  recordkey: 'record-key',
+  tid: 'tid'
+}
+
+describe('dag-cbor-fast/lexicon: string formats, against the atproto interop test files', () => {
+  for (const [prefix, format] of Object.entries(FILES)) {
+    for (const [kind, expected] of /** @type {Array<[string, boolean]>} */ ([['syntax_valid', true], ['syntax_invalid', false], ['parse_invalid', format === 'language']])) {
+      const file = `${prefix}_${kind}.txt`
+      if (!fs.existsSync(new URL(file, syntaxDir))) continue
+      it(`${format}: ${file} ${expected ? 'passes' : 'fails'}`, () => {
+        const lines = cases(file)
+        assert.ok(lines.length > 0)
+        const wrong = lines.filter((line) => FORMATS[format](line) !== expected)
+        assert.deepEqual(wrong, [])
+      })
+    }
+  }
+
+  it('every format has a file, except cid and uri, checked here', () => {
+    assert.deepEqual(Object.keys(FORMATS).filter((f) => !Object.values(FILES).includes(/** @type {any} */ (f))).sort(), ['cid', 'uri'])
+    for (const good of ['bafyreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpm', 'bafkreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpm', 'QmQg1v4o9xdT3Q14wh4S7dxZkDjyZ9ssFzFzyep1YrVJBY']) assert.ok(FORMATS.cid(good), good)
+    for (const bad of ['', 'bafyfoo', 'zdj7Wd8AMwqnhJGQCbFxBVodGSBG84TM7Hs1rcJuQMwTyfEDS', ' bafyreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpm']) assert.ok(!FORMATS.cid(bad), bad)
+    for (const good of ['https://example.com', 'at://did:plc:x/app.bsky.feed.post/1', 'did:plc:x', 'dns:example.com', 'ipld://bafyreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpm']) assert.ok(FORMATS.uri(good), good)
+    for (const bad of ['', 'example.com', 'https://a b', '1http://x', 'https:', 'https://' + 'a'.repeat(8200)]) assert.ok(!FORMATS.uri(bad), bad)
+  })
+})
