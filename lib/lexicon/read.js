@@ -178,6 +178,18 @@ function text (start, stop) {
   return s
 }
 
+/** the AT Protocol data model's integers are signed 64-bit: CBOR's major types 0 and 1 reach 2^64 */
+const INT64_MAX = 2n ** 63n - 1n
+
+/**
+ * @param {number} major
+ * @param {number} at
+ * @returns {DagCborDecodeError}
+ */
+function outOfRange (major, at) {
+  return fail('lexicon-kind', `an integer ${major === 0 ? 'above 2^63-1' : 'below -2^63'}, outside the signed 64-bit integers of the AT Protocol data model`, at)
+}
+
 /**
  * @param {import('./compile.js').IntegerNode} node
  * @returns {number|bigint|undefined}
@@ -192,7 +204,10 @@ function readInteger (node) {
   const n = readArg(initial & 31, at)
   /** @type {number|bigint} */
   let v
-  if (big) v = major === 0 ? bigValue : -1n - bigValue
+  if (big) {
+    if (bigValue > INT64_MAX) throw outOfRange(major, at)
+    v = major === 0 ? bigValue : -1n - bigValue
+  }
   else v = major === 0 ? n : n < Number.MAX_SAFE_INTEGER ? -1 - n : -1n - BigInt(n)
   check(integerProblem(node, v), at)
   return building ? v : undefined
@@ -660,7 +675,10 @@ function floats () {
     return
   }
   const n = readArg(info, at)
-  if (major <= 1) return
+  if (major <= 1) {
+    if (big && bigValue > INT64_MAX) throw outOfRange(major, at)
+    return
+  }
   if (major <= 3) {
     pos += n
   } else if (major === 4) {

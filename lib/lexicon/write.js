@@ -29,6 +29,17 @@ function withSegment (e, segment) {
   return e
 }
 
+/** the AT Protocol data model's integers are signed 64-bit */
+const INT64_MAX = 2n ** 63n - 1n
+
+/**
+ * @param {bigint} v
+ * @returns {DagCborEncodeError}
+ */
+function outOfRange (v) {
+  return fail('lexicon-kind', `an integer ${v > 0n ? 'above 2^63-1' : 'below -2^63'}, outside the signed 64-bit integers of the AT Protocol data model`)
+}
+
 /**
  * @param {import('./rules.js').Problem} problem
  */
@@ -106,6 +117,7 @@ export function checkValue (v, node, depth) {
       return
     case 'integer':
       if (!(typeof v === 'number' && Number.isInteger(v)) && typeof v !== 'bigint') throw kindError('an integer', v)
+      if (typeof v === 'bigint' && (v > INT64_MAX || v < -INT64_MAX - 1n)) throw outOfRange(v)
       return check(integerProblem(node, v))
     case 'string':
       if (typeof v !== 'string') throw kindError('a string', v)
@@ -200,6 +212,10 @@ function checkData (v, depth) {
   if (depth > 1000) throw fail('depth', 'nesting deeper than 1000 levels')
   if (typeof v === 'number') {
     if (!Number.isInteger(v)) throw fail('lexicon-float', `${v}: a float; the AT Protocol data model has no floats`)
+    return
+  }
+  if (typeof v === 'bigint') {
+    if (v > INT64_MAX || v < -INT64_MAX - 1n) throw outOfRange(v)
     return
   }
   if (typeof v !== 'object' || v === null || v instanceof Uint8Array) return
