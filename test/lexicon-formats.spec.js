@@ -49,7 +49,12 @@ describe('dag-cbor-fast/lexicon: string formats, against the atproto interop tes
   it('every format has a file, except cid and uri, checked here', () => {
     assert.deepEqual(Object.keys(FORMATS).filter((f) => !Object.values(FILES).includes(/** @type {any} */ (f))).sort(), ['cid', 'uri'])
     for (const good of ['bafyreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpm', 'bafkreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpm', 'QmQg1v4o9xdT3Q14wh4S7dxZkDjyZ9ssFzFzyep1YrVJBY']) assert.ok(FORMATS.cid(good), good)
-    for (const bad of ['', 'bafyfoo', 'zdj7Wd8AMwqnhJGQCbFxBVodGSBG84TM7Hs1rcJuQMwTyfEDS', ' bafyreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpm']) assert.ok(!FORMATS.cid(bad), bad)
+    const notCanonical = [
+      'bafyreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpM', // base32 is written lower-case
+      'bafkreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpn', // bits left over past the last byte
+      'zdj7Wd8AMwqnhJGQCbFxBVodGSBG84TM7Hs1rcJuQMwTyfEDS' // a CIDv1 in base58btc
+    ]
+    for (const bad of ['', 'b', 'bafyfoo', 'Qm', ' bafyreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpm', 'QmQg1v4o9xdT3Q14wh4S7dxZkDjyZ9ssFzFzyep1YrVJB0', ...notCanonical]) assert.ok(!FORMATS.cid(bad), bad)
     for (const good of ['https://example.com', 'at://did:plc:x/app.bsky.feed.post/1', 'did:plc:x', 'dns:example.com', 'ipld://bafyreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpm']) assert.ok(FORMATS.uri(good), good)
     for (const bad of ['', 'example.com', 'https://a b', '1http://x', 'https:', 'https://' + 'a'.repeat(8200)]) assert.ok(!FORMATS.uri(bad), bad)
   })

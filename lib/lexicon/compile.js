@@ -41,10 +41,32 @@ import { resolve } from './documents.js'
  * @property {string|null} recordType - a record's NSID: its `$type` must be that
  * @property {Map<string, Property>} properties
  * @property {Property[]} required
+ * @property {Key[]} keys - the properties' keys and "$type", in canonical order (by UTF-8
+ *   length, then bytewise), as a canonical map's keys come: the reader matches each key read
+ *   against them without making its string
+ */
+/**
+ * @typedef {object} Key
+ * @property {Uint8Array} bytes - its UTF-8
+ * @property {string} name
+ * @property {Property|null} property - null for "$type" (when no property has that name)
  */
 /** @typedef {{ kind: 'union', closed: boolean, members: Map<string, ObjectNode>, names: string[] }} UnionNode */
 /** @typedef {{ kind: 'unknown' }} UnknownNode */
 /** @typedef {NullNode|BooleanNode|IntegerNode|StringNode|BytesNode|LinkNode|BlobNode|ArrayNode|ObjectNode|UnionNode|UnknownNode} Node */
+
+/**
+ * DAG-CBOR's map key order: shorter first, then bytewise.
+ *
+ * @param {Uint8Array} a
+ * @param {Uint8Array} b
+ * @returns {number}
+ */
+function compareKeys (a, b) {
+  if (a.length !== b.length) return a.length - b.length
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i]
+  return 0
+}
 
 export class Compiler {
   /**
@@ -91,7 +113,7 @@ export class Compiler {
     if (def.type === 'object') {
       // registered before its properties are made: a property may refer back to it
       /** @type {ObjectNode} */
-      const node = { kind: 'object', name: target.fullName, recordType: target.def.type === 'record' ? target.nsid : null, properties: new Map(), required: [] }
+      const node = { kind: 'object', name: target.fullName, recordType: target.def.type === 'record' ? target.nsid : null, properties: new Map(), required: [], keys: [] }
       this.made.set(target.fullName, node)
       this.fill(node, def, target.nsid)
       return node
@@ -115,6 +137,11 @@ export class Compiler {
       node.properties.set(name, p)
       if (p.required) node.required.push(p)
     }
+    const utf8 = new TextEncoder()
+    /** @type {Key[]} */
+    const keys = [...node.properties.values()].map((p) => ({ bytes: utf8.encode(p.name), name: p.name, property: p }))
+    if (!node.properties.has('$type')) keys.push({ bytes: utf8.encode('$type'), name: '$type', property: null })
+    node.keys = keys.sort((a, b) => compareKeys(a.bytes, b.bytes))
   }
 
   /**
@@ -138,7 +165,7 @@ export class Compiler {
       case 'array': return { kind: 'array', items: this.field(def.items, nsid), minLength: def.minLength, maxLength: def.maxLength }
       case 'object': {
         /** @type {ObjectNode} */
-        const node = { kind: 'object', name: '', recordType: null, properties: new Map(), required: [] }
+        const node = { kind: 'object', name: '', recordType: null, properties: new Map(), required: [], keys: [] }
         this.fill(node, def, nsid)
         return node
       }

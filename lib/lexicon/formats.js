@@ -3,9 +3,10 @@
 // specs' (atproto.com/specs: handle, did, nsid, tid, record-key, at-uri-scheme, lexicon), and the
 // checkers are tested against the atproto interop test files (test/fixtures/lexicons/syntax/).
 // As the Lexicon spec asks, each accepts the most expansive syntax of its identifier: a DID of
-// any method, a handle under any TLD. Regular expressions only, no code made at run time.
+// any method, a handle under any TLD. Regular expressions and plain
+// scanning only, no code made at run time.
 
-import { CID } from 'multiformats/cid'
+import { checkCid } from '../cid-decode.js'
 
 const HANDLE = /^([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/
 const DID = /^did:[a-z]+:[a-zA-Z0-9._:%-]*[a-zA-Z0-9._-]$/
@@ -14,8 +15,6 @@ const TID = /^[234567abcdefghij][234567abcdefghijklmnopqrstuvwxyz]{12}$/
 const RECORD_KEY = /^[a-zA-Z0-9_~.:-]{1,512}$/
 // at://AUTHORITY[/COLLECTION[/RKEY]][#/FRAGMENT], each part checked by its own format below
 const AT_URI = /^at:\/\/([^/#?]+)(?:\/([^/#?]+)(?:\/([^/#?]+))?)?(?:#(\/[a-zA-Z0-9._~:@!$&%')(*+,;=\-[\]/\\]*))?$/
-// RFC 3339 ∩ ISO 8601 ∩ WHATWG: full date, upper-case T, whole seconds, optional fraction, Z or ±hh:mm
-const DATETIME = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$/
 const URI = /^[a-zA-Z][a-zA-Z0-9+.-]*:[^\s]+$/
 // BCP 47 "well-formed" (RFC 5646 section 2.1): langtag, private use, or a grandfathered tag
 const LANGTAG = /^(?:([a-zA-Z]{2,3}(?:-[a-zA-Z]{3}){0,3}|[a-zA-Z]{4,8})(?:-[a-zA-Z]{4})?(?:-(?:[a-zA-Z]{2}|[0-9]{3}))?(?:-(?:[a-zA-Z0-9]{5,8}|[0-9][a-zA-Z0-9]{3}))*(?:-[0-9a-wy-zA-WY-Z](?:-[a-zA-Z0-9]{2,8})+)*(?:-[xX](?:-[a-zA-Z0-9]{1,8})+)?|[xX](?:-[a-zA-Z0-9]{1,8})+|[iI]-[a-zA-Z]{3,8}|en-GB-oed|sgn-(?:BE-FR|BE-NL|CH-DE))$/
@@ -61,23 +60,58 @@ export function isAtUri (s) {
 
 const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
-/** @param {string} s */
-export function isDatetime (s) {
-  const m = DATETIME.exec(s)
-  if (m === null || s.length > 64) return false
-  const year = +m[1]
-  const month = +m[2]
-  const day = +m[3]
-  if (month < 1 || month > 12 || day < 1 || day > DAYS[month - 1]) return false
-  if (month === 2 && day === 29 && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0))) return false
-  if (+m[4] > 23 || +m[5] > 59 || +m[6] > 59) return false
-  const zone = m[8]
-  if (zone !== 'Z') {
-    // ISO 8601 has no "negative zero" offset; an offset is at most 23:59
-    if (zone === '-00:00' || +zone.slice(1, 3) > 23 || +zone.slice(4) > 59) return false
-    // no time before year 0 once the offset is applied (0000-01-01T00:00:00+01:00)
-    if (year === 0 && month === 1 && day === 1 && zone[0] === '+' && +m[4] * 60 + +m[5] < +zone.slice(1, 3) * 60 + +zone.slice(4)) return false
+/**
+ * The number written by the `count` ASCII digits of `s` at `at`, or -1 if one is not a digit.
+ *
+ * @param {string} s
+ * @param {number} at
+ * @param {number} count
+ * @returns {number}
+ */
+function digits (s, at, count) {
+  let value = 0
+  for (let i = at; i < at + count; i++) {
+    const d = s.charCodeAt(i) - 48
+    if (d < 0 || d > 9) return -1
+    value = value * 10 + d
   }
+  return value
+}
+
+/**
+ * RFC 3339 ∩ ISO 8601 ∩ WHATWG: YYYY-MM-DDTHH:MM:SS, an optional fraction, then Z or ±hh:mm;
+ * upper-case T and Z; a real date and time. Read character by character (most records carry one,
+ * and this runs once per record).
+ *
+ * @param {string} s
+ */
+export function isDatetime (s) {
+  const n = s.length
+  if (n < 20 || n > 64 || s[4] !== '-' || s[7] !== '-' || s[10] !== 'T' || s[13] !== ':' || s[16] !== ':') return false
+  const year = digits(s, 0, 4)
+  const month = digits(s, 5, 2)
+  const day = digits(s, 8, 2)
+  const hour = digits(s, 11, 2)
+  const minute = digits(s, 14, 2)
+  const second = digits(s, 17, 2)
+  if (year < 0 || month < 1 || month > 12 || day < 1 || day > DAYS[month - 1] || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return false
+  if (month === 2 && day === 29 && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0))) return false
+  let i = 19
+  if (s[i] === '.') {
+    i++
+    const from = i
+    while (i < n && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) i++
+    if (i === from) return false
+  }
+  if (i === n - 1) return s[i] === 'Z'
+  if (i !== n - 6 || (s[i] !== '+' && s[i] !== '-') || s[i + 3] !== ':') return false
+  const offsetHours = digits(s, i + 1, 2)
+  const offsetMinutes = digits(s, i + 4, 2)
+  // an offset is at most 23:59; ISO 8601 has no "negative zero" offset
+  if (offsetHours < 0 || offsetHours > 23 || offsetMinutes < 0 || offsetMinutes > 59) return false
+  if (s[i] === '-' && offsetHours === 0 && offsetMinutes === 0) return false
+  // no time before year 0 once the offset is applied (0000-01-01T00:00:00+01:00)
+  if (year === 0 && month === 1 && day === 1 && s[i] === '+' && hour * 60 + minute < offsetHours * 60 + offsetMinutes) return false
   return true
 }
 
@@ -91,10 +125,66 @@ export function isLanguage (s) {
   return LANGTAG.test(s)
 }
 
-/** @param {string} s */
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567'
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
+
+/**
+ * The bytes of a CID string, behind the 0x00 prefix of a tag 42 payload (so that the codec's own
+ * CID check reads them), or null when it is in neither string form a CID is written in: "b" and
+ * unpadded lower-case base32 (a CIDv1), or base58btc starting "Qm" (a CIDv0, 46 characters).
+ * Only the canonical spelling is taken: no leftover bits, no other base.
+ *
+ * @param {string} s
+ * @returns {Uint8Array|null}
+ */
+function cidBytes (s) {
+  if (s.length > 1 && s[0] === 'b') {
+    const n = s.length - 1
+    const out = new Uint8Array(1 + Math.floor(n * 5 / 8))
+    let bits = 0
+    let buffer = 0
+    let at = 1
+    for (let i = 1; i < s.length; i++) {
+      const v = BASE32.indexOf(s[i])
+      if (v < 0) return null
+      buffer = (buffer << 5) | v
+      bits += 5
+      if (bits >= 8) {
+        bits -= 8
+        out[at++] = (buffer >> bits) & 0xff
+      }
+    }
+    if (bits >= 5 || (buffer & ((1 << bits) - 1)) !== 0) return null
+    return out
+  }
+  if (s.length === 46 && s[0] === 'Q' && s[1] === 'm') {
+    const out = new Uint8Array(35)
+    for (let i = 0; i < s.length; i++) {
+      let carry = BASE58.indexOf(s[i])
+      if (carry < 0) return null
+      for (let j = 34; j > 0; j--) {
+        carry += out[j] * 58
+        out[j] = carry & 0xff
+        carry >>= 8
+      }
+      if (carry !== 0) return null
+    }
+    return out
+  }
+  return null
+}
+
+/**
+ * A CID as a string: a base32 CIDv1 ("b...") or a base58btc CIDv0 ("Qm..."), each as the CID's
+ * own toString() writes it.
+ *
+ * @param {string} s
+ */
 export function isCidString (s) {
+  const bytes = cidBytes(s)
+  if (bytes === null) return false
   try {
-    return CID.parse(s).toString() === s
+    return checkCid(bytes, 0, bytes.length) === (s[0] === 'b' ? 1 : 0)
   } catch {
     return false
   }

@@ -402,7 +402,9 @@ function readObject (node, type) {
   enter(at)
   const object = building ? new PlainObject() : undefined
   const mine = ++stamp
-  const properties = node.properties
+  const keys = node.keys
+  const keyCount = keys.length
+  let next = 0 // keys[next] is the first that can still come (the map's keys come in order)
   let required = 0
   let previous = -1
   let previousLength = 0
@@ -414,25 +416,42 @@ function readObject (node, type) {
       const keyAt = pos
       name = i // a key that cannot be read has no name
       const start = key(previous, previousLength)
+      const length = pos - start
       previous = start
-      previousLength = pos - start
-      name = text(start, pos)
-      const property = properties.get(name)
-      let v
-      if (property !== undefined) {
-        if (src[pos] === 0xf6 && property.nullable) {
-          pos++
-          v = null
-        } else {
-          v = readNode(property.node)
+      previousLength = length
+      /** @type {import('./compile.js').Key|null} */
+      let known = null
+      while (next < keyCount) {
+        const bytes = keys[next].bytes
+        let order = bytes.length - length
+        for (let b = 0; order === 0 && b < length; b++) order = bytes[b] - src[start + b]
+        if (order > 0) break
+        next++
+        if (order === 0) {
+          known = keys[next - 1]
+          break
         }
-        property.seen = mine
-        if (property.required) required++
-      } else if (isTypeKey(start, 5) && pos - start === 5) {
-        hasType = true
-        v = readType(node, type, keyAt)
-      } else {
+      }
+      let v
+      if (known === null) {
+        name = text(start, pos)
         v = readGeneric()
+      } else {
+        name = known.name
+        const property = known.property
+        if (property === null) {
+          hasType = true
+          v = readType(node, type, keyAt)
+        } else {
+          if (src[pos] === 0xf6 && property.nullable) {
+            pos++
+            v = null
+          } else {
+            v = readNode(property.node)
+          }
+          property.seen = mine
+          if (property.required) required++
+        }
       }
       if (object !== undefined) store(object, name, v)
     }
