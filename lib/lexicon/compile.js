@@ -21,6 +21,7 @@ import { resolve } from './documents.js'
  * @property {((s: string) => boolean)|null} format
  * @property {string} formatName
  * @property {boolean} plain - no check needs the text: only its byte length is checked
+ * @property {boolean} countsOnly - no check but the grapheme counts needs the text
  */
 /** @typedef {{ kind: 'bytes', minLength: number|undefined, maxLength: number|undefined }} BytesNode */
 /** @typedef {{ kind: 'cid-link' }} LinkNode */
@@ -156,8 +157,9 @@ export class Compiler {
       case 'integer': return { kind: 'integer', const: def.const, enum: def.enum ?? null, minimum: def.minimum, maximum: def.maximum }
       case 'string': {
         const format = def.format === undefined ? null : /** @type {Record<string, (s: string) => boolean>} */ (FORMATS)[def.format]
-        const plain = format === null && def.const === undefined && def.enum === undefined && def.minGraphemes === undefined && def.maxGraphemes === undefined
-        return { kind: 'string', const: def.const, enum: def.enum ?? null, minLength: def.minLength, maxLength: def.maxLength, minGraphemes: def.minGraphemes, maxGraphemes: def.maxGraphemes, format, formatName: def.format ?? '', plain }
+        const countsOnly = format === null && def.const === undefined && def.enum === undefined
+        const plain = countsOnly && def.minGraphemes === undefined && def.maxGraphemes === undefined
+        return { kind: 'string', const: def.const, enum: def.enum ?? null, minLength: def.minLength, maxLength: def.maxLength, minGraphemes: def.minGraphemes, maxGraphemes: def.maxGraphemes, format, formatName: def.format ?? '', plain, countsOnly }
       }
       case 'bytes': return { kind: 'bytes', minLength: def.minLength, maxLength: def.maxLength }
       case 'cid-link': return { kind: 'cid-link' }

@@ -223,7 +223,11 @@ function readString (node) {
   const start = pos
   pos += n
   check(lengthProblem(node, n, 'byte'), at)
-  if (node.plain && !building) {
+  // checking only, the text is made only when a check needs it: a string of n UTF-8 bytes has at
+  // most n grapheme clusters, and at least one when it is not empty
+  if (!building && (node.plain || (node.countsOnly &&
+      (node.maxGraphemes === undefined || n <= node.maxGraphemes) &&
+      (node.minGraphemes === undefined || node.minGraphemes <= (n === 0 ? 0 : 1))))) {
     if (invalidUtf8At(src, start, pos) >= 0) throw fail('invalid-utf8', 'text is not valid UTF-8', invalidUtf8At(src, start, pos))
     return undefined
   }
