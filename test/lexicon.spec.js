@@ -364,6 +364,10 @@ describe('dag-cbor-fast/lexicon: messages, options, no code at run time', () => 
     assert.throws(() => codec.encode({ $type: 'com.example.post', embed: { $type: 'com.example.post#images', x: undefined, images: [() => 1] } }), { name: 'DagCborEncodeError' })
   })
 
+  it('encode takes records as generic decode gives them: a Map is refused, naming what to pass', () => {
+    assert.throws(() => codec.encode(/** @type {any} */ (new Map([['$type', 'com.example.post']]))), { rule: 'lexicon-kind', message: /found a Map \(records are written as plain objects\)/ })
+  })
+
   it('a record type the documents do not define is a TypeError naming those they do', () => {
     assert.throws(() => compile([doc]).record('com.example.nope'), /"com\.example\.nope" is not a record type of the documents given \(their record types: com\.example\.post\)/)
   })

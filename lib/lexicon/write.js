@@ -3,7 +3,7 @@
 // Lexicon does not type (unknown fields, properties it does not name, open-union members it does
 // not list) is checked as data of the AT Protocol model: no floats, blobs of the blob shape.
 
-import { CID } from 'multiformats/cid'
+import { cidBytes } from '../cid-encode.js'
 import { DagCborEncodeError } from '../errors.js'
 import { integerProblem, stringProblem, lengthProblem, blobProblem, blobShapeProblem } from './rules.js'
 import { isCidString } from './formats.js'
@@ -48,6 +48,19 @@ function check (problem) {
 }
 
 /**
+ * Whether generic encode writes `v` as a link: what it takes for a CID (the multiformats signal,
+ * on anything but a plain object, which it writes as a map).
+ *
+ * @param {unknown} v
+ * @returns {boolean}
+ */
+function isLink (v) {
+  if (typeof v !== 'object' || v === null || v instanceof Uint8Array || Array.isArray(v)) return false
+  const proto = Object.getPrototypeOf(v)
+  return proto !== Object.prototype && proto !== null && cidBytes(v) !== null
+}
+
+/**
  * @param {unknown} v
  * @returns {string}
  */
@@ -55,7 +68,8 @@ function kindOf (v) {
   if (v === null) return 'null'
   if (Array.isArray(v)) return 'an array'
   if (v instanceof Uint8Array) return 'bytes'
-  if (typeof v === 'object' && CID.asCID(v) !== null) return 'a link (CID)'
+  if (isLink(v)) return 'a link (CID)'
+  if (v instanceof Map) return 'a Map (records are written as plain objects)'
   if (typeof v === 'number' && !Number.isInteger(v)) return 'a float'
   return typeof v === 'object' ? 'an object' : typeof v === 'undefined' ? 'undefined' : `a ${typeof v}`
 }
@@ -75,7 +89,7 @@ function kindError (expected, v) {
  * @returns {v is Record<string, unknown>}
  */
 function isMap (v) {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array) && CID.asCID(v) === null
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Map) && !isLink(v)
 }
 
 /**
@@ -127,12 +141,12 @@ export function checkValue (v, node, depth) {
       if (!(v instanceof Uint8Array)) throw kindError('bytes (a Uint8Array)', v)
       return check(lengthProblem(node, v.length, 'byte'))
     case 'cid-link':
-      if (typeof v !== 'object' || v === null || CID.asCID(v) === null) throw kindError('a link (a CID)', v)
+      if (!isLink(v)) throw kindError('a link (a CID)', v)
       return
     case 'blob':
       if (!isMap(v)) throw kindError('a blob (an object)', v)
       checkData(v, depth) // its fields, and its shape when it has "$type": "blob"
-      check(blobShapeProblem(v, CID.asCID(v.ref) !== null, isCidString))
+      check(blobShapeProblem(v, isLink(v.ref), isCidString))
       return check(blobProblem(node, /** @type {string} */ (v.mimeType), /** @type {number|undefined} */ (v.size)))
     case 'array': {
       if (!Array.isArray(v)) throw kindError('an array', v)
@@ -229,7 +243,7 @@ function checkData (v, depth) {
     }
     return
   }
-  if (CID.asCID(v) !== null) return
+  if (isLink(v)) return
   const map = /** @type {Record<string, unknown>} */ (v)
   for (const k of Object.keys(map)) {
     try {
@@ -238,5 +252,5 @@ function checkData (v, depth) {
       throw withSegment(e, k)
     }
   }
-  if (map.$type === 'blob') check(blobShapeProblem(map, CID.asCID(map.ref) !== null, isCidString))
+  if (map.$type === 'blob') check(blobShapeProblem(map, isLink(map.ref), isCidString))
 }
