@@ -39,6 +39,7 @@ import { resolve } from './documents.js'
  * @typedef {object} ObjectNode
  * @property {'object'} kind
  * @property {string} name - the definition's full name ('app.bsky.embed.images#image'), or '' inline
+ * @property {Uint8Array} nameBytes - its UTF-8: the only `$type` the object may carry
  * @property {string|null} recordType - a record's NSID: its `$type` must be that
  * @property {Map<string, Property>} properties
  * @property {Property[]} required
@@ -114,7 +115,7 @@ export class Compiler {
     if (def.type === 'object') {
       // registered before its properties are made: a property may refer back to it
       /** @type {ObjectNode} */
-      const node = { kind: 'object', name: target.fullName, recordType: target.def.type === 'record' ? target.nsid : null, properties: new Map(), required: [], keys: [] }
+      const node = { kind: 'object', name: target.fullName, nameBytes: new TextEncoder().encode(target.fullName), recordType: target.def.type === 'record' ? target.nsid : null, properties: new Map(), required: [], keys: [] }
       this.made.set(target.fullName, node)
       this.fill(node, def, target.nsid)
       return node
@@ -167,7 +168,7 @@ export class Compiler {
       case 'array': return { kind: 'array', items: this.field(def.items, nsid), minLength: def.minLength, maxLength: def.maxLength }
       case 'object': {
         /** @type {ObjectNode} */
-        const node = { kind: 'object', name: '', recordType: null, properties: new Map(), required: [], keys: [] }
+        const node = { kind: 'object', name: '', nameBytes: new Uint8Array(0), recordType: null, properties: new Map(), required: [], keys: [] }
         this.fill(node, def, nsid)
         return node
       }

@@ -307,9 +307,6 @@ function key (previous, previousLength) {
   return start
 }
 
-/** "$type" as a key's UTF-8 */
-const TYPE_KEY = [0x24, 0x74, 0x79, 0x70, 0x65]
-
 /**
  * @param {number} start
  * @param {number} n
@@ -417,7 +414,6 @@ function readObject (node, type) {
   let name = ''
   try {
     for (let i = 0; i < n; i++) {
-      const keyAt = pos
       name = i // a key that cannot be read has no name
       const start = key(previous, previousLength)
       const length = pos - start
@@ -445,7 +441,7 @@ function readObject (node, type) {
         const property = known.property
         if (property === null) {
           hasType = true
-          v = readType(node, type, keyAt)
+          v = readType(node, type)
         } else {
           if (src[pos] === 0xf6 && property.nullable) {
             pos++
@@ -477,22 +473,35 @@ function readObject (node, type) {
  *
  * @param {import('./compile.js').ObjectNode} node
  * @param {string|null} type
- * @param {number} keyAt
  * @returns {string}
  */
-function readType (node, type, keyAt) {
+function readType (node, type) {
   const at = pos
   const n = head(3, 'a string ($type)', 1)
   const start = pos
   pos += n
+  // a record's NSID, the union member's name, or a ref'd object's own name: always node.name
+  // (an inline object has none); matched as bytes, so no string is made when it is right
+  if (node.name !== '' && sameBytes(node.nameBytes, start, n)) return node.name
   const s = text(start, pos)
-  const expected = type ?? node.recordType ?? node.name
-  if (s !== expected) {
-    throw fail('lexicon-type', expected === ''
-      ? `${JSON.stringify(s)} on an inline object, which has no type name`
-      : `${JSON.stringify(s)} is not ${JSON.stringify(expected)}${s === expected + '#main' ? ' (a main definition is named without #main)' : ''}`, at)
-  }
-  return s
+  const expected = type ?? node.name
+  throw fail('lexicon-type', expected === ''
+    ? `${JSON.stringify(s)} on an inline object, which has no type name`
+    : `${JSON.stringify(s)} is not ${JSON.stringify(expected)}${s === expected + '#main' ? ' (a main definition is named without #main)' : ''}`, at)
+}
+
+/**
+ * Whether src[start, start + n) holds `bytes`.
+ *
+ * @param {Uint8Array} bytes
+ * @param {number} start
+ * @param {number} n
+ * @returns {boolean}
+ */
+function sameBytes (bytes, start, n) {
+  if (bytes.length !== n) return false
+  for (let i = 0; i < n; i++) if (bytes[i] !== src[start + i]) return false
+  return true
 }
 
 /**
@@ -525,28 +534,32 @@ function skip () {
   }
 }
 
+/** the UTF-8 length of the `$type` peekType found */
+let peekedLength = 0
+
 /**
- * The `$type` of the map at pos, read ahead (pos is left where it was): a string, or null when
- * the map has none (or is not a map, or its `$type` is not text).
+ * Where the text of the `$type` of the map at pos starts, read ahead (pos is left where it was;
+ * its length in peekedLength), or -1 when the map has none (or is not a map, or its `$type` is
+ * not text).
  *
- * @returns {string|null}
+ * @returns {number}
  */
 function peekType () {
   const at = pos
   const initial = src[pos]
-  if (initial >> 5 !== 5) return null
-  let type = null
+  if (initial >> 5 !== 5) return -1
+  let found = -1
   try {
     pos++
     const n = readLength(initial & 31, at, 2)
     for (let i = 0; i < n; i++) {
-      if (pos < end && src[pos] === 0x65 && pos + 6 <= end && src[pos + 1] === TYPE_KEY[0] && isTypeKey(pos + 1, 5)) {
+      if (pos < end && src[pos] === 0x65 && pos + 6 <= end && isTypeKey(pos + 1, 5)) {
         pos += 6
         if (pos < end && src[pos] >> 5 === 3) {
           const t = pos
           pos++
-          const length = readLength(src[t] & 31, t, 1)
-          type = text(pos, pos + length)
+          peekedLength = readLength(src[t] & 31, t, 1)
+          found = pos
         }
         break
       }
@@ -556,7 +569,7 @@ function peekType () {
   } finally {
     pos = at
   }
-  return type
+  return found
 }
 
 /**
@@ -568,10 +581,13 @@ function peekType () {
 function readUnion (node) {
   const at = pos
   if (src[at] >> 5 !== 5) throw kindError(`a map (a union of ${node.names.join(', ') || 'any type'})`, at)
-  const type = peekType()
-  if (type === null) throw fail('lexicon-type', `a union's value has a "$type" string naming its type (${node.closed ? 'one of ' : 'for instance '}${node.names.join(', ') || 'any type'}), and it has none`, at)
-  const member = node.members.get(type)
-  if (member !== undefined) return readObject(member, type)
+  const start = peekType()
+  if (start < 0) throw fail('lexicon-type', `a union's value has a "$type" string naming its type (${node.closed ? 'one of ' : 'for instance '}${node.names.join(', ') || 'any type'}), and it has none`, at)
+  const length = peekedLength
+  for (const member of node.members.values()) {
+    if (sameBytes(member.nameBytes, start, length)) return readObject(member, member.name)
+  }
+  const type = text(start, start + length)
   if (type.endsWith('#main')) throw fail('lexicon-type', `${JSON.stringify(type)}: a main definition is named without #main`, at)
   if (node.closed) throw fail('lexicon-union', `${JSON.stringify(type)} is not a member of the closed union (${node.names.join(', ')})`, at)
   if (type === 'blob') throw fail('lexicon-union', 'a blob is not an object a union may hold', at)
@@ -584,7 +600,10 @@ function readUnknown () {
   const at = pos
   if (src[at] === 0xf6) throw kindError('an object (unknown)', at)
   if (src[at] >> 5 !== 5) throw fail('lexicon-unknown', `an unknown field holds an object (a map), not ${found(at)}`, at)
-  if (peekType() === 'blob') throw fail('lexicon-unknown', 'an unknown field holds an object, not a blob', at)
+  const type = peekType()
+  if (type >= 0 && peekedLength === 4 && src[type] === 0x62 && src[type + 1] === 0x6c && src[type + 2] === 0x6f && src[type + 3] === 0x62) {
+    throw fail('lexicon-unknown', 'an unknown field holds an object, not a blob', at)
+  }
   return readGeneric()
 }
 
