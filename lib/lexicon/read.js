@@ -453,7 +453,10 @@ function readObject (node, type) {
           if (property.required) required++
         }
       }
-      if (object !== undefined) store(object, name, v)
+      if (object !== undefined) {
+        if (name === '__proto__') store(object, name, v)
+        else object[name] = v
+      }
     }
   } catch (e) {
     throw withDecodeSegment(e, name)
