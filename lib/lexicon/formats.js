@@ -125,12 +125,23 @@ export function isLanguage (s) {
   return LANGTAG.test(s)
 }
 
-const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567'
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
+/**
+ * Each character's digit in `alphabet`, by char code below 128; -1 for others.
+ *
+ * @param {string} alphabet
+ * @returns {Int8Array}
+ */
+function digitsOf (alphabet) {
+  const table = new Int8Array(128).fill(-1)
+  for (let i = 0; i < alphabet.length; i++) table[alphabet.charCodeAt(i)] = i
+  return table
+}
+const BASE32 = digitsOf('abcdefghijklmnopqrstuvwxyz234567')
+const BASE58 = digitsOf('123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz')
 
 /**
  * The bytes of a CID string, behind the 0x00 prefix of a tag 42 payload (so that the codec's own
- * CID check reads them), or null when it is in neither string form a CID is written in: "b" and
+ * CID check reads them; the first cidLength bytes of what it returns), or null when it is in neither string form a CID is written in: "b" and
  * unpadded lower-case base32 (a CIDv1), or base58btc starting "Qm" (a CIDv0, 46 characters).
  * Only the canonical spelling is taken: no leftover bits, no other base.
  *
@@ -138,14 +149,18 @@ const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
  * @returns {Uint8Array|null}
  */
 function cidBytes (s) {
-  if (s.length > 1 && s[0] === 'b') {
+  if (s.length > 1 && s.charCodeAt(0) === 0x62) { // 'b'
     const n = s.length - 1
-    const out = new Uint8Array(1 + Math.floor(n * 5 / 8))
+    const size = 1 + Math.floor(n * 5 / 8)
+    // a scratch buffer for CIDs of the usual size (one check at a time: nothing here yields)
+    const out = size <= scratch.length ? scratch : new Uint8Array(size)
+    out[0] = 0
     let bits = 0
     let buffer = 0
     let at = 1
     for (let i = 1; i < s.length; i++) {
-      const v = BASE32.indexOf(s[i])
+      const c = s.charCodeAt(i)
+      const v = c < 128 ? BASE32[c] : -1
       if (v < 0) return null
       buffer = (buffer << 5) | v
       bits += 5
@@ -155,12 +170,14 @@ function cidBytes (s) {
       }
     }
     if (bits >= 5 || (buffer & ((1 << bits) - 1)) !== 0) return null
+    cidLength = at
     return out
   }
-  if (s.length === 46 && s[0] === 'Q' && s[1] === 'm') {
-    const out = new Uint8Array(35)
+  if (s.length === 46 && s.charCodeAt(0) === 0x51 && s.charCodeAt(1) === 0x6d) { // 'Qm'
+    const out = scratch.fill(0, 0, 35)
     for (let i = 0; i < s.length; i++) {
-      let carry = BASE58.indexOf(s[i])
+      const c = s.charCodeAt(i)
+      let carry = c < 128 ? BASE58[c] : -1
       if (carry < 0) return null
       for (let j = 34; j > 0; j--) {
         carry += out[j] * 58
@@ -169,10 +186,15 @@ function cidBytes (s) {
       }
       if (carry !== 0) return null
     }
+    cidLength = 35
     return out
   }
   return null
 }
+
+const scratch = new Uint8Array(128)
+/** how many bytes of cidBytes' answer are the CID's (with its 0x00 prefix) */
+let cidLength = 0
 
 /**
  * A CID as a string: a base32 CIDv1 ("b...") or a base58btc CIDv0 ("Qm..."), each as the CID's
@@ -184,7 +206,7 @@ export function isCidString (s) {
   const bytes = cidBytes(s)
   if (bytes === null) return false
   try {
-    return checkCid(bytes, 0, bytes.length) === (s[0] === 'b' ? 1 : 0)
+    return checkCid(bytes, 0, cidLength) === (s.charCodeAt(0) === 0x62 ? 1 : 0)
   } catch {
     return false
   }

@@ -14,7 +14,8 @@
 
 import { readUtf8, invalidAt, invalidUtf8At } from '../utf8.js'
 import { readCid, checkCid } from '../cid-decode.js'
-import { decodeFirst } from '../decode.js'
+// PlainObject: records are built by generic decode's constructor (decode.js says why it is not `{}`)
+import { decodeFirst, PlainObject } from '../decode.js'
 import { CID_TAG } from '../cid-encode.js'
 import { DagCborDecodeError, count, lengthPastEnd, withDecodeSegment } from '../errors.js'
 import { integerProblem, stringProblem, lengthProblem, blobProblem, blobShapeProblem } from './rules.js'
@@ -328,9 +329,6 @@ function store (object, name, value) {
   else object[name] = value
 }
 
-/** Plain objects, as generic decode's PlainObject: a constructor of their own. */
-const PlainObject = /** @type {new () => Record<string, unknown>} */ (/** @type {any} */ ({ Object: function () {} }).Object)
-PlainObject.prototype = Object.prototype
 
 /**
  * The value at pos, as `node` types it.
@@ -399,7 +397,9 @@ function readArray (node) {
  */
 function readObject (node, type) {
   const at = pos
-  const n = head(5, node.recordType !== null ? `a map (record ${node.recordType})` : node.name ? `a map (${node.name})` : 'a map (object)', 2)
+  if (pos >= end) throw truncated(pos)
+  if (src[pos] >> 5 !== 5) throw kindError(node.recordType !== null ? `a map (record ${node.recordType})` : node.name ? `a map (${node.name})` : 'a map (object)', at)
+  const n = head(5, '', 2)
   enter(at)
   const object = building ? new PlainObject() : undefined
   const mine = ++stamp
