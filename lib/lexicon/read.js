@@ -410,11 +410,12 @@ function readObject (node, type) {
   let previous = -1
   let previousLength = 0
   let hasType = false
+  // the path segment of an error: the key being read, or its index while it cannot be read
   /** @type {string|number} */
-  let name = ''
+  let segment = 0
   try {
     for (let i = 0; i < n; i++) {
-      name = i // a key that cannot be read has no name
+      segment = i
       const start = key(previous, previousLength)
       const length = pos - start
       previous = start
@@ -433,11 +434,15 @@ function readObject (node, type) {
         }
       }
       let v
+      /** @type {string} */
+      let name
       if (known === null) {
         name = text(start, pos)
+        segment = name
         v = readGeneric()
       } else {
         name = known.name
+        segment = name
         const property = known.property
         if (property === null) {
           hasType = true
@@ -459,7 +464,7 @@ function readObject (node, type) {
       }
     }
   } catch (e) {
-    throw withDecodeSegment(e, name)
+    throw withDecodeSegment(e, segment)
   }
   depth--
   if (node.recordType !== null && !hasType && type === null) throw fail('lexicon-type', `a ${node.recordType} record has "$type": "${node.recordType}", and it is absent`, at)
