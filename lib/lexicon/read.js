@@ -647,12 +647,26 @@ function readBlob (node) {
         isLink = true
         fields.ref = true
       } else if (name === '$type' || name === 'mimeType' || name === 'cid' || name === 'size') {
-        const was = building
-        building = true // the checks below need these values
-        try {
-          v = readGeneric()
-        } finally {
-          building = was
+        // the shape checks below need these values, built or not: text and integers are read
+        // here (what generic decode would give), anything else by generic decode
+        const b = src[pos]
+        if (b >> 5 === 3) {
+          const stringAt = pos
+          pos++
+          const length = readLength(b & 31, stringAt, 1)
+          v = text(pos, pos + length)
+          pos += length
+        } else if (b >> 5 === 0 && b !== 0x1b) {
+          pos++
+          v = readArg(b & 31, valueAt)
+        } else {
+          const was = building
+          building = true
+          try {
+            v = readGeneric()
+          } finally {
+            building = was
+          }
         }
         fields[name] = v
       } else {
