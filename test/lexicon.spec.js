@@ -318,6 +318,9 @@ describe('dag-cbor-fast/lexicon: what only the bytes show', () => {
   /** @type {Array<[string, string, string, number]>} */
   const BAD = [
     ['keys out of order', 'a2' + '652474797065' + '6f636f6d2e6578616d706c652e726563' + '6176' + '01', 'map-key-order', 23],
+    ['a known key twice', 'a3' + '6176' + '01' + '6176' + '02' + '652474797065' + '6f636f6d2e6578616d706c652e726563', 'duplicate-key', 4],
+    ['an unknown key twice', 'a4' + '6176' + '01' + '6178' + '01' + '6178' + '02' + '652474797065' + '6f636f6d2e6578616d706c652e726563', 'duplicate-key', 7],
+    ['an unknown key before a known one of its length, out of order', 'a3' + '6178' + '01' + '6176' + '01' + '652474797065' + '6f636f6d2e6578616d706c652e726563', 'map-key-order', 4],
     ['a non-shortest integer', 'a2' + '6176' + '1801' + '652474797065' + '6f636f6d2e6578616d706c652e726563', 'non-shortest', 3],
     ['a float where the integer goes', 'a2' + '6176' + 'fb3ff0000000000000' + '652474797065' + '6f636f6d2e6578616d706c652e726563', 'lexicon-kind', 3],
     ['trailing bytes', good + '00', 'trailing-bytes', 26],

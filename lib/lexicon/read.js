@@ -295,17 +295,29 @@ function key (previous, previousLength) {
   const n = readLength(initial & 31, at, 1)
   const start = pos
   pos += n
-  if (previous >= 0) {
-    let order = previousLength - n
-    for (let i = 0; order === 0 && i < n; i++) order = src[previous + i] - src[start + i]
-    if (order >= 0) {
-      const k = text(start, pos)
-      throw order === 0
-        ? fail('duplicate-key', `duplicate map key ${JSON.stringify(k)}`, at)
-        : fail('map-key-order', `map key ${JSON.stringify(k)} is out of order (keys sort by length, then bytewise)`, at)
-    }
-  }
+  if (previous >= 0) inOrder(previous, previousLength, start, n, at)
   return start
+}
+
+/**
+ * Check that the key src[start, start + n) (its head at `at`) comes after the previous one,
+ * src[previous, previous + previousLength): DAG-CBOR's order, by length, then bytewise.
+ *
+ * @param {number} previous
+ * @param {number} previousLength
+ * @param {number} start
+ * @param {number} n
+ * @param {number} at
+ */
+function inOrder (previous, previousLength, start, n, at) {
+  let order = previousLength - n
+  for (let i = 0; order === 0 && i < n; i++) order = src[previous + i] - src[start + i]
+  if (order >= 0) {
+    const k = text(start, start + n)
+    throw order === 0
+      ? fail('duplicate-key', `duplicate map key ${JSON.stringify(k)}`, at)
+      : fail('map-key-order', `map key ${JSON.stringify(k)} is out of order (keys sort by length, then bytewise)`, at)
+  }
 }
 
 /**
@@ -409,6 +421,7 @@ function readObject (node, type) {
   let required = 0
   let previous = -1
   let previousLength = 0
+  let previousKnown = false
   let hasType = false
   // the path segment of an error: the key being read, or its index while it cannot be read
   /** @type {string|number} */
@@ -416,10 +429,14 @@ function readObject (node, type) {
   try {
     for (let i = 0; i < n; i++) {
       segment = i
-      const start = key(previous, previousLength)
-      const length = pos - start
-      previous = start
-      previousLength = length
+      const keyAt = pos
+      if (pos >= end) throw truncated(pos)
+      const initial = src[pos]
+      if (initial >> 5 !== 3) throw fail('map-key-type', 'map key is not a string', keyAt)
+      pos++
+      const length = readLength(initial & 31, keyAt, 1)
+      const start = pos
+      pos += length
       /** @type {import('./compile.js').Key|null} */
       let known = null
       while (next < keyCount) {
@@ -433,6 +450,12 @@ function readObject (node, type) {
           break
         }
       }
+      // node.keys are in canonical order and matched only forward, so a known key after a known
+      // key is in order; any other pair is compared (the order rule, and duplicates)
+      if (previous >= 0 && (known === null || !previousKnown)) inOrder(previous, previousLength, start, length, keyAt)
+      previous = start
+      previousLength = length
+      previousKnown = known !== null
       let v
       /** @type {string} */
       let name
