@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import { FORMATS } from '../lib/lexicon/index.js'
+import { isDatetimeBytes } from '../lib/lexicon/formats.js'
 
 const syntaxDir = new URL('./fixtures/lexicons/syntax/', import.meta.url)
 
@@ -42,6 +43,11 @@ describe('dag-cbor-fast/lexicon: string formats, against the atproto interop tes
         assert.ok(lines.length > 0)
         const wrong = lines.filter((line) => FORMATS[format](line) !== expected)
         assert.deepEqual(wrong, [])
+        if (format === 'datetime') {
+          // validate checks a datetime on the record's UTF-8, with no string made
+          const utf8 = new TextEncoder()
+          assert.deepEqual(lines.filter((line) => { const b = utf8.encode(line); return isDatetimeBytes(b, 0, b.length) !== expected }), [])
+        }
       })
     }
   }

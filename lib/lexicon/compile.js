@@ -3,7 +3,7 @@
 // functions, properties in a Map). A ref is replaced by the node of what it names, made once
 // per definition, so recursive definitions give a cyclic graph. Nothing is generated as code.
 
-import { FORMATS } from './formats.js'
+import { FORMATS, isDatetimeBytes } from './formats.js'
 import { resolve } from './documents.js'
 
 /** @typedef {{ kind: 'null' }} NullNode */
@@ -22,6 +22,9 @@ import { resolve } from './documents.js'
  * @property {string} formatName
  * @property {boolean} plain - no check needs the text: only its byte length is checked
  * @property {boolean} countsOnly - no check but the grapheme counts needs the text
+ * @property {((src: Uint8Array, start: number, n: number) => boolean)|null} formatBytes - the
+ *   format checked on the UTF-8 itself, when it is the only check that needs the text (validate
+ *   then makes no string)
  */
 /** @typedef {{ kind: 'bytes', minLength: number|undefined, maxLength: number|undefined }} BytesNode */
 /** @typedef {{ kind: 'cid-link' }} LinkNode */
@@ -160,7 +163,9 @@ export class Compiler {
         const format = def.format === undefined ? null : /** @type {Record<string, (s: string) => boolean>} */ (FORMATS)[def.format]
         const countsOnly = format === null && def.const === undefined && def.enum === undefined
         const plain = countsOnly && def.minGraphemes === undefined && def.maxGraphemes === undefined
-        return { kind: 'string', const: def.const, enum: def.enum ?? null, minLength: def.minLength, maxLength: def.maxLength, minGraphemes: def.minGraphemes, maxGraphemes: def.maxGraphemes, format, formatName: def.format ?? '', plain, countsOnly }
+        const formatOnly = def.const === undefined && def.enum === undefined && def.minGraphemes === undefined && def.maxGraphemes === undefined
+        const formatBytes = formatOnly && def.format === 'datetime' ? isDatetimeBytes : null
+        return { kind: 'string', const: def.const, enum: def.enum ?? null, minLength: def.minLength, maxLength: def.maxLength, minGraphemes: def.minGraphemes, maxGraphemes: def.maxGraphemes, format, formatName: def.format ?? '', plain, countsOnly, formatBytes }
       }
       case 'bytes': return { kind: 'bytes', minLength: def.minLength, maxLength: def.maxLength }
       case 'cid-link': return { kind: 'cid-link' }

@@ -61,58 +61,82 @@ export function isAtUri (s) {
 const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
 /**
- * The number written by the `count` ASCII digits of `s` at `at`, or -1 if one is not a digit.
+ * The number written by the `count` ASCII digits of `codes` at `at`, or -1 if one is not a digit.
  *
- * @param {string} s
+ * @param {Uint8Array} codes
  * @param {number} at
  * @param {number} count
  * @returns {number}
  */
-function digits (s, at, count) {
+function digits (codes, at, count) {
   let value = 0
   for (let i = at; i < at + count; i++) {
-    const d = s.charCodeAt(i) - 48
+    const d = codes[i] - 48
     if (d < 0 || d > 9) return -1
     value = value * 10 + d
   }
   return value
 }
 
+const DASH = 0x2d
+const COLON = 0x3a
+
 /**
  * RFC 3339 ∩ ISO 8601 ∩ WHATWG: YYYY-MM-DDTHH:MM:SS, an optional fraction, then Z or ±hh:mm;
- * upper-case T and Z; a real date and time. Read character by character (most records carry one,
- * and this runs once per record).
+ * upper-case T and Z; a real date and time. Read byte by byte (most records carry one), over
+ * ASCII codes: a record's UTF-8 as it is (validate builds no string), or a string's characters
+ * copied (isDatetime).
  *
- * @param {string} s
+ * @param {Uint8Array} c
+ * @param {number} start
+ * @param {number} n
+ * @returns {boolean}
  */
-export function isDatetime (s) {
-  const n = s.length
-  if (n < 20 || n > 64 || s[4] !== '-' || s[7] !== '-' || s[10] !== 'T' || s[13] !== ':' || s[16] !== ':') return false
-  const year = digits(s, 0, 4)
-  const month = digits(s, 5, 2)
-  const day = digits(s, 8, 2)
-  const hour = digits(s, 11, 2)
-  const minute = digits(s, 14, 2)
-  const second = digits(s, 17, 2)
+export function isDatetimeBytes (c, start, n) {
+  if (n < 20 || n > 64) return false
+  const s = start
+  if (c[s + 4] !== DASH || c[s + 7] !== DASH || c[s + 10] !== 0x54 || c[s + 13] !== COLON || c[s + 16] !== COLON) return false
+  const year = digits(c, s, 4)
+  const month = digits(c, s + 5, 2)
+  const day = digits(c, s + 8, 2)
+  const hour = digits(c, s + 11, 2)
+  const minute = digits(c, s + 14, 2)
+  const second = digits(c, s + 17, 2)
   if (year < 0 || month < 1 || month > 12 || day < 1 || day > DAYS[month - 1] || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return false
   if (month === 2 && day === 29 && !(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0))) return false
-  let i = 19
-  if (s[i] === '.') {
+  const stop = s + n
+  let i = s + 19
+  if (c[i] === 0x2e) { // '.'
     i++
     const from = i
-    while (i < n && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) i++
+    while (i < stop && c[i] >= 48 && c[i] <= 57) i++
     if (i === from) return false
   }
-  if (i === n - 1) return s[i] === 'Z'
-  if (i !== n - 6 || (s[i] !== '+' && s[i] !== '-') || s[i + 3] !== ':') return false
-  const offsetHours = digits(s, i + 1, 2)
-  const offsetMinutes = digits(s, i + 4, 2)
+  if (i === stop - 1) return c[i] === 0x5a // 'Z'
+  const sign = c[i]
+  if (i !== stop - 6 || (sign !== 0x2b && sign !== DASH) || c[i + 3] !== COLON) return false
+  const offsetHours = digits(c, i + 1, 2)
+  const offsetMinutes = digits(c, i + 4, 2)
   // an offset is at most 23:59; ISO 8601 has no "negative zero" offset
   if (offsetHours < 0 || offsetHours > 23 || offsetMinutes < 0 || offsetMinutes > 59) return false
-  if (s[i] === '-' && offsetHours === 0 && offsetMinutes === 0) return false
+  if (sign === DASH && offsetHours === 0 && offsetMinutes === 0) return false
   // no time before year 0 once the offset is applied (0000-01-01T00:00:00+01:00)
-  if (year === 0 && month === 1 && day === 1 && s[i] === '+' && hour * 60 + minute < offsetHours * 60 + offsetMinutes) return false
+  if (year === 0 && month === 1 && day === 1 && sign === 0x2b && hour * 60 + minute < offsetHours * 60 + offsetMinutes) return false
   return true
+}
+
+const datetimeCodes = new Uint8Array(64)
+
+/** @param {string} s */
+export function isDatetime (s) {
+  const n = s.length
+  if (n < 20 || n > 64) return false
+  for (let i = 0; i < n; i++) {
+    const code = s.charCodeAt(i)
+    if (code >= 0x80) return false // a datetime is ASCII
+    datetimeCodes[i] = code
+  }
+  return isDatetimeBytes(datetimeCodes, 0, n)
 }
 
 /** @param {string} s */
