@@ -232,9 +232,9 @@ function readString (node) {
     if (invalidUtf8At(src, start, pos) >= 0) throw fail('invalid-utf8', 'text is not valid UTF-8', invalidUtf8At(src, start, pos))
     return undefined
   }
-  // an ASCII format that passes on the bytes is valid UTF-8 too; one that fails is read as text
-  // below, for the message (or the UTF-8 error)
-  if (!building && node.formatBytes !== null && node.formatBytes(src, start, n)) return undefined
+  // an ASCII format that passes on the bytes is valid UTF-8 too, and is the string's only check;
+  // one that fails is read as text below, for the message (or the UTF-8 error)
+  if (node.formatBytes !== null && node.formatBytes(src, start, n)) return building ? text(start, pos) : undefined
   const s = text(start, pos)
   if (!node.plain) check(stringProblem(node, s), at)
   return s
