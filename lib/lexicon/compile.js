@@ -3,7 +3,7 @@
 // functions, properties in a Map). A ref is replaced by the node of what it names, made once
 // per definition, so recursive definitions give a cyclic graph. Nothing is generated as code.
 
-import { FORMATS, isDatetimeBytes } from './formats.js'
+import { FORMATS, isDatetimeBytes, isCidBytes } from './formats.js'
 import { resolve } from './documents.js'
 
 /** @typedef {{ kind: 'null' }} NullNode */
@@ -164,7 +164,7 @@ export class Compiler {
         const countsOnly = format === null && def.const === undefined && def.enum === undefined
         const plain = countsOnly && def.minGraphemes === undefined && def.maxGraphemes === undefined
         const formatOnly = def.const === undefined && def.enum === undefined && def.minGraphemes === undefined && def.maxGraphemes === undefined
-        const formatBytes = formatOnly && def.format === 'datetime' ? isDatetimeBytes : null
+        const formatBytes = !formatOnly ? null : def.format === 'datetime' ? isDatetimeBytes : def.format === 'cid' ? isCidBytes : null
         return { kind: 'string', const: def.const, enum: def.enum ?? null, minLength: def.minLength, maxLength: def.maxLength, minGraphemes: def.minGraphemes, maxGraphemes: def.maxGraphemes, format, formatName: def.format ?? '', plain, countsOnly, formatBytes }
       }
       case 'bytes': return { kind: 'bytes', minLength: def.minLength, maxLength: def.maxLength }

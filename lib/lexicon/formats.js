@@ -125,18 +125,10 @@ export function isDatetimeBytes (c, start, n) {
   return true
 }
 
-const datetimeCodes = new Uint8Array(64)
-
 /** @param {string} s */
 export function isDatetime (s) {
-  const n = s.length
-  if (n < 20 || n > 64) return false
-  for (let i = 0; i < n; i++) {
-    const code = s.charCodeAt(i)
-    if (code >= 0x80) return false // a datetime is ASCII
-    datetimeCodes[i] = code
-  }
-  return isDatetimeBytes(datetimeCodes, 0, n)
+  // a datetime is ASCII, at most 64 characters
+  return s.length >= 20 && s.length <= 64 && asciiCodes(s) && isDatetimeBytes(codes, 0, s.length)
 }
 
 /** @param {string} s */
@@ -164,29 +156,32 @@ const BASE32 = digitsOf('abcdefghijklmnopqrstuvwxyz234567')
 const BASE58 = digitsOf('123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz')
 
 /**
- * The bytes of a CID string, behind the 0x00 prefix of a tag 42 payload (so that the codec's own
- * CID check reads them; the first cidLength bytes of what it returns), or null when it is in neither string form a CID is written in: "b" and
+ * The bytes of a CID written as text (the ASCII codes c[start, start + n)), behind the 0x00
+ * prefix of a tag 42 payload so that the codec's own CID check reads them: the first cidLength
+ * bytes of what it returns. Null when the text is in neither form a CID is written in: "b" and
  * unpadded lower-case base32 (a CIDv1), or base58btc starting "Qm" (a CIDv0, 46 characters).
  * Only the canonical spelling is taken: no leftover bits, no other base.
  *
- * @param {string} s
+ * @param {Uint8Array} c
+ * @param {number} start
+ * @param {number} n
  * @returns {Uint8Array|null}
  */
-function cidBytes (s) {
-  if (s.length > 1 && s.charCodeAt(0) === 0x62) { // 'b'
-    const n = s.length - 1
-    const size = 1 + Math.floor(n * 5 / 8)
+function cidBytes (c, start, n) {
+  const stop = start + n
+  if (n > 1 && c[start] === 0x62) { // 'b'
+    const size = 1 + Math.floor((n - 1) * 5 / 8)
     // a scratch buffer for CIDs of the usual size (one check at a time: nothing here yields)
     const out = size <= scratch.length ? scratch : new Uint8Array(size)
     out[0] = 0
     let bits = 0
     let buffer = 0
     let at = 1
-    for (let i = 1; i < s.length; i++) {
-      const c = s.charCodeAt(i)
-      const v = c < 128 ? BASE32[c] : -1
+    for (let i = start + 1; i < stop; i++) {
+      const code = c[i]
+      const v = code < 128 ? BASE32[code] : -1
       if (v < 0) return null
-      buffer = (buffer << 5) | v
+      buffer = ((buffer << 5) | v) & 0x1fff
       bits += 5
       if (bits >= 8) {
         bits -= 8
@@ -197,11 +192,11 @@ function cidBytes (s) {
     cidLength = at
     return out
   }
-  if (s.length === 46 && s.charCodeAt(0) === 0x51 && s.charCodeAt(1) === 0x6d) { // 'Qm'
+  if (n === 46 && c[start] === 0x51 && c[start + 1] === 0x6d) { // 'Qm'
     const out = scratch.fill(0, 0, 35)
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i)
-      let carry = c < 128 ? BASE58[c] : -1
+    for (let i = start; i < stop; i++) {
+      const code = c[i]
+      let carry = code < 128 ? BASE58[code] : -1
       if (carry < 0) return null
       for (let j = 34; j > 0; j--) {
         carry += out[j] * 58
@@ -219,21 +214,48 @@ function cidBytes (s) {
 const scratch = new Uint8Array(128)
 /** how many bytes of cidBytes' answer are the CID's (with its 0x00 prefix) */
 let cidLength = 0
+/** a string's character codes, for the checkers that read codes */
+let codes = new Uint8Array(256)
 
 /**
- * A CID as a string: a base32 CIDv1 ("b...") or a base58btc CIDv0 ("Qm..."), each as the CID's
- * own toString() writes it.
+ * A CID written as text, c[start, start + n): a base32 CIDv1 ("b...") or a base58btc CIDv0
+ * ("Qm..."), each as the CID's own toString() writes it. Reads a record's UTF-8 in place (a pass
+ * implies ASCII), or a string's codes (isCidString).
  *
- * @param {string} s
+ * @param {Uint8Array} c
+ * @param {number} start
+ * @param {number} n
+ * @returns {boolean}
  */
-export function isCidString (s) {
-  const bytes = cidBytes(s)
+export function isCidBytes (c, start, n) {
+  const bytes = cidBytes(c, start, n)
   if (bytes === null) return false
   try {
-    return checkCid(bytes, 0, cidLength) === (s.charCodeAt(0) === 0x62 ? 1 : 0)
+    return checkCid(bytes, 0, cidLength) === (c[start] === 0x62 ? 1 : 0)
   } catch {
     return false
   }
+}
+
+/**
+ * The character codes of `s` in `codes` (grown as needed), or false when one is not ASCII.
+ *
+ * @param {string} s
+ * @returns {boolean}
+ */
+function asciiCodes (s) {
+  if (s.length > codes.length) codes = new Uint8Array(s.length)
+  for (let i = 0; i < s.length; i++) {
+    const code = s.charCodeAt(i)
+    if (code >= 0x80) return false
+    codes[i] = code
+  }
+  return true
+}
+
+/** @param {string} s */
+export function isCidString (s) {
+  return asciiCodes(s) && isCidBytes(codes, 0, s.length)
 }
 
 /** Each format by its name in a Lexicon document. */
