@@ -65,7 +65,7 @@ describe('lib/core is platform-neutral', () => {
       for (const spec of specifiers(fs.readFileSync(file, 'utf8'))) if (spec.startsWith('.')) todo.push(path.resolve(path.dirname(file), spec))
     }
     assert.deepEqual(outside, [])
-    for (const stage of ['read/source.js', 'read/open-car.js', 'check/hash.js', 'check/classify.js', 'check/car-checks.js', 'report/summary.js', 'write/car-writer.js', 'run/pipeline.js', 'check/atproto/check-repo.js']) {
+    for (const stage of ['read/source.js', 'read/open-car.js', 'check/hash.js', 'check/classify.js', 'check/car-checks.js', 'report/summary.js', 'write/memory-target.js', 'run/pipeline.js', 'check/atproto/check-repo.js']) {
       assert.ok(seen.has(path.join(CORE, stage)), `index.js reaches ${stage}`)
     }
   })

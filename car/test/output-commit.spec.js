@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { runPipeline } from '../lib/core/run/pipeline.js'
-import { memoryTarget } from '../lib/core/write/car-writer.js'
+import { memoryTarget } from '../lib/core/write/memory-target.js'
 import { bytesSource } from '../lib/core/read/source.js'
 import { exitCode } from '../lib/core/report/summary.js'
 

@@ -1,5 +1,5 @@
 // Opening a CAR for the commands: a file or `-` (standard input), read by the core's bounded reader
-// (core/read/reader.js, opened by open-car.js's openCar), whose blocks carry the byte offset of
+// (core/read/section-reader.js, opened by open-car.js's openCar), whose blocks carry the byte offset of
 // their section. Commands that must read blocks again in another order (get-dag, filter
 // --reachable-from) need a file: a stream is first saved to a temporary file (on disk, not in
 // memory), removed when the command ends or is interrupted.

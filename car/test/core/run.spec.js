@@ -17,7 +17,7 @@ import { hashedBatches } from '../../lib/core/run/iterate.js'
 import { runPipeline } from '../../lib/core/run/pipeline.js'
 import { openSource } from '../../lib/core/read/source.js'
 import { openCar } from '../../lib/core/read/open-car.js'
-import { headerBytes, sectionBytes, memoryTarget } from '../../lib/core/write/car-writer.js'
+import { headerBytes, sectionBytes, memoryTarget } from '../../lib/core/write/memory-target.js'
 
 /** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))

@@ -6,7 +6,7 @@ import { CarReader } from '@ipld/car/reader'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { identity } from 'multiformats/hashes/identity'
-import { headerBytes, sectionBytes } from '../../lib/core/write/car-writer.js'
+import { headerBytes, sectionBytes } from '../../lib/core/write/memory-target.js'
 import { spliceLinks, cidFor } from '../../lib/core/write/relink.js'
 
 /** @param {unknown} value */

@@ -1,5 +1,5 @@
 // The errors of reading a CAR: one type (CarReadError, exit code 2) with where reading failed, and
-// the messages shared by the stream reader (reader.js), the batch readers (section-batches.js) and
+// the messages shared by the stream reader (section-reader.js), the batch readers (section-batches.js) and
 // what a worker thread found in a batch (run/sections.js).
 import { ToolError } from '../base/errors.js'
 import { InputError } from './source.js'

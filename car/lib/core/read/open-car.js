@@ -1,5 +1,5 @@
 // The CAR reader's entry: openCar, and what callers import from here, re-exported from the files
-// it is spread over (reader.js the type, header.js, byte-reader.js, sections.js, section-batches.js,
+// it is spread over (section-reader.js the type, header.js, byte-reader.js, sections.js, section-batches.js,
 // errors.js; every limit and default in limits.js).
 //
 // openCar also watches its input: an error the input itself throws (a stream that errors, a read
@@ -7,12 +7,12 @@
 // would report the bytes it then lacked ("truncated or corrupt") or let the error through unnamed.
 // Whatever the reader throws after the input failed comes out of the reader as an InputFailedError
 // (a CarReadError) saying so, with the input's error as its `cause` and its `code`.
-import { CarFileReader } from './reader.js'
+import { CarFileReader } from './section-reader.js'
 import { CarReadError, describe } from './errors.js'
 import { FAILURE_TAKEN } from './byte-reader.js'
 import { ToolError } from '../base/errors.js'
 
-export { CarFileReader } from './reader.js'
+export { CarFileReader } from './section-reader.js'
 // CarReadError re-exported from the local import: a re-export from './errors.js' alone leaves the
 // built declaration of InputFailedError (which extends it) without the name
 export { CarReadError }
@@ -22,10 +22,10 @@ export { decodeSectionCid, readSectionAt, scanSections } from './sections.js'
 
 /**
  * @typedef {CarFileReader} Car
- * @typedef {import('./reader.js').Block} Block
- * @typedef {import('./reader.js').SectionBatch} SectionBatch
- * @typedef {import('./reader.js').SeekableFile} SeekableFile
- * @typedef {import('./reader.js').ReaderOptions} ReaderOptions
+ * @typedef {import('./section-reader.js').Block} Block
+ * @typedef {import('./section-reader.js').SectionBatch} SectionBatch
+ * @typedef {import('./section-reader.js').SeekableFile} SeekableFile
+ * @typedef {import('./section-reader.js').ReaderOptions} ReaderOptions
  * @typedef {import('./header.js').V2Header} V2Header
  */
 

@@ -7,9 +7,9 @@ import { varintBytes } from '../base/varint.js'
 import { READS_AHEAD, HEADROOM } from './limits.js'
 
 /**
- * @typedef {import('./reader.js').CarFileReader} CarFileReader
- * @typedef {import('./reader.js').SeekableFile} SeekableFile
- * @typedef {import('./reader.js').SectionBatch} SectionBatch
+ * @typedef {import('./section-reader.js').CarFileReader} CarFileReader
+ * @typedef {import('./section-reader.js').SeekableFile} SeekableFile
+ * @typedef {import('./section-reader.js').SectionBatch} SectionBatch
  */
 
 /**

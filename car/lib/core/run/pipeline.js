@@ -1,7 +1,7 @@
 // The round-trip pipeline: stream blocks out of a CAR, process them in ordered batches (inline, or
 // on worker threads a shell provides), accumulate the summary in CAR order, and optionally write a
 // CAR back out through an output a shell provides (the Node shell's is an atomic file; the core's
-// own, write/car-writer.js, is bytes in memory). With canonicalize, rewritten blocks' parents are rewritten
+// own, write/memory-target.js, is bytes in memory). With canonicalize, rewritten blocks' parents are rewritten
 // too (relink.js).
 import { CID } from 'multiformats/cid'
 import { openCar, CarReadError, sectionError, asReadError } from '../read/open-car.js'
