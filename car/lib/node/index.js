@@ -7,7 +7,7 @@ import * as core from '../core/index.js'
 import { openInput } from './source.js'
 import { defaultCodecUrl, maxWorkers } from './run.js'
 import { checkVerifyOptions } from '../core/run/verify.js'
-import { checkIteratorOptions } from '../core/run/block-iterator.js'
+import { checkIteratorOptions } from '../core/api/car-block-iterator.js'
 
 export { CarWriter, CarBufferWriter, CarBlockError, CarReadError, blockToJson, hashBackends, installHashers, contentType } from '../core/index.js'
 export { CarReader, CarBufferReader, CarIndexer, CarCIDIterator } from './readers.js'

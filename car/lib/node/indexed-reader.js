@@ -7,9 +7,9 @@ import { asReadError } from '../core/read/open-car.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from '../core/read/limits.js'
 import { CidTable, grow } from '../core/graph/cid-table.js'
 import { missing, loadFor } from '../core/check/on-demand.js'
-import { checkBlockNow } from '../core/run/buffer-reader.js'
-import { checkIteratorOptions } from '../core/run/block-iterator.js'
-import { openForIndex, visitSections } from '../core/run/indexer.js'
+import { checkBlockNow } from '../core/api/car-buffer-reader.js'
+import { checkIteratorOptions } from '../core/api/car-block-iterator.js'
+import { openForIndex, visitSections } from '../core/api/car-indexer.js'
 import { openInput } from './source.js'
 
 /**

@@ -1,8 +1,8 @@
-// @ipld/car's 'writer' entry in Node: CarWriter and CarWriterOut (lib/core/write/writer.js), with
+// @ipld/car's 'writer' entry in Node: CarWriter and CarWriterOut (lib/core/api/car-writer.js), with
 // updateRootsInFile taking a file descriptor number (fs.open(path, 'r+')) as well as a FileHandle.
 import fs from 'node:fs'
 import { promisify } from 'node:util'
-import { installFileDescriptors } from '../core/write/writer.js'
+import { installFileDescriptors } from '../core/api/car-writer.js'
 
 const read = promisify(fs.read)
 const write = promisify(fs.write)
@@ -12,4 +12,4 @@ installFileDescriptors({
   write: (fd, buffer, offset, length, position) => write(fd, buffer, offset, length, position)
 })
 
-export { CarWriter, CarWriterOut } from '../core/write/writer.js'
+export { CarWriter, CarWriterOut } from '../core/api/car-writer.js'

@@ -19,8 +19,8 @@ import { spawnSync } from 'node:child_process'
 import * as core from '../../lib/core/index.js'
 import * as node from '../../lib/node/index.js'
 import * as nodeWriter from '../../lib/node/writer.js'
-import * as bufferWriter from '../../lib/core/write/buffer-writer.js'
-import { installFileDescriptors } from '../../lib/core/write/writer.js'
+import * as bufferWriter from '../../lib/core/api/car-buffer-writer.js'
+import { installFileDescriptors } from '../../lib/core/api/car-writer.js'
 
 const LIB = fileURLToPath(new URL('../../lib/', import.meta.url))
 const { CarWriter } = node
@@ -721,7 +721,7 @@ describe('api: the writers (@ipld/car 5.4\'s CarWriter and CarBufferWriter)', fu
 
   it('writing needs no @ipld/car: nothing the writers import reaches it', () => {
     const seen = new Set()
-    const todo = [path.join(LIB, 'core/write/writer.js'), path.join(LIB, 'core/write/buffer-writer.js'), path.join(LIB, 'core/write/car-buffer-writer.js'), path.join(LIB, 'node/writer.js')]
+    const todo = [path.join(LIB, 'core/api/car-writer.js'), path.join(LIB, 'core/api/car-buffer-writer.js'), path.join(LIB, 'node/writer.js')]
     const packages = new Set()
     while (todo.length) {
       const file = /** @type {string} */ (todo.pop())

@@ -351,3 +351,19 @@ function readsLosslessly (bytes, value) {
   }
   return !undefinedSeen
 }
+
+/**
+ * A block's verdict as the library's readers and verifyCar's onBlock name it.
+ * @typedef {'canonical' | 'non-canonical' | 'invalid' | 'ok' | 'unknown-codec'} BlockStatus
+ */
+
+/**
+ * @param {BlockResult} r
+ * @returns {BlockStatus}
+ */
+export function statusOf (r) {
+  if (r.cls) return r.cls === 'nonCanonical' ? 'non-canonical' : r.cls
+  if (r.content === 'invalid') return 'invalid'
+  if (r.content === 'unknown') return 'unknown-codec'
+  return 'ok'
+}

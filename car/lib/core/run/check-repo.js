@@ -7,7 +7,7 @@ import { checkOptionsObject, checkByteCount, checkBoolean, checkFunction, checkS
 
 /**
  * @typedef {import('../read/source.js').CarInput} CarInput
- * @typedef {import('./block-iterator.js').Block} Block
+ * @typedef {import('../api/car-block-iterator.js').Block} Block
  */
 
 const SHA2_256 = 0x12

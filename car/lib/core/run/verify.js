@@ -7,7 +7,7 @@ import { runPipeline } from './pipeline.js'
 import { memoryTarget } from '../write/memory-target.js'
 import { ToolError } from '../base/errors.js'
 import { uvarint, varintEnd } from '../base/varint.js'
-import { statusOf } from './block-iterator.js'
+import { statusOf } from '../check/classify.js'
 import { checkOptionsObject, checkSignal, checkByteCount, checkFunction, checkBoolean, checkString } from '../base/options.js'
 import { MAX_MAX_BLOCK_SIZE } from '../read/limits.js'
 

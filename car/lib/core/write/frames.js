@@ -1,5 +1,5 @@
 // Stage 6: the bytes of a CARv1, header and sections, encoded with this library's codec
-// (dag-cbor-fast): what CarWriter (writer.js), CarBufferWriter (buffer-writer.js) and the pipeline's
+// (dag-cbor-fast): what CarWriter (api/car-writer.js), CarBufferWriter (api/car-buffer-writer.js) and the pipeline's
 // outputs (memory-target.js) write. Nothing here reads a CAR, so a bundle that only writes stays small.
 import { encode } from 'dag-cbor-fast'
 import { varintBytes } from '../base/varint.js'

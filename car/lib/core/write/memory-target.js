@@ -1,5 +1,5 @@
 // Stage 6: writing a CARv1 (the bytes of a header and of a section are frames.js's, re-exported
-// here; CarWriter is writer.js's, CarBufferWriter buffer-writer.js's): memoryTarget is the pipeline's output (the one
+// here; CarWriter is api/car-writer.js's, CarBufferWriter api/car-buffer-writer.js's): memoryTarget is the pipeline's output (the one
 // canonicalizeCar writes into) where there is no file to write atomically: the bytes in memory,
 // handed out once the run has checked everything (a canonicalizing run may write its output again
 // after its relinking passes, so nothing is final before the end).

@@ -13,8 +13,8 @@
 // fs.write with installFileDescriptors().
 import { CID } from 'multiformats/cid'
 import { decode } from 'dag-cbor-fast'
-import { headerBytes, sectionBytes } from './frames.js'
-import { asCid, blockHashProblem, booleanOption, optionsObject } from './cid-check.js'
+import { headerBytes, sectionBytes } from '../write/frames.js'
+import { asCid, blockHashProblem, booleanOption, optionsObject } from '../write/cid-check.js'
 
 /**
  * @typedef {{ cid: CID, bytes: Uint8Array }} Block

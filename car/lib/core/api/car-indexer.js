@@ -8,7 +8,7 @@ import { Digest } from 'multiformats/hashes/digest'
 import { openSource } from '../read/source.js'
 import { openCar, asReadError, decodeSectionCid, sectionError } from '../read/open-car.js'
 import { DEFAULT_MAX_BLOCK_SIZE, BATCH_BYTES, BATCH_SECTIONS } from '../read/limits.js'
-import { checkIteratorOptions } from './block-iterator.js'
+import { checkIteratorOptions } from './car-block-iterator.js'
 
 /**
  * @typedef {import('../read/source.js').CarInput} CarInput

@@ -3,10 +3,10 @@ import { CID } from 'multiformats/cid'
 import { openSource } from '../read/source.js'
 import { openCar, asReadError } from '../read/open-car.js'
 import { verifyBlock, digest32Matches, hasherMissing, unverifiedReason } from '../check/hash.js'
-import { verdict, codecOf, HASH_OK } from '../check/classify.js'
+import { verdict, codecOf, statusOf, HASH_OK } from '../check/classify.js'
 import * as dagCbor from '../check/dag-cbor.js'
 import { decodeBlock } from '../report/block-view.js'
-import { blockBatches, hashedBatches } from './iterate.js'
+import { blockBatches, hashedBatches } from '../run/iterate.js'
 import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE } from '../read/limits.js'
 import { checkOptionsObject, checkByteCount, checkBoolean } from '../base/options.js'
 
@@ -16,7 +16,7 @@ const codec = codecOf(dagCbor)
  * @typedef {import('../read/source.js').CarInput} CarInput
  * @typedef {import('../report/summary.js').Summary} Summary
  * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block a block, and the byte offset of its section in the CAR
- * @typedef {'canonical' | 'non-canonical' | 'invalid' | 'ok' | 'unknown-codec'} BlockStatus
+ * @typedef {import('../check/classify.js').BlockStatus} BlockStatus
  * @typedef {{ rule: string, offset?: number, path?: string, message: string }} BlockProblem
  * @typedef {Block & { status?: BlockStatus, problem?: BlockProblem, value?: unknown, relaxed?: boolean }} CheckedBlock
  * @typedef {object} IteratorOptions
@@ -122,7 +122,7 @@ export class CarBlockIterator {
    * The batches of sections the blocks are cut from.
    *
    * @param {ArrayBufferLike[]} [spare] buffers of batches whose blocks were copied out, to read into again
-   * @returns {AsyncGenerator<import('./iterate.js').HashedBatch>}
+   * @returns {AsyncGenerator<import('../run/iterate.js').HashedBatch>}
    */
   sectionBatches (spare) {
     return hashedBatches(this.car, spare)
@@ -206,7 +206,7 @@ export class CarBlockIterator {
 
 /**
  * The CarBlockError a block's hash check gives, if any: every reader that hands out blocks throws
- * these (this iterator, and run/buffer-reader.js's checkBlockNow for the in-memory readers).
+ * these (this iterator, and api/car-buffer-reader.js's checkBlockNow for the in-memory readers).
  *
  * @param {CID} cid
  * @param {number} offset its section's byte offset
@@ -253,15 +253,4 @@ function blockCheck (options) {
     }
     return out
   }
-}
-
-/**
- * @param {import('../check/classify.js').BlockResult} r
- * @returns {BlockStatus}
- */
-export function statusOf (r) {
-  if (r.cls) return r.cls === 'nonCanonical' ? 'non-canonical' : r.cls
-  if (r.content === 'invalid') return 'invalid'
-  if (r.content === 'unknown') return 'unknown-codec'
-  return 'ok'
 }

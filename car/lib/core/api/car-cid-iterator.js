@@ -1,11 +1,11 @@
 // @ipld/car's CarCIDIterator: a CAR's CIDs, in order, each the CID of a block CarBlockIterator
 // checked (a CID is handed out only once its block hashes to it; `verifyHashes: false` skips that).
-import { CarBlockIterator, checkIteratorOptions } from './block-iterator.js'
+import { CarBlockIterator, checkIteratorOptions } from './car-block-iterator.js'
 
 /**
  * @typedef {import('multiformats/cid').CID} CID
  * @typedef {import('../read/source.js').CarInput} CarInput
- * @typedef {import('./block-iterator.js').IteratorOptions} IteratorOptions
+ * @typedef {import('./car-block-iterator.js').IteratorOptions} IteratorOptions
  */
 
 export class CarCIDIterator {

@@ -6,7 +6,7 @@ import { readCarHeader, forEachSection } from '../read/in-memory.js'
 import { BlockTable } from '../graph/block-table.js'
 import { verifyBlock, digestVerdict, loadHashers, loadHasher } from '../check/hash.js'
 import { NotLoadedError } from '../base/errors.js'
-import { throwIfHashFailed, checkIteratorOptions } from './block-iterator.js'
+import { throwIfHashFailed, checkIteratorOptions } from './car-block-iterator.js'
 
 /**
  * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block a block, and the byte offset of its section in the CAR

@@ -9,15 +9,15 @@ import { CID } from 'multiformats/cid'
 import { readCarHeader, forEachSection } from '../read/in-memory.js'
 import { openSource } from '../read/source.js'
 import { BlockTable } from '../graph/block-table.js'
-import { checkBlockNow } from './buffer-reader.js'
+import { checkBlockNow } from './car-buffer-reader.js'
 import { missing, loadFor } from '../check/on-demand.js'
-import { checkIteratorOptions } from './block-iterator.js'
+import { checkIteratorOptions } from './car-block-iterator.js'
 
 /**
  * @typedef {import('../read/source.js').CarInput} CarInput
  * @typedef {import('../read/source.js').Source} Source
- * @typedef {import('./block-iterator.js').Block} Block
- * @typedef {import('./block-iterator.js').IteratorOptions} IteratorOptions
+ * @typedef {import('./car-block-iterator.js').Block} Block
+ * @typedef {import('./car-block-iterator.js').IteratorOptions} IteratorOptions
  */
 
 /**

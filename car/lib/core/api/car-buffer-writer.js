@@ -10,8 +10,8 @@
 // wrong type, a RangeError for NaN, a fraction or a number out of range, where @ipld/car would write
 // at the wrong place or lose the blocks); a root that fits the buffer exactly is taken (@ipld/car
 // refuses one that ends on its last byte).
-import { headerBytes } from './frames.js'
-import { asCid, blockHashProblem, booleanOption, describeValue, optionsObject, wholeNumberOption } from './cid-check.js'
+import { headerBytes } from '../write/frames.js'
+import { asCid, blockHashProblem, booleanOption, describeValue, optionsObject, wholeNumberOption } from '../write/cid-check.js'
 
 /** @typedef {import('multiformats/cid').CID} CID */
 
