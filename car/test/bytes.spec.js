@@ -1,5 +1,5 @@
 // core/bytes.js's ownedCopy: a block's bytes copied out of its batch into memory of their own,
-// by the plain JavaScript one (lib/core/base/bytes-js.js: slice) and by Node's (lib/node/bytes.js:
+// by the plain JavaScript one (lib/core/base/bytes-js.js: slice) and by Node's (lib/node/bytes-node.js:
 // no zero-fill first), each of which the package's `#bytes` import gives the core on its platforms.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 
 const bytesUrl = new URL('../lib/core/base/bytes.js', import.meta.url).href
 const jsBytesUrl = new URL('../lib/core/base/bytes-js.js', import.meta.url).href
-const nodeBytesUrl = new URL('../lib/node/bytes.js', import.meta.url).href
+const nodeBytesUrl = new URL('../lib/node/bytes-node.js', import.meta.url).href
 
 // each in a process of its own, with the copy under test installed
 const check = `
@@ -35,7 +35,7 @@ function run (prelude) {
 }
 
 describe('ownedCopy (core/bytes.js)', () => {
-  for (const [name, copyUrl] of [['plain JavaScript (bytes-js.js)', jsBytesUrl], ["Node's (lib/node/bytes.js: no zero-fill)", nodeBytesUrl]]) {
+  for (const [name, copyUrl] of [['plain JavaScript (bytes-js.js)', jsBytesUrl], ["Node's (lib/node/bytes-node.js: no zero-fill)", nodeBytesUrl]]) {
     it(`${name}: a plain Uint8Array of exactly the range, in an ArrayBuffer of its own, unchanged when the batch is read into again`, () => {
       for (const r of run(`const { copy } = await import(${JSON.stringify(copyUrl)})\n`)) assert.deepEqual(r, { plain: true, length: true, owns: true, shared: false, same: true })
     })

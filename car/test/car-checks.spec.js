@@ -16,7 +16,7 @@ import { blake2b256 } from '@multiformats/blake2/blake2b'
 import * as dagPb from '@ipld/dag-pb'
 import * as dagJson from '@ipld/dag-json'
 import { roundTrip } from '../lib/node/run.js'
-import { openInput, bytesSource } from '../lib/node/source.js'
+import { openInput, bytesSource } from '../lib/node/input-source.js'
 import { carWriterBytes, carV1, varint } from './helpers/car-oracle.js'
 import { verifyCar } from '../lib/node/index.js'
 
@@ -203,9 +203,9 @@ describe('dag-cbor-car: checks on the CAR as a whole', function () {
     const sectionAt = (/** @type {number} */ n) => good.length - (blocks.length - n) * (varint(4036).length + 4036)
     const first = sectionAt(200)
     const bytes = Buffer.concat([good.subarray(0, first), bad, good.subarray(first, sectionAt(400)), bad, good.subarray(sectionAt(400))])
-    /** @returns {import('../lib/node/source.js').Source} standard input, say: read once, front to back */
+    /** @returns {import('../lib/node/input-source.js').Source} standard input, say: read once, front to back */
     const stream = () => ({ ...bytesSource('stream', bytes), size: undefined, seekable: false, stream: () => (async function * () { for (let i = 0; i < bytes.length; i += 65536) yield bytes.subarray(i, i + 65536) })() })
-    const runs = /** @type {[string, () => import('../lib/node/source.js').Source, object][]} */ ([
+    const runs = /** @type {[string, () => import('../lib/node/input-source.js').Source, object][]} */ ([
       ['a file, --workers 1', () => bytesSource('file', bytes), { workers: 1 }],
       ['a file, --workers 2', () => bytesSource('file', bytes), { workers: 2 }],
       ['a file, every batch on the worker', () => bytesSource('file', bytes), { workers: 2, mainThreadChecks: false }],

@@ -65,16 +65,16 @@ describe('lib/core is platform-neutral', () => {
       for (const spec of specifiers(fs.readFileSync(file, 'utf8'))) if (spec.startsWith('.')) todo.push(path.resolve(path.dirname(file), spec))
     }
     assert.deepEqual(outside, [])
-    for (const stage of ['read/source.js', 'read/open-car.js', 'check/hash.js', 'check/classify.js', 'check/car-checks.js', 'report/summary.js', 'write/memory-target.js', 'run/pipeline.js', 'check/atproto/check-repo.js']) {
+    for (const stage of ['read/source.js', 'read/open-car.js', 'check/hash.js', 'check/classify.js', 'check/car-checks.js', 'report/summary.js', 'write/memory-target.js', 'run/pipeline.js', 'check/atproto/repo-walk.js']) {
       assert.ok(seen.has(path.join(CORE, stage)), `index.js reaches ${stage}`)
     }
   })
 
   it('the scan finds what it looks for', () => {
     // the checks above must be able to fail: the same scan on a Node file of the shell
-    const shell = fileURLToPath(new URL('../lib/node/source.js', import.meta.url))
+    const shell = fileURLToPath(new URL('../lib/node/input-source.js', import.meta.url))
     assert.ok(problemsOf(shell).some((p) => p.includes('imports node:fs')))
-    assert.ok(problemsOf(fileURLToPath(new URL('../lib/node/hashers.js', import.meta.url))).some((p) => p.includes('uses process')))
-    assert.ok(problemsOf(fileURLToPath(new URL('../lib/node/bytes.js', import.meta.url))).some((p) => p.includes('Buffer')))
+    assert.ok(problemsOf(fileURLToPath(new URL('../lib/node/hashers-node.js', import.meta.url))).some((p) => p.includes('uses process')))
+    assert.ok(problemsOf(fileURLToPath(new URL('../lib/node/bytes-node.js', import.meta.url))).some((p) => p.includes('Buffer')))
   })
 })

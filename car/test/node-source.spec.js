@@ -1,14 +1,14 @@
-// lib/node/source.js: a file input is opened and read front to back synchronously (no thread pool
+// lib/node/input-source.js: a file input is opened and read front to back synchronously (no thread pool
 // for a small CAR), yet a long read still gives the event loop a turn between its chunks, as reads
 // through the pool did, so an application's timers and I/O are not held up until the file ends.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { openInput } from '../lib/node/source.js'
+import { openInput } from '../lib/node/input-source.js'
 import { STREAM_CHUNK } from '../lib/core/read/limits.js'
 
-describe('a file input (lib/node/source.js)', function () {
+describe('a file input (lib/node/input-source.js)', function () {
   /** @type {string} */
   let dir
   before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'node-source-')) })

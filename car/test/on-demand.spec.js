@@ -20,7 +20,7 @@ const LIB = new URL('../lib/', import.meta.url).href
 // run in a child: roundTrip over the file, then what is still not loaded
 const CHILD = `
 import { roundTrip } from '${LIB}node/run.js'
-import { openInput } from '${LIB}node/source.js'
+import { openInput } from '${LIB}node/input-source.js'
 import { hasherMissing } from '${LIB}core/check/hash.js'
 import { codecMissing } from '${LIB}core/check/codecs.js'
 const [file, options] = [process.argv[2], JSON.parse(process.argv[3])]

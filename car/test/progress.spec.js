@@ -10,7 +10,7 @@ import { CarIndexer } from '@ipld/car'
 import { fixturePath } from '../../test/helpers/fixtures.js'
 import { createProgress, drawProgress } from '../lib/node/progress.js'
 import { openCar } from '../lib/core/read/open-car.js'
-import { openInput } from '../lib/node/source.js'
+import { openInput } from '../lib/node/input-source.js'
 import { roundTrip } from '../lib/node/run.js'
 
 const GENESIS = fileURLToPath(fixturePath('cars/filecoin-calibnet-genesis.car'))

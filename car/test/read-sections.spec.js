@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { openCar } from '../lib/core/read/open-car.js'
-import { bytesSource } from '../lib/node/source.js'
+import { bytesSource } from '../lib/node/input-source.js'
 import { carV1, carV2, varint } from './helpers/car-oracle.js'
 
 /** A deterministic byte pattern, so blocks differ. @param {number} n @param {number} seed */

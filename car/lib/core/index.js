@@ -8,7 +8,7 @@ export { CarBufferReader } from './api/car-buffer-reader.js'
 export { CarIndexer } from './api/car-indexer.js'
 export { CarCIDIterator } from './api/car-cid-iterator.js'
 export { contentType } from './base/content-type.js'
-export { verifyCar, runVerify, canonicalizeCar } from './run/verify.js'
+export { verifyCar, runVerify, canonicalizeCar } from './run/verify-car.js'
 export { readBlockAt } from './run/read-block-at.js'
 export { checkRepo } from './run/check-repo.js'
 export { CarWriter } from './api/car-writer.js'
@@ -26,6 +26,6 @@ export { CarReadError } from './read/open-car.js'
  * @typedef {import('./api/car-block-iterator.js').BlockProblem} BlockProblem
  * @typedef {import('./api/car-block-iterator.js').CheckedBlock} CheckedBlock
  * @typedef {import('./api/car-block-iterator.js').IteratorOptions} IteratorOptions
- * @typedef {import('./run/verify.js').BlockInfo} BlockInfo
- * @typedef {import('./run/verify.js').VerifyOptions} VerifyOptions
+ * @typedef {import('./run/verify-car.js').BlockInfo} BlockInfo
+ * @typedef {import('./run/verify-car.js').VerifyOptions} VerifyOptions
  */

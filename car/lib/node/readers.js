@@ -12,7 +12,7 @@ import { CarBufferReader as CoreCarBufferReader, checkBlockNow } from '../core/a
 import { CarIndexer as CoreCarIndexer } from '../core/api/car-indexer.js'
 import { CarCIDIterator as CoreCarCIDIterator } from '../core/api/car-cid-iterator.js'
 import { missing, loadFor } from '../core/check/on-demand.js'
-import { openInput } from './source.js'
+import { openInput } from './input-source.js'
 import { blake2b } from '@noble/hashes/blake2.js'
 
 const fsread = promisify(fs.read)

@@ -57,7 +57,7 @@ function flipped (bytes, at) {
   return out
 }
 
-/** @param {string} file @param {import('../../lib/node/indexed-reader.js').IndexedReaderOptions} [options] */
+/** @param {string} file @param {import('../../lib/node/car-indexed-reader.js').IndexedReaderOptions} [options] */
 async function withReader (file, options, /** @type {(r: node.CarIndexedReader) => Promise<void>} */ use) {
   const reader = await node.CarIndexedReader.fromFile(file, options)
   try {

@@ -18,7 +18,7 @@ import { blake2b } from '@noble/hashes/blake2.js'
 import { spawnSync } from 'node:child_process'
 import * as core from '../../lib/core/index.js'
 import * as node from '../../lib/node/index.js'
-import * as nodeWriter from '../../lib/node/writer.js'
+import * as nodeWriter from '../../lib/node/writer-file-descriptors.js'
 import * as bufferWriter from '../../lib/core/api/car-buffer-writer.js'
 import { installFileDescriptors } from '../../lib/core/api/car-writer.js'
 
@@ -417,7 +417,7 @@ describe('api: the writers (@ipld/car 5.4\'s CarWriter and CarBufferWriter)', fu
         try {
           await assert.rejects(CarWriter.updateRootsInFile(3, newRoots), /^TypeError: Bad fd: a file descriptor number needs the Node entry/)
         } finally {
-          await import('../../lib/node/writer.js?again')
+          await import('../../lib/node/writer-file-descriptors.js?again')
         }
         const fd = fs.openSync(file, 'r+')
         try {
@@ -721,7 +721,7 @@ describe('api: the writers (@ipld/car 5.4\'s CarWriter and CarBufferWriter)', fu
 
   it('writing needs no @ipld/car: nothing the writers import reaches it', () => {
     const seen = new Set()
-    const todo = [path.join(LIB, 'core/api/car-writer.js'), path.join(LIB, 'core/api/car-buffer-writer.js'), path.join(LIB, 'node/writer.js')]
+    const todo = [path.join(LIB, 'core/api/car-writer.js'), path.join(LIB, 'core/api/car-buffer-writer.js'), path.join(LIB, 'node/writer-file-descriptors.js')]
     const packages = new Set()
     while (todo.length) {
       const file = /** @type {string} */ (todo.pop())

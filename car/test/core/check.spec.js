@@ -1,6 +1,6 @@
 // check/: a block's verdict (classify.js), one function for every path. Rows: a block's bytes and
 // CID, which branch of the verdict takes it (the common block first), and the verdict. Then the
-// same rows as one batch of sections through run/sections.js, which takes the first branch on the
+// same rows as one batch of sections through run/section-checks.js, which takes the first branch on the
 // section's bytes itself: every block's verdict there must be the one verdict() gives.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
@@ -19,9 +19,9 @@ import { checkLoading } from '../../lib/core/check/on-demand.js'
 import { loadHashers, installHashers, grantJsSha256, digest32Matches } from '../../lib/core/check/hash.js'
 import { sha256Matches } from '../../lib/core/check/sha256-js.js'
 import { JS_SHA256_BYTES } from '../../lib/core/read/limits.js'
-import { verifyCar } from '../../lib/core/run/verify.js'
+import { verifyCar } from '../../lib/core/run/verify-car.js'
 import { hashers as platformHashers } from '#hashers'
-import { processSections } from '../../lib/core/run/sections.js'
+import { processSections } from '../../lib/core/run/section-checks.js'
 import { createSummary, addBlock } from '../../lib/core/report/summary.js'
 
 const hex = (/** @type {string} */ h) => Uint8Array.from(h.match(/../g) ?? [], (b) => parseInt(b, 16))
@@ -124,7 +124,7 @@ describe('core/check', () => {
     })
   })
 
-  describe('run/sections.js takes the same verdict on a batch of sections', () => {
+  describe('run/section-checks.js takes the same verdict on a batch of sections', () => {
     it('each block: null (the first branch passed) for the common ones, else verdict()\'s result; the same summary, its names in the same order', async () => {
       const every = (await rows()).filter((r) => !r.codec)
       const common = every.filter((r) => r.branch === COMMON)

@@ -10,7 +10,7 @@ import * as codec from '../../lib/core/check/dag-cbor.js'
 import { feed } from '../../lib/core/run/feed.js'
 import { EVENT_LOOP_TURN_MS } from '../../lib/core/read/limits.js'
 import { setClock } from '../../lib/core/base/clock.js'
-import { processSections } from '../../lib/core/run/sections.js'
+import { processSections } from '../../lib/core/run/section-checks.js'
 import { processBatch } from '../../lib/core/run/batch.js'
 import { hashedSections } from '../../lib/core/run/hashed-sections.js'
 import { hashedBatches } from '../../lib/core/run/iterate.js'
@@ -205,7 +205,7 @@ describe('core/run: the one loop (feed.js)', () => {
       const pooled = await run(3)
       assert.deepEqual(pooled.summary, inline.summary)
       assert.equal(inline.seen.length, 3000)
-      // inline, a common block's result is null (sections.js); from the pool's batches of blocks, the shared verdict
+      // inline, a common block's result is null (section-checks.js); from the pool's batches of blocks, the shared verdict
       const norm = (/** @type {any[]} */ s) => s.map(([i, o, r]) => [i, o, r === 'common' ? 'ok' : r.replace(/^ok(canonical)$/, 'ok')])
       assert.deepEqual(norm(pooled.seen), norm(inline.seen))
     })

@@ -9,7 +9,7 @@
 // of fresh bytes (the caller's block bytes are copied, so the chunks are the reader's to keep or
 // transfer), and the queue of unread chunks costs nothing per chunk taken (no Array#shift).
 // updateRootsInFile takes a FileHandle (or any object with FileHandle's read and write) everywhere;
-// a numeric file descriptor needs the Node entry (lib/node/writer.js), which installs fs.read and
+// a numeric file descriptor needs the Node entry (lib/node/writer-file-descriptors.js), which installs fs.read and
 // fs.write with installFileDescriptors().
 import { CID } from 'multiformats/cid'
 import { decode } from 'dag-cbor-fast'

@@ -9,7 +9,7 @@
 import { CID } from 'multiformats/cid'
 import { checkByteCount, checkOptionsObject, shown } from '../base/options.js'
 import { EndOfInput, ByteReader, readVarint } from './byte-reader.js'
-import { CarReadError, MAX_BLOCK_SIZE_OPTION, describe, tooBig } from './errors.js'
+import { CarReadError, MAX_BLOCK_SIZE_OPTION, describe, tooBig } from './read-errors.js'
 import { V2_PRAGMA, V2_FIXED_HEADER, checkV2Header, isV2Pragma, nestedV2, v1HeaderRoots } from './header.js'
 import { CID_ROOM, DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from './limits.js'
 import { decodeSectionCid } from './sections.js'

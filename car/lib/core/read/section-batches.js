@@ -14,7 +14,7 @@ import { READS_AHEAD, HEADROOM } from './limits.js'
 
 /**
  * Whole sections in batches of about `batchBytes`, each in one SharedArrayBuffer (to hand to a
- * worker thread, which reads the CIDs: see run/sections.js), with the file offset of each section
+ * worker thread, which reads the CIDs: see run/section-checks.js), with the file offset of each section
  * and the length varints left in. A file the reader was given is read by position straight into
  * the batches; any other input is copied out of its stream's chunks. Either way every error is
  * the one blocks() gives.

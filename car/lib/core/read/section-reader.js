@@ -5,7 +5,7 @@
 // the file claims is checked before anything is read or allocated, so a hostile claim costs
 // nothing; sections are split here (varint length, CID, block bytes) rather than by @ipld/car,
 // whose block reader allocates whatever a section claims before it can be checked.
-import { CarReadError, sectionError, tooBig, describe } from './errors.js'
+import { CarReadError, sectionError, tooBig, describe } from './read-errors.js'
 import { ByteReader, EndOfInput } from './byte-reader.js'
 import { readHeader, V2_PRAGMA } from './header.js'
 import { decodeSectionCid, readSectionAt } from './sections.js'

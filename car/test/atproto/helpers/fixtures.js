@@ -2,9 +2,9 @@
 // and a way to run the checker on CAR bytes held in memory.
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { bytesSource } from '../../../lib/node/source.js'
-import { readBlocks } from '../../../lib/core/check/atproto/blocks.js'
-import { checkRepo } from '../../../lib/core/check/atproto/check-repo.js'
+import { bytesSource } from '../../../lib/node/input-source.js'
+import { readBlocks } from '../../../lib/core/check/atproto/repo-blocks.js'
+import { checkRepo } from '../../../lib/core/check/atproto/repo-walk.js'
 import { parseDidKey } from '../../../lib/core/check/atproto/did-key.js'
 
 /** @param {string} name */

@@ -1,6 +1,6 @@
 // The errors of reading a CAR: one type (CarReadError, exit code 2) with where reading failed, and
 // the messages shared by the stream reader (section-reader.js), the batch readers (section-batches.js) and
-// what a worker thread found in a batch (run/sections.js).
+// what a worker thread found in a batch (run/section-checks.js).
 import { ToolError } from '../base/errors.js'
 import { InputError } from './source.js'
 import { bytesText } from './limits.js'
@@ -34,7 +34,7 @@ export function asReadError (err, blocks, offset) {
 
 /**
  * The error for a section whose CID cannot be read ('cid') or whose block is over the maximum size
- * ('too-big'): made here for blocks(), and on the main thread for what a worker found (sections.js).
+ * ('too-big'): made here for blocks(), and on the main thread for what a worker found (run/section-checks.js).
  *
  * @param {number} start the section's byte offset
  * @param {number} count complete blocks before it

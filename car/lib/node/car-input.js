@@ -6,7 +6,7 @@
 import os from 'node:os'
 import path from 'node:path'
 /** @typedef {import('multiformats/cid').CID} CID */
-import { openInput } from './source.js'
+import { openInput } from './input-source.js'
 import { openCar, readVarint, CarReadError, decodeSectionCid } from '../core/read/open-car.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from '../core/read/limits.js'
 import { openAtomicFile } from './output.js'
@@ -17,7 +17,7 @@ import { createProgress, drawProgress } from './progress.js'
 /**
  * @typedef {object} CarInput
  * @property {string} name what messages call the input
- * @property {import('./source.js').Source} source
+ * @property {import('./input-source.js').Source} source
  * @property {import('../core/read/open-car.js').Car} car
  * @property {Uint8Array} prefix the first bytes of the input (up to PREFIX bytes), for export's header check
  * @property {() => Promise<void>} close
@@ -88,7 +88,7 @@ async function * keepPrefix (chunks, prefix) {
  * Copy a stream to a temporary file in the OS temp directory, registered with output.js so that a
  * signal removes it as it removes partial output.
  *
- * @param {import('./source.js').Source} source
+ * @param {import('./input-source.js').Source} source
  */
 async function saveToTemporaryFile (source) {
   const spool = await openAtomicFile(path.join(os.tmpdir(), 'dag-cbor-car-input.car'))
@@ -112,7 +112,7 @@ async function saveToTemporaryFile (source) {
  * Read the block whose section starts at `offset` and is `length` bytes long (varint included),
  * from a file whose sections were checked when it was first read.
  *
- * @param {import('./source.js').Source} source
+ * @param {import('./input-source.js').Source} source
  * @param {number} offset
  * @param {number} length
  * @returns {Promise<{ cid: CID, bytes: Uint8Array }>}

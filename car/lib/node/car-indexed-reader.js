@@ -10,7 +10,7 @@ import { missing, loadFor } from '../core/check/on-demand.js'
 import { checkBlockNow } from '../core/api/car-buffer-reader.js'
 import { checkIteratorOptions } from '../core/api/car-block-iterator.js'
 import { openForIndex, visitSections } from '../core/api/car-indexer.js'
-import { openInput } from './source.js'
+import { openInput } from './input-source.js'
 
 /**
  * @typedef {import('../core/read/source.js').Source} Source

@@ -1,6 +1,6 @@
 // Node's hashers, which lib/core/check/hash.js installs as it loads: the package's `imports` map
 // resolves its `#hashers` to this file under the "node" condition, Bun's too (package.json; Deno and
-// bundles for browsers and workerd get lib/core/check/hashers.js). sha2-256 is node:crypto's one-shot
+// bundles for browsers and workerd get lib/core/check/hashers-default.js). sha2-256 is node:crypto's one-shot
 // hash() (no Hash object, no multihash wrapper), the fastest in Node, and no WebAssembly to load
 // for it. blake2b-256 stays an on-demand load of hash-wasm's build (at the first blake2b-256 block),
 // through require, which reads the file as it is: import() would first scan its source for exports.
@@ -9,7 +9,7 @@
 let crypto = null
 /**
  * node:crypto, loaded at the first hash rather than with this module (it loads Node's stream
- * modules with it): a batch's blocks are validated before they are hashed (sections.js
+ * modules with it): a batch's blocks are validated before they are hashed (core/run/section-checks.js
  * validateSections), and the load then comes after the validator has started
  */
 const nodeCrypto = () => (crypto ??= /** @type {typeof import('node:crypto')} */ (process.getBuiltinModule('node:crypto')))

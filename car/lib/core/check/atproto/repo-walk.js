@@ -5,10 +5,10 @@ import * as codec from 'dag-cbor-fast'
 import { verifyBlock, hashName } from '../hash.js'
 import { describeError } from '../classify.js'
 import { parseCommit } from './commit.js'
-import { unblessed } from './links.js'
+import { unblessed } from './blessed-cids.js'
 import { walkMst } from './mst-walk.js'
 import { dataModelFaults } from './data-model.js'
-import { blockKey } from './blocks.js'
+import { blockKey } from './repo-blocks.js'
 
 const DAG_CBOR = 0x71
 /** Faults kept in the summary; more are counted (by rule) but not kept. */
@@ -36,7 +36,7 @@ const MISSING_RULES = new Set(['commit-missing', 'mst-node-missing', 'record-mis
  */
 
 /**
- * @param {import('./blocks.js').BlockStore} store
+ * @param {import('./repo-blocks.js').BlockStore} store
  * @param {object} options
  * @param {string} options.input the input's name, for the summary
  * @param {boolean} options.records read and check every record (verify, export), or the MST only (ls)
@@ -141,7 +141,7 @@ export async function checkRepo (store, { input, records, key, onFault, onRecord
 /**
  * Read and check one record: present, hash-verified, DAG-CBOR, strict, inside the data model.
  *
- * @param {import('./blocks.js').BlockStore} store
+ * @param {import('./repo-blocks.js').BlockStore} store
  * @param {Entry} entry
  * @param {(f: Fault) => void} report
  * @param {RepoSummary} summary
