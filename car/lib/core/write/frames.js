@@ -6,6 +6,10 @@ import { varintBytes } from '../base/varint.js'
 
 /** @typedef {import('multiformats').CID} CID */
 
+// The media type of a CAR (https://www.iana.org/assignments/media-types/application/vnd.ipld.car),
+// as @ipld/car exports it.
+export const contentType = 'application/vnd.ipld.car'
+
 /**
  * A CARv1 header: its length varint and the DAG-CBOR { roots, version: 1 }.
  *
