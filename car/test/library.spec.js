@@ -14,7 +14,7 @@ import { sha256 } from 'multiformats/hashes/sha2'
 import * as core from '../lib/core/index.js'
 import * as node from '../lib/node/index.js'
 import { carV1, carV2, cidOf, carWriterBytes } from './helpers/car-oracle.js'
-import { buildRepo, keyPair, post } from './atproto/helpers/repo-builder.js'
+import { buildRepo, keyPair, post } from './core/check/atproto/helpers/repo-builder.js'
 
 const BIN = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))
 const FIXTURES = [

@@ -19,7 +19,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { CarIndexer } from '@ipld/car'
 import { pickEngines, ensureInstalled, runFile, versionOf, workerdVersion, root, countsOf, printPrefixed } from '../../../engines/engines.js'
-import { buildRepo, keyPair, post } from '../atproto/helpers/repo-builder.js'
+import { buildRepo, keyPair, post } from '../core/check/atproto/helpers/repo-builder.js'
 import { PARTS } from './observe.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))

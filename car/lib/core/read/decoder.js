@@ -39,7 +39,7 @@ import { decodeSectionCid } from './sections.js'
  *   with room for a CID, section or header) read; default 4 MiB (read/limits.js)
  */
 
-// Two sizes of the formats, written in place as byte-reader.js writes the first (test/core/read.spec.js
+// Two sizes of the formats, written in place as byte-reader.js writes the first (test/core/read/read.spec.js
 // holds every limit this tool chooses to limits.js; these are not ones): a CAR length varint takes
 // at most 9 bytes (readVarint), a CID's prefix at most 40 (four varints, version, codec, hash and
 // digest size, of up to 10 bytes each).

@@ -1,6 +1,6 @@
 // Every limit and default of reading a CAR, in one place, each with its reason. Loaded by itself
 // when a command's options are parsed (--max-block-size), so it imports nothing: parsing options
-// loads no CAR reader. test/core/read.spec.js holds that no other file in read/ defines one.
+// loads no CAR reader. test/core/read/read.spec.js holds that no other file in read/ defines one.
 
 /** Largest block accepted by default (--max-block-size raises it). Real CARs stay well below 2 MiB. */
 export const DEFAULT_MAX_BLOCK_SIZE = 4 * 1024 * 1024
