@@ -421,3 +421,14 @@ describe('@ipld/car-compatible readers: a section\'s own bytes', () => {
     assert.deepEqual(section(blocks[0]).length, (await all(await node.CarIndexer.fromBytes(bytes)))[0].length)
   })
 })
+
+describe("api/iterators.js: the './iterator' sub-entry's file (package.json's default condition)", () => {
+  it("gives @ipld/car's iterator's two names, the core's classes themselves, and nothing else", async () => {
+    const iterators = await import('../../../lib/core/api/iterators.js')
+    assert.deepEqual(Object.keys(iterators).sort(), ['CarBlockIterator', 'CarCIDIterator'])
+    assert.equal(iterators.CarBlockIterator, core.CarBlockIterator)
+    assert.equal(iterators.CarCIDIterator, core.CarCIDIterator)
+    const manifest = JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'))
+    assert.equal(manifest.exports['./iterator'].default.default, './lib/core/api/iterators.js')
+  })
+})
