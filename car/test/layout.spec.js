@@ -12,6 +12,9 @@
 //   neighbour.
 // - package.json's exports and imports name files that exist (a declaration file, types/X.d.ts,
 //   is built from lib/X.js: that source must exist).
+// - tests beside what they test (item 5): test/ has lib/'s folders, and each code file lib/D/x.js
+//   has a spec test/D/x.spec.js, or a row in test/D/COVERAGE.md naming the specs that test it
+//   (each of which exists); a row for a file that has gone, or that has its own spec, is stale.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -19,6 +22,7 @@ import { fileURLToPath } from 'node:url'
 
 const CAR = fileURLToPath(new URL('..', import.meta.url))
 const LIB = path.join(CAR, 'lib')
+const TEST = path.join(CAR, 'test')
 const CODE = /\.(?:c|m)?js$/
 const SMALL = 10
 const MARKER = /^\/\/ Own file: \S/
@@ -90,6 +94,55 @@ export function unexplainedSmallFiles (files, read) {
   }).map((file) => `lib/${file}`)
 }
 
+/**
+ * The rows of a COVERAGE.md table: file name => the specs named for it.
+ * @param {string} text
+ * @returns {Map<string, string[]>}
+ */
+export function coverageRows (text) {
+  const rows = new Map()
+  for (const [, file, specs] of text.matchAll(/^\| `([^`]+)` \| (.*) \|$/gm)) rows.set(file, [...specs.matchAll(/`([^`]+)`/g)].map((m) => m[1]))
+  return rows
+}
+
+/**
+ * What is wrong with the tests' layout: code files of lib/ with neither a spec of their own nor a
+ * row in their folder's COVERAGE.md, rows naming specs that do not exist, and stale rows.
+ * @param {string[]} files lib/'s files, relative to lib/
+ * @param {(file: string) => boolean} exists a path relative to test/
+ * @param {(folder: string) => string | null} table a test folder's COVERAGE.md (folder relative to test/, '' for test/ itself)
+ * @returns {string[]}
+ */
+export function coverageProblems (files, exists, table) {
+  const problems = []
+  /** @type {Map<string, string[]>} folder => its code files' names */
+  const byFolder = new Map()
+  for (const file of files.filter((f) => CODE.test(f))) {
+    const folder = path.posix.dirname(file) === '.' ? '' : path.posix.dirname(file)
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), path.posix.basename(file)])
+  }
+  for (const [folder, names] of byFolder) {
+    const text = table(folder)
+    const rows = text === null ? new Map() : coverageRows(text)
+    const at = (/** @type {string} */ name) => folder === '' ? name : `${folder}/${name}`
+    for (const name of names) {
+      const own = at(name.replace(CODE, '.spec.js'))
+      const row = rows.get(name)
+      if (exists(own)) {
+        if (row) problems.push(`test/${at('COVERAGE.md')}: ${name} has its own spec, test/${own}`)
+        continue
+      }
+      if (!row || row.length === 0) { problems.push(`lib/${at(name)}: no test/${own}, and no row in test/${at('COVERAGE.md')}`); continue }
+      for (const spec of row) {
+        const target = path.posix.normalize(path.posix.join(folder, spec))
+        if (!spec.endsWith('.spec.js') || !exists(target)) problems.push(`test/${at('COVERAGE.md')}: ${name}'s spec ${spec} is not a spec here`)
+      }
+    }
+    for (const name of rows.keys()) if (!names.includes(name)) problems.push(`test/${at('COVERAGE.md')}: ${name} is not a file of lib/${folder}`)
+  }
+  return problems
+}
+
 describe('car/lib: every file says what it is', () => {
   const files = walk(LIB)
   const read = (/** @type {string} */ file) => fs.readFileSync(path.join(LIB, file), 'utf8')
@@ -135,5 +188,26 @@ describe('car/lib: every file says what it is', () => {
     collect(manifest.imports)
     const missing = targets.map((t) => t.replace(/^\.\/types\/(.*)\.d\.ts$/, './$1.js')).filter((t) => !fs.existsSync(path.join(CAR, t)))
     assert.deepEqual(missing, [])
+  })
+})
+
+describe('car/test follows car/lib: every file of lib/ has a spec that tests it', () => {
+  it('the rule catches what it is for', () => {
+    const tests = new Set(['core/read/a.spec.js', 'core/read/b.spec.js', 'core/api/x.spec.js'])
+    const tables = /** @type {Record<string, string>} */ ({ 'core/read': '| `c.js` | `b.spec.js`, `../api/x.spec.js` |\n| `d.js` | `../api/y.spec.js` |\n| `a.js` | `b.spec.js` |\n| `gone.js` | `b.spec.js` |\n' })
+    assert.deepEqual(coverageProblems(['core/read/a.js', 'core/read/c.js', 'core/read/d.js', 'core/read/e.js', 'core/read/data.json'], (f) => tests.has(f), (d) => tables[d] ?? null), [
+      'test/core/read/COVERAGE.md: a.js has its own spec, test/core/read/a.spec.js',
+      "test/core/read/COVERAGE.md: d.js's spec ../api/y.spec.js is not a spec here",
+      'lib/core/read/e.js: no test/core/read/e.spec.js, and no row in test/core/read/COVERAGE.md',
+      'test/core/read/COVERAGE.md: gone.js is not a file of lib/core/read'
+    ])
+  })
+
+  it("every code file under lib/ has test/<its folder>/<name>.spec.js or a row in that folder's COVERAGE.md", () => {
+    const table = (/** @type {string} */ folder) => {
+      const file = path.join(TEST, folder, 'COVERAGE.md')
+      return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null
+    }
+    assert.deepEqual(coverageProblems(walk(LIB), (f) => fs.existsSync(path.join(TEST, f)), table), [])
   })
 })
