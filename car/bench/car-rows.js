@@ -26,7 +26,7 @@ const library = () => import(from ? pathToFileURL(createRequire(path.join(from, 
 
 if (row === 'ours') {
   const { roundTrip } = await import('../lib/node/run.js')
-  const { openInput } = await import('../lib/node/source.js')
+  const { openInput } = await import('../lib/node/input-source.js')
   const source = await openInput(file)
   const s = await roundTrip({ source, workers })
   await source.close()

@@ -16,7 +16,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { buildRepo, keyPair, post } from '../test/atproto/helpers/repo-builder.js'
+import { buildRepo, keyPair, post } from '../test/core/check/atproto/helpers/repo-builder.js'
 import { installPacked } from './packed.js'
 
 const CHECKOUT_BIN = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))

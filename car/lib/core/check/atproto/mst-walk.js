@@ -10,8 +10,8 @@ import { verifyBlock, hashName } from '../hash.js'
 import { describeError } from '../classify.js'
 import { readNode } from './mst-node.js'
 import { keyHeight, compareKeys } from './mst-key.js'
-import { unblessed } from './links.js'
-import { blockKey } from './blocks.js'
+import { unblessed } from './blessed-cids.js'
+import { blockKey } from './repo-blocks.js'
 import { parseRepoPath, printable } from './syntax.js'
 import { toHex } from '../../base/bytes.js'
 
@@ -35,7 +35,7 @@ import { toHex } from '../../base/bytes.js'
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
 /**
- * @param {import('./blocks.js').BlockStore} store
+ * @param {import('./repo-blocks.js').BlockStore} store
  * @param {CID} root the commit's `data`
  * @param {(fault: Fault) => void} onFault
  * @param {WalkStats} stats filled in as the walk goes

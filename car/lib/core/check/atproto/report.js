@@ -15,7 +15,7 @@ export function faultLine (f) {
 }
 
 /**
- * @param {import('./check-repo.js').RepoSummary} s
+ * @param {import('./repo-walk.js').RepoSummary} s
  * @param {string[]} [extra] more lines before the result (export's)
  */
 export function formatSummary (s, extra = []) {
@@ -45,7 +45,7 @@ export function formatSummary (s, extra = []) {
   return lines.join('\n')
 }
 
-/** @param {import('./check-repo.js').RepoSummary} s */
+/** @param {import('./repo-walk.js').RepoSummary} s */
 function resultText (s) {
   if (s.result === 'ok') {
     return s.signature.checked
