@@ -201,8 +201,10 @@ async function benchCorpus (c, peers, ours, ref) {
       // @atcute/cbor's are views; the same bytes as `ours`
       const pooled = (v) => ours.encode(v, POOL)
       const r = firstFailure(c.values, (v) => bytesDiff(pooled(v), oursPeer.encode(v)))
-      if (r.fails) { checkProblems++; note(`ours { pool } encode differs from ours on ${r.fails} items; first ${r.first}`) }
-      else cells.push({ name: POOL_ROW, fn: pooled, items: c.values })
+      if (r.fails) {
+        checkProblems++
+        note(`ours { pool } encode differs from ours on ${r.fails} items; first ${r.first}`)
+      } else cells.push({ name: POOL_ROW, fn: pooled, items: c.values })
     }
     if (dir === 'encode' && usable.encode.has(oursPeer) && typeof ours.encodeInto === 'function' && typeof ours.encodedLength === 'function') {
       // the same bytes written into one reused buffer (encodeInto): the difference from `ours`
@@ -219,15 +221,19 @@ async function benchCorpus (c, peers, ours, ref) {
       // no checks: only writing the bytes (see bench/encode-floor.js)
       sizeFor(c.values, ours.encodedLength)
       const r = firstFailure(c.values, (v, i) => refBlocks[i] && bytesDiff(writeFloor(v), refBlocks[i]))
-      if (r.fails) { checkProblems++; note(`write-only floor differs from @ipld/dag-cbor bytes on ${r.fails} items; first ${r.first}`) }
-      else cells.push({ name: WRITE_FLOOR, fn: writeFloor, items: c.values })
+      if (r.fails) {
+        checkProblems++
+        note(`write-only floor differs from @ipld/dag-cbor bytes on ${r.fails} items; first ${r.first}`)
+      } else cells.push({ name: WRITE_FLOOR, fn: writeFloor, items: c.values })
     }
     if (dir === 'decode' && usable.decode.has(oursPeer) && !args.includes('--no-floor')) {
       // no parsing, no checks: only building the value ours returns (see bench/floor.js)
       const tapes = tapesOf(c.blocks)
       const r = firstFailure(tapes, (t, i) => valueDiff(buildFromTape(t), oursDecode(c.blocks[i])))
-      if (r.fails) { checkProblems++; note(`build-only floor differs from ours decode on ${r.fails} items; first ${r.first}`) }
-      else cells.push({ name: FLOOR, fn: buildFromTape, items: tapes })
+      if (r.fails) {
+        checkProblems++
+        note(`build-only floor differs from ours decode on ${r.fails} items; first ${r.first}`)
+      } else cells.push({ name: FLOOR, fn: buildFromTape, items: tapes })
     }
     if (cells.length === 0) continue
     const rates = runInterleaved(cells, { ...cfg, chunk: c.chunk })

@@ -4,7 +4,8 @@
 // bundle-size table is this table: `npm run size -- --write-readme` puts it between that file's
 // size markers), then the checks: each of the three drop-in bundles (named encode + decode, the
 // namespace used as a value, the README's Block.encode example) at most its ceiling in
-// bench/size-ceilings.json, so that no change grows one unnoticed; and, reported beside, the goal:
+// bench/size-ceilings.json, so that no change grows one unnoticed (the dag-cbor-fast/lexicon entry
+// has a ceiling there too); and, reported beside, the goal:
 // each at most @ipld/dag-cbor's same bundle. Exits 1 exactly when a bundle is over its ceiling (or
 // cannot be built or compared).
 import * as esbuild from 'esbuild'
@@ -50,6 +51,8 @@ const asRef = (/** @type {string} */ code) => code.replaceAll(`'${me}'`, `'${REF
 const namespaceEntry = `import * as dagCbor from '${me}'\nexport default dagCbor`
 /** the drop-in entries, each measured for ours and for @ipld/dag-cbor the same way: [label, ours];
  * the budget is each of ours at most @ipld/dag-cbor's */
+/** the Lexicon entry: not a drop-in, but held to its own ceiling too */
+const LEXICON = 'ours: dag-cbor-fast/lexicon compile (Lexicon record codecs)'
 const DROP_IN = [
   ['encode + decode', `export { encode, decode } from '${me}'`],
   ['import * as dagCbor, used as a value', namespaceEntry],
@@ -62,6 +65,7 @@ const rows = [
   ['ours: encodeOptions + decodeOptions', `export { encodeOptions, decodeOptions } from '${me}'`],
   ['ours: encode + decode + options', `export { encode, decode, encodeOptions, decodeOptions } from '${me}'`],
   ['ours: dag-cbor-fast/schema compile (typed codec; no @ipld/schema)', "export { compile } from './lib/schema/index.js'"],
+  [LEXICON, "export { compile } from './lib/lexicon/index.js'"],
   ['@atcute/cbor: encode + decode', "export { encode, decode } from '@atcute/cbor'"],
   ['multiformats: CID alone', "export { CID } from 'multiformats/cid'"]
 ]
@@ -113,6 +117,12 @@ for (const [label, code] of DROP_IN) {
     checks.push([`${label}: ours at most its ceiling (${ours.gz} <= ${ceiling} B gz)`, typeof ceiling === 'number' && ours.gz <= ceiling])
     goals.push([`${label}: ours at most ${REF}'s (${ours.gz} <= ${ref.gz} B gz, ${ours.gz <= ref.gz ? `${ref.gz - ours.gz} B under` : `${ours.gz - ref.gz} B over`})`, ours.gz <= ref.gz])
   }
+}
+
+{
+  const lexicon = results.get(LEXICON)
+  const ceiling = ceilings[LEXICON]
+  checks.push([lexicon.error ? `${LEXICON}: builds (${lexicon.error})` : `${LEXICON}: at most its ceiling (${lexicon.gz} <= ${ceiling} B gz)`, !lexicon.error && typeof ceiling === 'number' && lexicon.gz <= ceiling])
 }
 
 // bench/README.md's table is this one: rewritten on request, otherwise compared

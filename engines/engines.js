@@ -316,7 +316,9 @@ export async function launchBrowser (engine) {
     throw new Error(`${engine.name} not found at ${engine.bin}. Install it with: apt-get install -y ${engine.browser === 'firefox' ? 'firefox-esr' : 'chromium'}`)
   }
   if (engine.browser === 'chromium') {
-    const { chromium } = await import('playwright-core')
+    // the root's and the CAR tool's devDependency: this file serves their tests and benches, while
+    // engines/package.json installs only the engines
+    const { chromium } = await import('playwright-core') // eslint-disable-line local/declared-imports
     const browser = await chromium.launch({ executablePath: engine.bin, headless: true, args: CHROMIUM_ARGS })
     return {
       version: 'Chromium ' + browser.version(),

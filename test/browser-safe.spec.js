@@ -1,4 +1,3 @@
-/* eslint-env mocha */
 // Browser-safety of the codec: bundles index.js for platform 'browser' with esbuild, lists the
 // bundle's inputs from the metafile, and asserts that none of the repo's own inputs (index.js, lib/)
 // uses the Node globals `Buffer` / `process` or imports Node built-ins ('node:*' or bare 'fs' etc.).

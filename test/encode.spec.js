@@ -8,7 +8,6 @@ import { CID as CID9 } from '../node_modules/ipld-garbage/node_modules/multiform
 import { encode, encodedLength, encodeInto, decode, DagCborEncodeError } from '../index.js'
 
 const hex = (/** @type {Uint8Array} */ b) => Buffer.from(b).toString('hex')
-const bytes = (/** @type {string} */ h) => new Uint8Array(Buffer.from(h, 'hex'))
 
 /**
  * @param {unknown} value

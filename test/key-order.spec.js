@@ -7,7 +7,7 @@
 // one not ASCII put in order after it, the per-shape order cache, and the byte order of escapedBytes keys.
 import assert from 'node:assert/strict'
 import { encode, decode, DagCborEncodeError } from '../index.js'
-import { canonicalOrder, orderAsIfAscii } from '../lib/key-order.js'
+import { orderAsIfAscii } from '../lib/key-order.js'
 import { head, text, concatAll, toHex } from './fuzz/cbor.js'
 import { LARGE_MAP_ROWS, NOT_ASCII_KEY_SETS, expectedMapBytes } from './helpers/large-maps.js'
 
@@ -73,7 +73,7 @@ function assertOrdered (keys, label) {
  */
 function assertValuesFollow (keys, label) {
   const reference = [...keys].sort((a, b) => a.length - b.length || (a < b ? -1 : 1))
-  const ascii = keys.every((key) => /^[\x00-\x7f]*$/.test(key))
+  const ascii = keys.every((key) => /^[\x00-\x7f]*$/.test(key)) // eslint-disable-line no-control-regex -- the range is all of ASCII
   for (const order of [keys, [...keys].reverse()]) {
     const values = order.map((key) => ({ key }))
     const sorted = orderAsIfAscii(order.slice(), values)
@@ -102,7 +102,7 @@ describe('key order: keys that order differently in UTF-16 and in UTF-8', () => 
     it(`${JSON.stringify(keys)}: ${JSON.stringify(first)} first (${why})`, () => {
       const bytes = keys.map((k) => utf8.encode(k))
       assert.equal(bytes[0].length, bytes[1].length, 'same UTF-8 length')
-      assert.ok(keys[0] < keys[1] !== compareBytes(bytes[0], bytes[1]) < 0, 'UTF-16 and UTF-8 order differ')
+      assert.ok((keys[0] < keys[1]) !== (compareBytes(bytes[0], bytes[1]) < 0), 'UTF-16 and UTF-8 order differ')
       assertOrdered(keys, why)
       assert.equal(Object.keys(decode(encode(asObject(keys))))[0], first)
     })

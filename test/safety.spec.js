@@ -3,7 +3,7 @@
 // Also: a throw in the middle of an encode or decode leaves no option behind for the next call.
 import assert from 'node:assert/strict'
 import { decode, encode, DagCborDecodeError, DagCborEncodeError } from '../index.js'
-import { head, concat, concatAll, toHex, text } from './fuzz/cbor.js'
+import { head, concatAll, toHex, text } from './fuzz/cbor.js'
 
 /** a map from [key, encoded value] pairs, in the order given (callers give canonical order unless testing relaxed) */
 const map = (/** @type {Array<[string, Uint8Array|number[]]>} */ entries) => concatAll([head(5, entries.length), ...entries.flatMap(([k, v]) => [text(k), v])])

@@ -39,11 +39,11 @@ describe('self-contained: nothing reads outside the repository', () => {
 
   it('every file under test/fixtures/ is named in its README with a source and a licence', () => {
     const readme = fs.readFileSync(`${root}/test/fixtures/README.md`, 'utf8')
-    for (const dir of ['codec-fixtures/', 'codec-fixtures-negative/', 'cars/filecoin-calibnet-genesis.car', 'cars/filecoin-sample-v1.car']) {
+    for (const dir of ['codec-fixtures/', 'codec-fixtures-negative/', 'cars/filecoin-calibnet-genesis.car', 'cars/filecoin-sample-v1.car', 'lexicons/']) {
       assert.ok(readme.includes(dir), `test/fixtures/README.md does not name ${dir}`)
     }
     const listed = execFileSync('git', ['ls-files', '-z', 'test/fixtures'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean)
-    const covered = listed.filter((f) => f === 'test/fixtures/README.md' || /^test\/fixtures\/(codec-fixtures|codec-fixtures-negative)\/|^test\/fixtures\/cars\/filecoin-(calibnet-genesis|sample-v1)\.car$/.test(f))
+    const covered = listed.filter((f) => f === 'test/fixtures/README.md' || /^test\/fixtures\/(codec-fixtures|codec-fixtures-negative|lexicons)\/|^test\/fixtures\/cars\/filecoin-(calibnet-genesis|sample-v1)\.car$/.test(f))
     assert.deepEqual(listed.filter((f) => !covered.includes(f)), [], 'files in test/fixtures/ that its README does not cover')
     assert.match(readme, /Apache-2\.0 OR MIT/)
   })

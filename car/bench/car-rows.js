@@ -8,8 +8,8 @@
 //   library-verify       the package's verifyCar on the file's path (one thread)
 //   library-iterate      the package's CarBlockIterator, hashes verified, WORKERS threads (default 1)
 // The library rows import 'dag-cbor-car' as a script does: from the packed package installed in
-// the project DAG_CBOR_CAR_FROM names (its library bundle, as car-tool.js runs them), or else from
-// this checkout (its source).
+// the project DAG_CBOR_CAR_FROM names (as car-tool.js runs them), or else from this checkout; both
+// run the library's source modules.
 //   ipld-verify          @ipld/car's CarBlockIterator, each block hashed with the multiformats hasher its CID names
 //   iterate              @ipld/car's CarBlockIterator alone (the JS floor)
 //   iterate-hash         the same, each block hashed as the tool hashes (node:crypto)
@@ -26,7 +26,7 @@ const library = () => import(from ? pathToFileURL(createRequire(path.join(from, 
 
 if (row === 'ours') {
   const { roundTrip } = await import('../lib/node/run.js')
-  const { openInput } = await import('../lib/node/source.js')
+  const { openInput } = await import('../lib/node/input-source.js')
   const source = await openInput(file)
   const s = await roundTrip({ source, workers })
   await source.close()

@@ -18,9 +18,9 @@
 //   floor: read + hash + copy, 2 threads      the same, each block also copied into an array of its own
 // The rows other than the command's run bench/car-rows.js, which imports only what each row uses.
 // The command's rows and the library's time them as a user installs them (bench/packed.js: both
-// packages packed and installed into an empty project; their bundles run every thread), as the
-// start-up figure does; with --checkout, this checkout's bin and entry, which load the source's ES
-// modules one by one in each thread.
+// packages packed and installed into an empty project: the command runs its bundle in every
+// thread, the library its source modules), as the start-up figure does; with --checkout, this
+// checkout's bin and entry, which load the source's ES modules one by one in each thread.
 // Then the codec's share: the same pipeline on the real CARs, with this repo's codec and with @ipld/dag-cbor.
 // First of all, the start-up figure (startup.js): the packed command checking a small CAR, over `node -e 0`.
 //
@@ -45,7 +45,7 @@ import { sha256 } from 'multiformats/hashes/sha2'
 import { blake2b256 } from '@multiformats/blake2/blake2b'
 import * as ours from 'dag-cbor-fast'
 import { roundTrip, defaultCodecUrl } from '../lib/node/run.js'
-import { openInput } from '../lib/node/source.js'
+import { openInput } from '../lib/node/input-source.js'
 import { parseSize } from '../lib/core/report/units.js'
 import { startup, timedEnv, TARGET_MS } from './startup.js'
 import { installPacked } from './packed.js'

@@ -1,9 +1,9 @@
 // The tool as a user installs it, for the start-up bench (startup.js) and test/package.test.js:
 // `npm pack` of the codec (repo root) and of this package, both tarballs installed into an empty
 // project in the OS temp dir with npm's local cache and no network (`npm ci --offline`).
-// npm, and the pack's bundle script with it, runs under the Node running this (first on PATH): the
-// bundle's V8 code cache is made by that Node and taken only by a Node of the same V8, so a bench
-// run with another Node times that Node with its own cache, as a package packed on it would start.
+// npm, and the pack's bundle script with it, runs under the Node running this (first on PATH). The
+// package ships no V8 code cache: the installed command's first check writes one for the Node that
+// runs it (bin/dag-cbor-car.js).
 import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'

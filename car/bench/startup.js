@@ -4,9 +4,9 @@
 // of `node -e 0` measured in the same run (issue 44's target: the packed command checking the repo
 // export at most 45 ms more). The command timed is the packed one, as a user installs it
 // (bench/packed.js: npm pack of both packages, installed into an empty project in the OS temp dir,
-// removed afterwards), which runs its bundle (scripts/bundle.js); with --checkout, this checkout's
-// bin, which runs the source. Run it with another Node (`/path/to/node car/bench/startup.js`) for
-// that Node's figures: the package is then packed by that Node too, with a code cache of its own.
+// removed afterwards), which runs its bundle (scripts/bundle.js) with the code cache the unmeasured
+// first round's check writes; with --checkout, this checkout's bin, which runs the source. Run it
+// with another Node (`/path/to/node car/bench/startup.js`) for that Node's figures.
 //   the embedded sample        dag-cbor-car (no file: verify of lib/node/sample.car)
 //   a repo export              dag-cbor-car repo.car: about 100 KB, a signed AT Protocol repo
 //                              (340 posts under their MST), written to the OS temp dir and removed
@@ -16,7 +16,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { buildRepo, keyPair, post } from '../test/atproto/helpers/repo-builder.js'
+import { buildRepo, keyPair, post } from '../test/core/check/atproto/helpers/repo-builder.js'
 import { installPacked } from './packed.js'
 
 const CHECKOUT_BIN = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))

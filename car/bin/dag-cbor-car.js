@@ -11,10 +11,8 @@
 // pack is not run either, since a package directory holding scripts/bundle.js (which the package
 // does not ship) is a checkout.
 //
-// The library has a bundle of its own, build/library/ (loadLibrary(), for lib/node/library-build.cjs),
-// built from the same source in the same pack: the command's holds multiformats, the library's
-// requires the caller's, so that the CIDs a script gets are its own multiformats class. Its worker
-// threads run the library's bundle, from launchers next to it.
+// The library ('dag-cbor-car' in a script) has no bundle: it runs its source modules (lib/node/library.cjs),
+// so that an error's stack trace names the source's files, lines and functions.
 //
 // The loader is here rather than in a module of its own: one file fewer for Node to resolve, read
 // and compile before the command starts. CommonJS (bin/package.json): Node starts a CommonJS entry
@@ -23,27 +21,23 @@
 // A bundle is compiled with V8's code cache for it, which holds the bytecode of every function
 // the run that made it ran: V8 then neither parses the file nor compiles those functions again.
 // V8 takes a cache only from its own version and flags, so there is one per engine version and set
-// of options the process started with, named by them (cacheName): the one npm pack makes
-// (scripts/bundle.js: a check of the embedded sample, no options) for the packer's Node, and for
-// any other Node, Bun or options the one the command's first check of CAR data under them writes
-// as it exits (as Python writes __pycache__ beside the code; nothing where the package directory
-// cannot be written). Runs that compile little of the bundle write none (--version, --help, exit
-// status 2): a cache made by one would leave every later check compiling the rest. The library
-// writes none: a script's process is the script's, not ours to add an exit hook to. A cache file
-// for another build of the bundle is neither passed nor kept: the id on the bundle's first line
-// heads the cache.
+// of options the process started with, named by them (cacheName). The package ships none (it would
+// double the tarball): the command's first check of CAR data under a Node, Bun or set of options
+// writes its own as it exits (as Python writes __pycache__ beside the code; nothing where the
+// package directory cannot be written). Runs that compile little of the bundle write none
+// (--version, --help, exit status 2): a cache made by one would leave every later check compiling
+// the rest. A cache file for another build of the bundle is neither passed nor kept: the id on the
+// bundle's first line heads the cache.
 const fs = require('node:fs')
 const path = require('node:path')
 const vm = require('node:vm')
 
-/** @typedef {'cli' | 'library'} Build a bundle's folder in build/ */
-
-/** @param {Build} build @returns {string} the bundle's path */
-const bundlePath = (build) => path.join(__dirname, `../build/${build}/dag-cbor-car.cjs`)
-/** @param {Build} build @returns {string} its code cache for this engine and the options this process started with (cacheName) */
-const cachePath = (build) => path.join(__dirname, `../build/${build}/dag-cbor-car.${cacheName()}.cache`)
-/** @param {Build} build @returns {string} what V8 names the bundle in stack traces (a code cache keeps the name of the run that made it) */
-const bundleName = (build) => `dag-cbor-car/build/${build}/dag-cbor-car.cjs`
+/** the bundle's path */
+const BUNDLE = path.join(__dirname, '../build/cli/dag-cbor-car.cjs')
+/** @returns {string} its code cache for this engine and the options this process started with (cacheName) */
+const cachePath = () => path.join(__dirname, `../build/cli/dag-cbor-car.${cacheName()}.cache`)
+/** what V8 names the bundle in stack traces (a code cache keeps the name of the run that made it, so not a machine's path) */
+const BUNDLE_NAME = 'dag-cbor-car/build/cli/dag-cbor-car.cjs'
 
 /**
  * Where V8's data starts in a cache file whose id line is `idLength` bytes: at the next multiple of
@@ -75,20 +69,16 @@ function cacheName () {
 }
 
 /**
- * Does this package run from its bundles: is there one, in a package that is not a checkout?
+ * Does the command run from its bundle: is there one, in a package that is not a checkout?
  *
- * @param {Build} [build]
  * @returns {boolean}
  */
-function bundled (build = 'cli') {
-  // Bun's require() does not take multiformats' exports ("import" and "module-sync" only), by
-  // which the library's bundle requires it: Bun runs the library's source
-  if (build === 'library' && process.versions.bun) return false
-  return !fs.existsSync(path.join(__dirname, '../scripts/bundle.js')) && fs.existsSync(bundlePath(build))
+function bundled () {
+  return !fs.existsSync(path.join(__dirname, '../scripts/bundle.js')) && fs.existsSync(BUNDLE)
 }
 
-/** @type {Partial<Record<Build, any>>} each bundle's exports, once loaded in this thread */
-const loaded = {}
+/** @type {any} the bundle's exports, once loaded in this thread */
+let loaded
 
 /**
  * The command's bundle's exports (lib/node/cli-bundle.js), loaded once per thread.
@@ -99,33 +89,12 @@ const loaded = {}
  * @returns {typeof import('../lib/node/cli-bundle.js')}
  */
 function loadBundle ({ saveCache = false } = {}) {
-  return load('cli', saveCache)
-}
-
-/**
- * The library's bundle's exports (lib/node/library-bundle.js), loaded once per thread.
- *
- * @param {{ saveCache?: boolean }} [options] saveCache: as loadBundle's (only the pack's run over
- *   the sample asks for it, scripts/bundle.js: a script's process is not ours to add an exit hook to)
- * @returns {typeof import('../lib/node/library-bundle.js')}
- */
-function loadLibrary ({ saveCache = false } = {}) {
-  return load('library', saveCache)
-}
-
-/**
- * Compile and run a bundle, with its code cache when V8 has one for it. The file is a function
- * expression already (the wrapper Node gives a CommonJS module, written by scripts/bundle.js), so
- * that the source V8 compiles is the string read, not a copy made by wrapping it here.
- *
- * @param {Build} build
- * @param {boolean} saveCache
- */
-function load (build, saveCache) {
-  if (loaded[build]) return loaded[build]
-  const file = bundlePath(build)
-  const cacheFile = cachePath(build)
-  const source = fs.readFileSync(file, 'utf8')
+  if (loaded) return loaded
+  // compiled with its code cache when V8 has one for it. The file is a function expression already
+  // (the wrapper Node gives a CommonJS module, written by scripts/bundle.js), so that the source V8
+  // compiles is the string read, not a copy made by wrapping it here.
+  const cacheFile = cachePath()
+  const source = fs.readFileSync(BUNDLE, 'utf8')
   const id = Buffer.from(source.slice(0, source.indexOf('\n') + 1), 'latin1')
   /** @type {Buffer | undefined} */
   let cachedData
@@ -135,16 +104,16 @@ function load (build, saveCache) {
   } catch {
     // none (or unreadable): compiled from the source
   }
-  const script = new vm.Script(source, { filename: bundleName(build), cachedData })
+  const script = new vm.Script(source, { filename: BUNDLE_NAME, cachedData })
   if (saveCache && cachedData === undefined) {
     process.on('exit', (code) => { if (code === 0 || code === 1) writeCache(script, id, cacheFile) })
   }
   const module = { exports: {} }
   // this file's require: the bundle requires only built-ins and packages by name, which resolve
   // the same from build/cli/ as from bin/ (neither has a node_modules of its own)
-  script.runInThisContext()(module.exports, require, module, file, path.dirname(file))
-  loaded[build] = module.exports
-  return loaded[build]
+  script.runInThisContext()(module.exports, require, module, BUNDLE, path.dirname(BUNDLE))
+  loaded = module.exports
+  return loaded
 }
 
 /**
@@ -170,7 +139,7 @@ function writeCache (script, id, cacheFile) {
 /** arguments that make a run compile little of the bundle: no cache is written from one */
 const BRIEF = new Set(['--version', '-V', 'version', '--help', '-h', 'help'])
 
-module.exports = { bundled, loadBundle, loadLibrary, bundleName, cacheDataOffset }
+module.exports = { bundled, loadBundle, BUNDLE_NAME, cacheDataOffset }
 
 if (require.main === module) {
   if (bundled()) loadBundle({ saveCache: !process.argv.slice(2).some((arg) => BRIEF.has(arg)) }).cli()

@@ -1,25 +1,20 @@
-// The packed package's bundles, build/cli/ and build/library/, written when the package is packed
+// The packed package's bundle of the command, build/cli/, written when the package is packed
 // (prepack) and removed after (postpack), never committed (.gitignore) and never run in a checkout
-// (bin/dag-cbor-car.js: a package directory holding this script is a checkout). Two builds of the
-// same source, each a folder holding:
-//   dag-cbor-car.cjs               its entry (BUILDS) and every module it loads, dependencies
-//                                  included but for its externals, in one CommonJS file, written
-//                                  inside the function wrapper Node gives a CommonJS module, which
-//                                  the loader calls as is
-//   dag-cbor-car.v8-*.cache        V8's code cache for it, made by a run over the embedded sample
-//                                  under the Node running this (for another V8, the command's
-//                                  first run there writes its own: bin/dag-cbor-car.js)
+// (bin/dag-cbor-car.js: a package directory holding this script is a checkout). The folder holds:
+//   dag-cbor-car.cjs               lib/node/cli-bundle.js and every module it loads, dependencies
+//                                  included but for EXTERNAL, in one CommonJS file, written inside
+//                                  the function wrapper Node gives a CommonJS module, which the
+//                                  loader calls as is
 //   worker.js, ...                 one launcher per file the bundled code starts as a worker
 //                                  thread or child process (found by its URL, next to the
 //                                  bundle): it runs that file's module out of the same bundle
-//   sample.car, .json              (the command's) the embedded sample, which lib/node/sample.js
-//                                  finds by its URL
-// The command's (build/cli/) holds multiformats; the library's (build/library/) requires it, so
-// that the CIDs a script gets are the script's multiformats class (require() of an ES module sets
-// up Node's ES module loader, which the command's start does without).
 // Node resolves, reads and links each ES module on its own; a check of a small CAR loaded about
-// sixty, and a script's import of the library some 130, and that, not the checking, was most of
-// their start-up (bench/README.md has the figures).
+// sixty, and that, not the checking, was most of its start-up (bench/README.md has the figures).
+// The library ('dag-cbor-car' in a script) has no bundle: it runs the source modules, so that its
+// errors' stack traces name the source's functions, files and lines (lib/node/library.cjs).
+//
+// No code cache ships (it would double the tarball): the command's first check of CAR data writes
+// V8's for its Node beside the bundle (bin/dag-cbor-car.js).
 //
 // CommonJS rather than an ES module: esbuild then keeps every module's imports inside that module's
 // lazy initializer, so what a run does not use costs nothing, not even a require, and the loader
@@ -27,23 +22,17 @@
 // import() becomes require() (`supported`): functions restored from a code cache lose the module
 // loader callback an import() would need.
 //
-// A bundle sits two directories down, as lib/node/ does, so that what the code finds by its own
-// URL resolves the same way from it: ../../package.json, and beside it the launchers and the
-// sample (checked here: a module of ours that uses import.meta elsewhere than one directory under
-// lib/, a dependency that uses it at all, or a file started by URL that has no launcher fails the
-// build).
-//
-// The code cache holds the bytecode of every function the run that made it ran; V8 takes it only
-// under the same V8 and flags, so its name says its V8 version: a package packed on Node 24 starts
-// with it on Node 24, and on another line the command writes its own at its first run there. The
-// first line of a bundle names its build; the loader passes V8 only a cache that starts with the
-// same line (V8's data follows it, 8-byte aligned).
+// The bundle sits two directories down, as lib/node/ does, so that what the code finds by its own
+// URL resolves the same way from it: ../../package.json, and beside it the launchers (checked here:
+// a module of ours that uses import.meta elsewhere than one directory under lib/, a dependency
+// that uses it at all, or a file started by URL that has no launcher fails the build). The modules
+// in READS_BESIDE_ITSELF read data files next to their source: their import.meta.url is their own
+// file's in the package, so the data (the embedded sample) ships once, in lib/.
 //   node scripts/bundle.js            write build/ (npm pack runs it: prepack)
 //   node scripts/bundle.js --remove   remove build/ (postpack)
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { spawnSync } from 'node:child_process'
 import crypto from 'node:crypto'
 import * as esbuild from 'esbuild'
 
@@ -53,76 +42,33 @@ export const EXTERNAL = ['@noble/curves', '@noble/curves/*', '@noble/hashes', '@
 /** what the bundle's body is written inside: the function wrapper Node gives a CommonJS module */
 export const WRAPPER = ['(function (exports, require, module, __filename, __dirname) {', '\n});\n']
 
-/**
- * The two bundles, by folder in build/: the entry each is built from, what it leaves out, the
- * files it reads by its URL (copied next to it), the loader its launchers call
- * (bin/dag-cbor-car.js), and the run that makes its code cache (a script in build/<folder>/).
- *
- * @type {Record<'cli' | 'library', { entry: string, external: string[], data: string[], loader: string, cacheRun: string }>}
- */
-export const BUILDS = {
-  cli: {
-    entry: 'lib/node/cli-bundle.js',
-    external: EXTERNAL,
-    data: ['sample.car', 'sample.json'],
-    loader: 'loadBundle()',
-    // a check of the embedded sample (no stdin, no file), through the bin's loader, which writes
-    // the cache as a run with no cache does (not run as the bin: a checkout's would run the source)
-    cacheRun: "require('../../bin/dag-cbor-car.js').loadBundle({ saveCache: true }).cli()"
-  },
-  library: {
-    entry: 'lib/node/library-bundle.js',
-    external: [...EXTERNAL, 'multiformats', 'multiformats/*'],
-    data: [],
-    loader: 'loadLibrary()',
-    // what a script does first: verifyCar, then every block through the iterator, of the sample
-    // (its path in SAMPLE_CAR: the package being built may not hold lib/)
-    cacheRun: [
-      "const { verifyCar, CarBlockIterator } = require('../../bin/dag-cbor-car.js').loadLibrary({ saveCache: true }).library()",
-      'const sample = process.env.SAMPLE_CAR',
-      'verifyCar(sample).then(async (summary) => {',
-      '  let blocks = 0',
-      '  for await (const block of await CarBlockIterator.fromIterable(sample)) blocks += block.bytes.length > 0 ? 1 : 0',
-      '  if (blocks !== summary.blocks) throw new Error(`the iterator gave ${blocks} blocks, the check counted ${summary.blocks}`)',
-      '})'
-    ].join('\n')
-  }
-}
+/** the command's entry, which the bundle is built from */
+export const ENTRY = 'lib/node/cli-bundle.js'
+/** modules that read data files next to their source (lib/node/sample.js: sample.car, .json) */
+export const READS_BESIDE_ITSELF = ['lib/node/sample.js']
 
 /**
- * Write both bundles, each with its launchers, its data and its code cache, into `into`/build/.
+ * Write the command's bundle and its launchers into `into`/build/cli/.
  *
  * @param {{ into?: string }} [options] the package directory to write into (default: this one)
- * @returns {Promise<Record<keyof typeof BUILDS, { bundle: string, cache: string, launchers: string[], text: string }>>}
+ * @returns {Promise<{ bundle: string, launchers: string[], text: string }>}
  */
 export async function buildBundle ({ into: given = car } = {}) {
   const into = path.resolve(given)
   fs.rmSync(path.join(into, 'build'), { recursive: true, force: true })
-  fs.mkdirSync(path.join(into, 'build'), { recursive: true })
+  const out = path.join(into, 'build/cli')
+  fs.mkdirSync(out, { recursive: true })
   // the launchers are CommonJS: no ES module loader to set up in a thread that runs a bundle
   fs.writeFileSync(path.join(into, 'build/package.json'), '{ "type": "commonjs" }\n')
-  return { cli: await buildOne(into, 'cli'), library: await buildOne(into, 'library') }
-}
-
-/**
- * Write one bundle, its launchers, its data and its code cache into `into`/build/`build`/.
- *
- * @param {string} into
- * @param {keyof typeof BUILDS} build
- */
-async function buildOne (into, build) {
-  const { entry, external, data, loader, cacheRun } = BUILDS[build]
-  const out = path.join(into, 'build', build)
-  fs.mkdirSync(out, { recursive: true })
   const bundle = path.join(out, 'dag-cbor-car.cjs')
   const result = await esbuild.build({
-    entryPoints: [path.join(car, entry)],
+    entryPoints: [path.join(car, ENTRY)],
     absWorkingDir: car, // the paths the bundle names its modules by: the same from any working directory
     bundle: true,
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    external,
+    external: EXTERNAL,
     define: { 'import.meta.url': '__bundle.url' },
     supported: { 'dynamic-import': false },
     metafile: true,
@@ -131,14 +77,15 @@ async function buildOne (into, build) {
     // no whitespace, comments or long local names: less for V8 to read and deserialize at each
     // start. A stack trace names minified functions; the command reports errors as one line.
     minify: true,
+    plugins: [readsBesideItself],
     banner: {
       js: [
         '"use strict";',
         '// @ts-nocheck',
-        `// Generated by scripts/bundle.js from ${entry} and the modules it loads, when the package was packed. Do not edit.`,
+        `// Generated by scripts/bundle.js from ${ENTRY} and the modules it loads, when the package was packed. Do not edit.`,
         // import.meta.url, made when first read: pathToFileURL costs a fresh process almost 1 ms,
-        // and a check of a file never reads it
-        "const __bundle = { get url () { const url = require('node:url').pathToFileURL(__filename).href; Object.defineProperty(this, 'url', { value: url }); return url } };"
+        // and a check of a file never reads it; source(file): a file's URL in the package
+        "const __bundle = { get url () { const url = require('node:url').pathToFileURL(__filename).href; Object.defineProperty(this, 'url', { value: url }); return url }, source (file) { return new URL('../../' + file, this.url).href } };"
       ].join('\n')
     }
   })
@@ -149,35 +96,30 @@ async function buildOne (into, build) {
     if (!Object.hasOwn(ROLES, file)) throw new Error(`the bundled code starts lib/node/${file} by its URL, and lib/node/bundle-roles.js's ROLES has no entry for it: it would run the source`)
     fs.writeFileSync(path.join(out, file), [
       `// Generated by scripts/bundle.js: lib/node/${file} out of the bundle next to this file, which started it`,
-      `require('../../bin/dag-cbor-car.js').${loader}.ROLES[${JSON.stringify(file)}]()`,
+      `require('../../bin/dag-cbor-car.js').loadBundle().ROLES[${JSON.stringify(file)}]()`,
       ''
     ].join('\n'))
   }
-  for (const file of data) fs.copyFileSync(path.join(car, 'lib/node', file), path.join(out, file))
   const body = result.outputFiles[0].text
   checkAscii(body)
   // the id line, then the module inside the wrapper Node would give it: bin/dag-cbor-car.js compiles
   // the file as it is and calls the function it evaluates to
   const text = `// build ${crypto.createHash('sha256').update(body).digest('hex').slice(0, 32)}\n${WRAPPER[0]}${body}${WRAPPER[1]}`
   fs.writeFileSync(bundle, text)
-  // the code cache: a run over the embedded sample, in a process without NODE_OPTIONS (V8 refuses
-  // a cache made under other V8 flags, and a user's run has none), through the bin's loader, which
-  // writes it as the process exits, started from a file rather than with -e, so that it starts
-  // with no options, which would name the cache (bin/dag-cbor-car.js cacheName)
-  const { NODE_OPTIONS, ...env } = process.env
-  const starter = path.join(out, `make-cache.${process.pid}.cjs`)
-  try {
-    fs.writeFileSync(starter, cacheRun + '\n')
-    const run = spawnSync(process.execPath, [starter], { cwd: into, env: { ...env, SAMPLE_CAR: path.join(car, 'lib/node/sample.car') }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-    if (run.status !== 0) throw new Error(`the run that makes build/${build}'s code cache exited ${run.status}: ${run.stderr}`)
-  } finally {
-    fs.rmSync(starter, { force: true })
+  return { bundle, launchers: started.map((f) => path.join(out, f)), text }
+}
+
+/** @type {esbuild.Plugin} READS_BESIDE_ITSELF's modules: their import.meta.url is their source file's in the package */
+const readsBesideItself = {
+  name: 'reads-beside-itself',
+  setup (build) {
+    build.onLoad({ filter: /\.js$/ }, (args) => {
+      const file = path.relative(car, args.path).split(path.sep).join('/')
+      if (!READS_BESIDE_ITSELF.includes(file)) return undefined
+      const source = fs.readFileSync(args.path, 'utf8')
+      return { contents: source.replaceAll('import.meta.url', `__bundle.source(${JSON.stringify(file)})`), loader: 'js' }
+    })
   }
-  // the file the loader named (bin/dag-cbor-car.js cachePath), the only cache in a fresh folder
-  const caches = fs.readdirSync(out).filter((f) => f.endsWith('.cache'))
-  if (caches.length !== 1) throw new Error(`the run that makes build/${build}'s code cache wrote ${caches.length === 0 ? 'none' : caches.join(', ')}`)
-  const cache = path.join(out, caches[0])
-  return { bundle, cache, launchers: started.map((f) => path.join(out, f)), text }
 }
 
 /**
@@ -188,7 +130,7 @@ async function buildOne (into, build) {
  * @param {string} text
  */
 export function checkAscii (text) {
-  const at = text.search(/[^\x00-\x7f]/)
+  const at = text.search(/[^\x00-\x7f]/) // eslint-disable-line no-control-regex -- the range is all of ASCII
   if (at >= 0) throw new Error(`the bundle has a character past ASCII, near ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 10))}: write it as an escape in the source`)
 }
 
@@ -219,8 +161,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   if (process.argv.includes('--remove')) {
     fs.rmSync(path.join(car, 'build'), { recursive: true, force: true })
   } else {
-    const built = await buildBundle()
+    const { text } = await buildBundle()
     // on stderr: npm runs this as prepack inside `npm pack --json`, whose stdout is JSON
-    for (const [build, { text }] of Object.entries(built)) process.stderr.write(`build/${build}/dag-cbor-car.cjs: ${(text.length / 1e3).toFixed(0)} kB\n`)
+    process.stderr.write(`build/cli/dag-cbor-car.cjs: ${(text.length / 1e3).toFixed(0)} kB\n`)
   }
 }

@@ -6,7 +6,7 @@
 // canonical block holding float64 integers as Go and Rust write them. "Random" bytes come from
 // SHA-256 of a label. Its output is committed, lib/node/sample.car with what a check of it must
 // report in lib/node/sample.json, so that a run reads them (lib/node/sample.js) instead of hashing
-// and encoding the sample anew; test/sample.spec.js fails when they are not what this builds now.
+// and encoding the sample anew; test/node/sample.spec.js fails when they are not what this builds now.
 //   node scripts/sample-car.js      write them again (after changing the shapes here)
 import crypto from 'node:crypto'
 import { CID } from 'multiformats/cid'

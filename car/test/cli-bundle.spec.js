@@ -1,7 +1,7 @@
 // One build per process (bin/dag-cbor-car.js, scripts/bundle.js): a checkout runs its source,
-// edited or not, and never a bundle; the packed package runs its bundle in the main thread, in the
-// worker threads and in the children of a many-file run alike, with the code cache built with it,
-// and a cache for another build is not used.
+// edited or not, and never a bundle; the packed package's command runs its bundle in the main
+// thread, in the worker threads and in the children of a many-file run alike, with the code cache
+// its first check writes, and a cache for another build is not used.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -13,7 +13,7 @@ import { encode } from 'dag-cbor-fast'
 import { CID } from 'multiformats/cid'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import { buildBundle, checkAscii } from '../scripts/bundle.js'
-import { assertBuiltTogether, assertCacheTaken, bundleName } from './helpers/code-cache.js'
+import { assertBuiltTogether, assertCacheTaken, BUNDLE_NAME } from './helpers/code-cache.js'
 
 const car = fileURLToPath(new URL('../', import.meta.url))
 const REPO_CAR = path.join(car, 'test/fixtures/atproto/repo-small-v2.car')
@@ -118,73 +118,34 @@ describe('one build per process: the checkout\'s source, or the packed package\'
     let built
     /** @type {string} */
     let bin
+    /** @type {string} the code cache the first check writes: for this V8, no options */
+    let cacheFile
+    /** @type {string[]} what the pack wrote in build/cli/ */
+    let packed
 
     before(async () => {
       // the package as packed, without the modules the bundle holds: a thread or a child that
-      // loaded the source would fail to find it
+      // loaded the source would fail to find it; with the embedded sample's files, which the
+      // bundle reads where the source does
       dir = scratchDir('packed-')
       fs.cpSync(path.join(car, 'bin'), path.join(dir, 'bin'), { recursive: true })
       fs.copyFileSync(path.join(car, 'package.json'), path.join(dir, 'package.json'))
-      // the library's entries (the exports map's "node"), which load its bundle when packed
       fs.mkdirSync(path.join(dir, 'lib/node'), { recursive: true })
-      for (const file of ['library.cjs', 'core.cjs', 'library-build.cjs']) fs.copyFileSync(path.join(car, 'lib/node', file), path.join(dir, 'lib/node', file))
+      for (const file of ['sample.car', 'sample.json']) fs.copyFileSync(path.join(car, 'lib/node', file), path.join(dir, 'lib/node', file))
       built = await buildBundle({ into: dir })
       bin = path.join(dir, 'bin/dag-cbor-car.js')
+      cacheFile = path.join(dir, `build/cli/dag-cbor-car.v8-${process.versions.v8}.cache`)
+      packed = fs.readdirSync(path.join(dir, 'build/cli')).sort()
+      // a user's first check, which writes the code cache (of the embedded sample, read from lib/node/)
+      const first = run(bin, [])
+      assert.equal(first.status, 0, first.stderr)
+      assert.match(first.stdout, /OK for the sample/)
     })
     after(() => { if (!process.env.KEEP_SCRATCH) removeScratch(dir) })
 
-    it('has a launcher for each file its code starts as a thread or a process: the command\'s worker.js, many-child.js; the library\'s worker.js', () => {
-      assert.deepEqual(built.cli.launchers.map((f) => path.basename(f)), ['many-child.js', 'worker.js'])
-      assert.deepEqual(built.library.launchers.map((f) => path.basename(f)), ['worker.js'])
-    })
-
-    it('the library (import and require of the package and of its core) runs its own bundle, once, in the main thread and in its worker threads, with the source\'s answers and the caller\'s CIDs', async () => {
-      // a preload in every thread (worker threads inherit it) notes each bundle V8 compiles
-      const log = path.join(dir, 'library-runs.log')
-      const preload = path.join(dir, 'note-bundles.cjs')
-      fs.writeFileSync(preload, `
-        const fs = require('node:fs'), vm = require('node:vm'), { isMainThread } = require('node:worker_threads')
-        const Script = vm.Script
-        vm.Script = class extends Script {
-          constructor (source, options) {
-            super(source, options)
-            fs.appendFileSync(${JSON.stringify(log)}, (isMainThread ? 'main ' : 'worker ') + options.filename + '\\n')
-          }
-        }`)
-      const script = path.join(dir, 'script.mjs')
-      fs.writeFileSync(script, `
-        import { createRequire } from 'node:module'
-        import { CID } from 'multiformats/cid'
-        import { verifyCar, CarBlockIterator, CarReadError } from 'dag-cbor-car'
-        import * as core from 'dag-cbor-car/core'
-        const required = createRequire(import.meta.url)('dag-cbor-car')
-        const file = process.argv[2]
-        const summary = await verifyCar(file, { workers: 2 })
-        let blocks = 0, foreign = 0
-        for await (const block of await CarBlockIterator.fromIterable(file, { workers: 2 })) {
-          blocks++
-          if (!(block.cid instanceof CID)) foreign++
-        }
-        console.log(JSON.stringify({ summary, blocks, foreign, oneCore: core.CarReadError === CarReadError && required.verifyCar === verifyCar }))`)
-      const big = path.join(dir, 'big-library.car')
-      fs.writeFileSync(big, largeCar(60_000))
-      fs.writeFileSync(log, '')
-      const { NODE_OPTIONS, ...env } = process.env
-      const r = spawnSync(process.execPath, ['--require', preload, script, big], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe'] })
-      assert.equal(r.status, 0, r.stderr)
-      const got = JSON.parse(r.stdout)
-      const source = await import('../lib/node/index.js')
-      /** @param {any} s */
-      const same = ({ seconds, mbPerSec, ...rest }) => rest
-      assert.deepEqual(same(got.summary), same(await source.verifyCar(big, { workers: 2 })))
-      assert.equal(got.blocks, got.summary.blocks)
-      assert.equal(got.foreign, 0)
-      assert.equal(got.oneCore, true)
-      const runs = fs.readFileSync(log, 'utf8').trim().split('\n')
-      const name = bundleName('library')
-      assert.deepEqual(runs.filter((line) => line.startsWith('main ')), [`main ${name}`], runs.join('\n'))
-      if (os.availableParallelism() > 1) assert.ok(runs.some((line) => line === `worker ${name}`), runs.join('\n'))
-      assert.ok(runs.every((line) => line.endsWith(` ${name}`)), runs.join('\n'))
+    it('holds the bundle and a launcher for each file its code starts as a thread or a process (worker.js, many-child.js): no code cache, no copy of the sample', () => {
+      assert.deepEqual(built.launchers.map((f) => path.basename(f)), ['many-child.js', 'worker.js'])
+      assert.deepEqual(packed, ['dag-cbor-car.cjs', 'many-child.js', 'worker.js'])
     })
 
     it('the main thread, its worker threads and the children of a many-file run all run the bundle, with the source\'s answers', () => {
@@ -240,80 +201,78 @@ describe('one build per process: the checkout\'s source, or the packed package\'
       assert.match(sample.stdout, /OK for the sample/)
     })
 
-    it('each bundle and its code cache are built together, and V8 takes the cache', () => {
-      for (const build of /** @type {const} */ (['cli', 'library'])) {
-        assertBuiltTogether(built[build].bundle, built[build].cache, dir)
-        assertCacheTaken(built[build].bundle, built[build].cache, bundleName(build))
-      }
+    it('the first check wrote the code cache, made for this bundle, and V8 takes it', () => {
+      assertBuiltTogether(built.bundle, cacheFile, dir)
+      assertCacheTaken(built.bundle, cacheFile, BUNDLE_NAME)
     })
 
     it('a cache made for another build is not used: an edited bundle runs as edited', () => {
-      const bundle = fs.readFileSync(built.cli.bundle, 'utf8')
-      const cache = fs.readFileSync(built.cli.cache)
+      const bundle = fs.readFileSync(built.bundle, 'utf8')
+      const cache = fs.readFileSync(cacheFile)
       // a rebuild of the same length: another id, one phrase changed (V8 checks a cache against the
       // source's length only, so only the id keeps the old bytecode from running)
       const edited = bundle.replace(/^\/\/ build [0-9a-f]{32}/, `// build ${'0'.repeat(32)}`).replaceAll('every root present', 'EVERY ROOT PRESENT')
       assert.equal(edited.length, bundle.length)
       try {
-        fs.writeFileSync(built.cli.bundle, edited)
+        fs.writeFileSync(built.bundle, edited)
         const r = run(bin, [REPO_CAR])
         assert.equal(r.status, 0, r.stderr)
         assert.match(r.stdout, /EVERY ROOT PRESENT/)
       } finally {
-        fs.writeFileSync(built.cli.bundle, bundle)
-        fs.writeFileSync(built.cli.cache, cache)
+        fs.writeFileSync(built.bundle, bundle)
+        fs.writeFileSync(cacheFile, cache)
       }
     })
 
     it('a cache V8 refuses (or none) changes nothing: the same summary', () => {
-      const bundle = fs.readFileSync(built.cli.bundle, 'utf8')
-      const cache = fs.readFileSync(built.cli.cache)
+      const bundle = fs.readFileSync(built.bundle, 'utf8')
+      const cache = fs.readFileSync(cacheFile)
       const id = Buffer.from(bundle.slice(0, bundle.indexOf('\n') + 1), 'latin1')
       const expected = run(bin, [REPO_CAR, '--json'])
       assert.equal(expected.status, 0, expected.stderr)
       try {
         for (const other of [null, Buffer.concat([id, Buffer.alloc(4096, 0x5a)])]) {
-          if (other) fs.writeFileSync(built.cli.cache, other)
-          else fs.rmSync(built.cli.cache)
+          if (other) fs.writeFileSync(cacheFile, other)
+          else fs.rmSync(cacheFile)
           const r = run(bin, [REPO_CAR, '--json'])
           assert.equal(r.status, 0, r.stderr)
           assert.equal(r.stderr, '')
           assert.deepEqual(counts(r.stdout), counts(expected.stdout))
         }
       } finally {
-        fs.writeFileSync(built.cli.cache, cache)
+        fs.writeFileSync(cacheFile, cache)
       }
     })
 
     it('a Node with no cache of its own gets one at its first check, which V8 takes and later runs keep', () => {
-      const cache = fs.readFileSync(built.cli.cache)
+      const cache = fs.readFileSync(cacheFile)
       const expected = run(bin, [REPO_CAR, '--json'])
       try {
-        fs.rmSync(built.cli.cache)
+        fs.rmSync(cacheFile)
         // runs that compile little of the bundle write none: --version, --help, exit status 2
         for (const args of [['--version'], ['verify', '--help'], [path.join(dir, 'no-such.car')]]) {
           const r = run(bin, args)
           assert.equal(r.status, args.length === 1 && args[0].endsWith('.car') ? 2 : 0, r.stderr)
-          assert.ok(!fs.existsSync(built.cli.cache), `${args.join(' ')} wrote a cache`)
+          assert.ok(!fs.existsSync(cacheFile), `${args.join(' ')} wrote a cache`)
         }
         const first = run(bin, [REPO_CAR, '--json'])
         assert.equal(first.status, 0, first.stderr)
         assert.deepEqual(counts(first.stdout), counts(expected.stdout))
-        assertBuiltTogether(built.cli.bundle, built.cli.cache, dir)
-        assertCacheTaken(built.cli.bundle, built.cli.cache, bundleName('cli'))
-        const written = fs.readFileSync(built.cli.cache)
+        assertBuiltTogether(built.bundle, cacheFile, dir)
+        assertCacheTaken(built.bundle, cacheFile, BUNDLE_NAME)
+        const written = fs.readFileSync(cacheFile)
         const later = run(bin, [REPO_CAR, '--json'])
         assert.equal(later.status, 0, later.stderr)
-        assert.ok(fs.readFileSync(built.cli.cache).equals(written), 'a later run rewrote the cache')
-        assert.deepEqual(fs.readdirSync(path.dirname(built.cli.cache)).filter((f) => f.endsWith('.tmp')), [])
+        assert.ok(fs.readFileSync(cacheFile).equals(written), 'a later run rewrote the cache')
+        assert.deepEqual(fs.readdirSync(path.dirname(cacheFile)).filter((f) => f.endsWith('.tmp')), [])
       } finally {
-        fs.writeFileSync(built.cli.cache, cache)
+        fs.writeFileSync(cacheFile, cache)
       }
     })
 
-    it('a run started with V8 options (NODE_OPTIONS) writes a cache of its own, which V8 takes under them, and leaves the packed one', () => {
-      const cache = fs.readFileSync(built.cli.cache)
-      const dirOf = path.dirname(built.cli.cache)
+    it('a run started with V8 options (NODE_OPTIONS) writes a cache of its own, which V8 takes under them, and leaves the one without options', () => {
+      const cache = fs.readFileSync(cacheFile)
+      const dirOf = path.dirname(cacheFile)
       const before = new Set(fs.readdirSync(dirOf))
       const nodeOptions = '--max-old-space-size=3000'
       const { NODE_OPTIONS, ...env } = process.env
@@ -325,34 +284,34 @@ describe('one build per process: the checkout\'s source, or the packed package\'
         assert.equal(added.length, 1, `files added: ${added.join(', ')}`)
         assert.match(added[0], /^dag-cbor-car\.v8-.+-[0-9a-f]{8}\.cache$/)
         const own = path.join(dirOf, added[0])
-        assertCacheTaken(built.cli.bundle, own, bundleName('cli'), nodeOptions)
+        assertCacheTaken(built.bundle, own, BUNDLE_NAME, nodeOptions)
         const written = fs.readFileSync(own)
         const again = withOptions()
         assert.equal(again.status, 0, again.stderr)
         assert.ok(fs.readFileSync(own).equals(written), 'the second run rewrote its cache')
-        assert.ok(fs.readFileSync(built.cli.cache).equals(cache), 'the packed cache changed')
+        assert.ok(fs.readFileSync(cacheFile).equals(cache), 'the cache of runs without options changed')
       } finally {
         for (const f of fs.readdirSync(dirOf)) if (!before.has(f)) fs.rmSync(path.join(dirOf, f), { force: true })
       }
     })
 
     it('where the cache cannot be written, the run is the same and leaves nothing behind', () => {
-      const cache = fs.readFileSync(built.cli.cache)
+      const cache = fs.readFileSync(cacheFile)
       const expected = run(bin, [REPO_CAR, '--json'])
-      const before = fs.readdirSync(path.dirname(built.cli.cache)).filter((f) => f !== path.basename(built.cli.cache)).sort()
+      const before = fs.readdirSync(path.dirname(cacheFile)).filter((f) => f !== path.basename(cacheFile)).sort()
       try {
         // a directory where the cache would go: it can be neither read nor replaced
-        fs.rmSync(built.cli.cache)
-        fs.mkdirSync(built.cli.cache)
+        fs.rmSync(cacheFile)
+        fs.mkdirSync(cacheFile)
         const r = run(bin, [REPO_CAR, '--json'])
         assert.equal(r.status, 0, r.stderr)
         assert.equal(r.stderr, '')
         assert.deepEqual(counts(r.stdout), counts(expected.stdout))
-        assert.ok(fs.statSync(built.cli.cache).isDirectory())
-        assert.deepEqual(fs.readdirSync(path.dirname(built.cli.cache)).filter((f) => f !== path.basename(built.cli.cache)).sort(), before)
+        assert.ok(fs.statSync(cacheFile).isDirectory())
+        assert.deepEqual(fs.readdirSync(path.dirname(cacheFile)).filter((f) => f !== path.basename(cacheFile)).sort(), before)
       } finally {
-        fs.rmSync(built.cli.cache, { recursive: true, force: true })
-        fs.writeFileSync(built.cli.cache, cache)
+        fs.rmSync(cacheFile, { recursive: true, force: true })
+        fs.writeFileSync(cacheFile, cache)
       }
     })
   })

@@ -35,7 +35,7 @@ const ALLOWED = [
   {
     names: ['writer-browser.js'],
     when: /@ipld\/car's/,
-    why: "@ipld/car's src/writer-browser.js, which write/writer.js follows method by method"
+    why: "@ipld/car's src/writer-browser.js, which api/car-writer.js follows method by method"
   },
   {
     names: ['build/cli/dag-cbor-car.cjs', 'build/cli/worker.js', 'dag-cbor-car.cjs'],

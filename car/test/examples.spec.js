@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { buildRepo, keyPair, post } from './atproto/helpers/repo-builder.js'
+import { buildRepo, keyPair, post } from './core/check/atproto/helpers/repo-builder.js'
 
 const CAR_DIR = fileURLToPath(new URL('../', import.meta.url))
 const GENESIS = fileURLToPath(new URL('../../test/fixtures/cars/filecoin-calibnet-genesis.car', import.meta.url))

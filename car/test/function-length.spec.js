@@ -99,7 +99,7 @@ describe(`functions in car/lib: none over ${MOST_LINES} lines without a reason a
   it(`every function over ${MOST_LINES} lines has a \`// long: why\` comment right above it`, () => {
     const long = functions.filter((f) => f.lines > MOST_LINES && !f.reason)
     assert.deepEqual(long.map((f) => `${f.where} (${f.lines} lines)`), [],
-      `split these functions, or say why one must stay whole in a line starting "// long:" right above it (above or below its JSDoc)`)
+      'split these functions, or say why one must stay whole in a line starting "// long:" right above it (above or below its JSDoc)')
   })
 
   it(`no \`// long:\` reason stands above a function of ${MOST_LINES} lines or fewer`, () => {

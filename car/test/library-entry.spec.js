@@ -1,7 +1,7 @@
 // The library's entries as the package's exports map gives them: in Node (and Deno, Bun) 'dag-cbor-car'
-// is lib/node/library.cjs and 'dag-cbor-car/core' lib/node/core.cjs, which in this checkout give
-// lib/node/index.js and lib/core/index.js themselves (in the packed package, the library's bundle:
-// test/cli-bundle.spec.js), at most two conditions an export: the same names as those modules, one
+// is lib/node/library.cjs and 'dag-cbor-car/core' lib/node/core.cjs, which give lib/node/index.js
+// and lib/core/index.js themselves (in the packed package too: test/package.test.js), at most two
+// conditions an export: the same names as those modules, one
 // copy of the core for both, its synchronous API working on first use in a fresh process, its CIDs
 // the caller's multiformats class, its worker threads running the same modules, require() and a
 // program bundled by esbuild loading it.
@@ -180,7 +180,7 @@ describe('the library\'s entries (the exports map)', function () {
       const result = await esbuild.build({ entryPoints: [path.join(dir, 'app.js')], outfile: path.join(dir, 'app.bundle.mjs'), bundle: true, platform: 'node', format: 'esm', metafile: true, logLevel: 'error' })
       const inputs = Object.keys(result.metafile.inputs)
       assert.ok(inputs.some((i) => i.endsWith('lib/node/index.js')), inputs.join('\n'))
-      assert.ok(inputs.some((i) => i.endsWith('lib/node/hashers.js')), 'the #hashers import resolved to the Node file')
+      assert.ok(inputs.some((i) => i.endsWith('lib/node/hashers-node.js')), 'the #hashers import resolved to the Node file')
       const { NODE_OPTIONS, ...env } = process.env
       const r = spawnSync(process.execPath, [path.join(dir, 'app.bundle.mjs'), GENESIS], { env, encoding: 'utf8' })
       assert.equal(r.status, 0, r.stderr)

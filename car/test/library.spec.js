@@ -14,7 +14,7 @@ import { sha256 } from 'multiformats/hashes/sha2'
 import * as core from '../lib/core/index.js'
 import * as node from '../lib/node/index.js'
 import { carV1, carV2, cidOf, carWriterBytes } from './helpers/car-oracle.js'
-import { buildRepo, keyPair, post } from './atproto/helpers/repo-builder.js'
+import { buildRepo, keyPair, post } from './core/check/atproto/helpers/repo-builder.js'
 
 const BIN = fileURLToPath(new URL('../bin/dag-cbor-car.js', import.meta.url))
 const FIXTURES = [
@@ -466,9 +466,9 @@ describe('library: CarWriter, canonicalizeCar, checkRepo', function () {
 describe('library: hashes where WebAssembly cannot be compiled', function () {
   this.timeout(60_000)
   // the core with the hashers it gets outside Node (the package's #hashers import resolved to
-  // lib/core/check/hashers.js, as in Deno, Bun, browsers and workerd), by a resolve hook
+  // lib/core/check/hashers-default.js, as in Deno, Bun, browsers and workerd), by a resolve hook
   const hooks = `export async function resolve (specifier, context, next) {
-    return next(specifier === '#hashers' ? ${JSON.stringify(new URL('../lib/core/check/hashers.js', import.meta.url).href)} : specifier, context)
+    return next(specifier === '#hashers' ? ${JSON.stringify(new URL('../lib/core/check/hashers-default.js', import.meta.url).href)} : specifier, context)
   }`
   const register = `import { register } from 'node:module'; register(${JSON.stringify('data:text/javascript,' + encodeURIComponent(hooks))})`
   const elsewhere = ['--import', 'data:text/javascript,' + encodeURIComponent(register)]

@@ -9,7 +9,6 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brokenLinks } from '../../test/helpers/markdown-links.js'
-import { assertBuiltTogether, assertCacheTaken, bundleName } from './helpers/code-cache.js'
 import { prepare, cases, runAll, recorded } from './golden/cases.js'
 import { installPacked } from '../bench/packed.js'
 import { ENGINES, commandFor } from '../../engines/engines.js'
@@ -18,8 +17,8 @@ const repo = fileURLToPath(new URL('../../', import.meta.url))
 const GENESIS = path.join(repo, 'test/fixtures/cars/filecoin-calibnet-genesis.car')
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
-/** @param {'cli' | 'library'} build @returns {string} the code cache npm pack makes for that bundle: for the V8 of the Node packing, this one (bench/packed.js) */
-const cacheOf = (build) => `build/${build}/dag-cbor-car.v8-${process.versions.v8}.cache`
+/** the most the tarball may weigh, in bytes (issue 62) */
+const MAX_TARBALL = 600_000
 
 /** @type {string} */
 let dir
@@ -59,23 +58,55 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
 
   it('holds the bin, the code, the README and the licences, and no tests or benches', () => {
     const files = tool.files.map((f) => f.path)
-    for (const needed of ['bin/dag-cbor-car.js', 'lib/commands/verify.js', 'lib/core/read/open-car.js', 'lib/core/index.js', 'lib/node/index.js', 'lib/node/sample.car', 'build/cli/dag-cbor-car.cjs', cacheOf('cli'), 'build/cli/worker.js', 'build/cli/many-child.js', 'build/cli/sample.car', 'build/library/dag-cbor-car.cjs', cacheOf('library'), 'build/library/worker.js', 'lib/node/library.cjs', 'lib/node/core.cjs', 'lib/node/library-build.cjs', 'types/lib/core/index.d.ts', 'types/lib/node/index.d.ts', 'README.md', 'LICENSE-APACHE', 'LICENSE-MIT', 'package.json']) {
+    for (const needed of ['bin/dag-cbor-car.js', 'lib/commands/verify.js', 'lib/core/read/open-car.js', 'lib/core/index.js', 'lib/node/index.js', 'lib/node/sample.car', 'build/cli/dag-cbor-car.cjs', 'build/cli/worker.js', 'build/cli/many-child.js', 'lib/node/library.cjs', 'lib/node/core.cjs', 'types/lib/core/index.d.ts', 'types/lib/node/index.d.ts', 'README.md', 'LICENSE-APACHE', 'LICENSE-MIT', 'package.json']) {
       assert.ok(files.includes(needed), `${needed} missing from the tarball`)
     }
     assert.deepEqual(files.filter((f) => /^(test|bench|scripts)\//.test(f)), [])
   })
 
-  it('its command and its library run from their bundles, each with a code cache V8 takes; the checkout keeps no bundle after packing', () => {
+  it(`weighs at most ${MAX_TARBALL / 1000} kB: one copy of the sample, no code cache, no bundle of the library`, () => {
+    const files = tool.files.map((f) => f.path)
+    assert.deepEqual(files.filter((f) => f.endsWith('sample.car')), ['lib/node/sample.car'])
+    assert.deepEqual(files.filter((f) => f.endsWith('.cache') || f.startsWith('build/library/')), [])
+    const size = fs.statSync(path.join(dir, tool.filename)).size
+    assert.ok(size <= MAX_TARBALL, `the tarball is ${size} bytes, over ${MAX_TARBALL}`)
+  })
+
+  it('its command runs from its bundle; the checkout keeps no bundle after packing', () => {
     const installed = path.join(dir, 'node_modules/dag-cbor-car')
-    const bundled = spawnSync(process.execPath, ['-e', "const bin = require('./bin/dag-cbor-car.js'); console.log(bin.bundled('cli'), bin.bundled('library'))"], { cwd: installed, encoding: 'utf8' })
-    assert.equal(bundled.stdout.trim(), 'true true', bundled.stderr)
-    for (const build of /** @type {const} */ (['cli', 'library'])) {
-      assertBuiltTogether(path.join(installed, `build/${build}/dag-cbor-car.cjs`), path.join(installed, cacheOf(build)), path.join(repo, 'car'))
-      assertCacheTaken(path.join(installed, `build/${build}/dag-cbor-car.cjs`), path.join(installed, cacheOf(build)), bundleName(build))
-    }
+    const bundled = spawnSync(process.execPath, ['-e', "console.log(require('./bin/dag-cbor-car.js').bundled())"], { cwd: installed, encoding: 'utf8' })
+    assert.equal(bundled.stdout.trim(), 'true', bundled.stderr)
     // npm pack's postpack removed it again: the checkout runs its source
     assert.ok(!fs.existsSync(path.join(repo, 'car/build')), 'car/build/ is left in the checkout')
   })
+
+  for (const [name, make, constructs] of /** @type {const} */ ([
+    ['CarBlockError', 'const bytes = fs.readFileSync(process.argv[2]); bytes[bytes.length - 1] ^= 1; for await (const block of await CarBlockIterator.fromBytes(bytes)) void block', 'new CarBlockError('],
+    ['CarReadError', 'await CarBlockIterator.fromBytes(new Uint8Array([1, 2, 3]))', 'new CarReadError(']
+  ])) {
+    it(`an uncaught ${name} from the installed library prints its class, its message and frames naming the source's functions, files and lines; its constructor is named ${name}`, () => {
+      // the genesis CAR with its last byte flipped: its last block does not hash to its CID
+      fs.writeFileSync(path.join(dir, 'uncaught.mjs'), [
+        "import fs from 'node:fs'",
+        "import { CarBlockIterator } from 'dag-cbor-car'",
+        `try { ${make} } catch (err) { console.log(JSON.stringify([err.constructor.name, err.name])); throw err }`
+      ].join('\n'))
+      const r = run(process.execPath, ['uncaught.mjs', GENESIS])
+      assert.equal(r.status, 1, r.stderr)
+      assert.deepEqual(JSON.parse(r.stdout), [name, name])
+      const message = r.stderr.match(new RegExp(`^${name}: (.+)$`, 'm'))
+      assert.ok(message && message[1].length > 20, `no line "${name}: <message>" in\n${r.stderr}`)
+      // no line of minified code: every line a person reads
+      for (const line of r.stderr.split('\n')) assert.ok(line.length <= 400, `a line of ${line.length} characters:\n${line.slice(0, 200)}...`)
+      // the top frame: a function, and the file and line in the package's lib/ that throws it
+      const frame = r.stderr.match(/^ {4}at ([\w$.]+) \((.+[\\/]node_modules[\\/]dag-cbor-car[\\/](lib[\\/][\w\\/.-]+\.js)):(\d+):\d+\)$/m)
+      assert.ok(frame, `no frame naming a source file of the package:\n${r.stderr}`)
+      const [, fn, file, inPackage, line] = frame
+      const source = fs.readFileSync(file.startsWith('file:') ? fileURLToPath(file) : file, 'utf8')
+      assert.ok(source.split('\n')[Number(line) - 1].includes(constructs), `${inPackage}:${line} does not construct the ${name}`)
+      assert.ok(source.includes(fn.split('.').pop() ?? fn), `${inPackage} has no function ${fn}`)
+    })
+  }
 
   it('npm install of both tarballs, as a user types it, prints no warning', () => {
     const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-car-install-'))
@@ -209,7 +240,7 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
       const viaCore = await core.verifyCar(new Blob([fs.readFileSync(file)]), { name: file })
       let blocks = 0
       for await (const block of await CarBlockIterator.fromIterable(fs.createReadStream(file))) blocks += block.bytes.length > 0 && block.cid instanceof CID ? 1 : 0
-      // where an error comes from: the library's bundle
+      // where an error comes from: the library's source
       const stack = await verifyCar('no-such.car').catch((err) => err.stack)
       const { writer, out } = CarWriter.create([])
       const written = (async () => { let n = 0; for await (const chunk of out) n += chunk.length; return n })()
@@ -219,7 +250,7 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
     const r = run(process.execPath, ['library.mjs'])
     assert.equal(r.status, 0, r.stderr)
     const { viaPath, viaCore, blocks, written, backends, stack } = JSON.parse(r.stdout)
-    assert.match(stack, /\(dag-cbor-car\/build\/library\/dag-cbor-car\.cjs:/)
+    assert.match(stack, /node_modules\/dag-cbor-car\/lib\/node\/[\w-]+\.js:\d+:\d+\)/)
     const cli = JSON.parse(run(npx, ['--offline', '--no', '--', 'dag-cbor-car', GENESIS, '--json', '--workers', '2']).stdout)
     /** @param {any} s the summary without its timings */
     const counts = ({ seconds, mbPerSec, ...rest }) => rest
@@ -230,7 +261,7 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
     assert.equal(backends['sha2-256'], 'node:crypto') // the Node entry installed it
   })
 
-  it('every engine imports and requires the installed library: Node\'s lines and Deno from its bundle, Bun from its source (its require() does not take multiformats\' exports)', () => {
+  it('every engine imports and requires the installed library, from its source', () => {
     fs.writeFileSync(path.join(dir, 'engines.mjs'), `
       import { createRequire } from 'node:module'
       import { CID } from 'multiformats/cid'
@@ -249,8 +280,8 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
       const r = spawnSync(bin, args, { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 })
       return [engine.name, r.status === 0 ? JSON.parse(r.stdout) : `exit ${r.status}: ${r.stderr}`]
     }))
-    const bundle = [1207, 1, 1207, true, 'bundle']
-    assert.deepEqual(answers, { node: bundle, node22: bundle, node24: bundle, node26: bundle, bun: [1207, 1, 1207, true, 'source'], deno: bundle })
+    const source = [1207, 1, 1207, true, 'source']
+    assert.deepEqual(answers, { node: source, node22: source, node24: source, node26: source, bun: source, deno: source })
   })
 
   it('require(): CommonJS code loads the library (Node >= 20.19)', () => {

@@ -51,7 +51,7 @@ describe('truncated digests', function () {
         const summary = await verifyCar(carOf(block))
         assert.equal(summary.result, 'fail')
         assert.equal(summary.hashMismatches, 1)
-        await assert.rejects(async () => { for await (const _ of await CarBlockIterator.fromBytes(carOf(block))) {} }, { name: 'CarBlockError', kind: 'hash-mismatch' }) // eslint-disable-line no-unused-vars
+        await assert.rejects(async () => { for await (const _ of await CarBlockIterator.fromBytes(carOf(block))); }, { name: 'CarBlockError', kind: 'hash-mismatch' }) // eslint-disable-line no-unused-vars
         const buffer = CarBufferWriter.createWriter(new ArrayBuffer(1024), { roots: [block.cid] })
         assert.throws(() => buffer.write(block), /truncated to \d+ bytes/)
       })
@@ -65,7 +65,7 @@ describe('truncated digests', function () {
       assert.equal(summary.result, 'fail')
       assert.equal(summary.unverified, 1)
       assert.match(summary.problems[0].message, new RegExp(`digest is cut to ${length} bytes, too short to vouch for its bytes`))
-      await assert.rejects(async () => { for await (const _ of await CarBlockIterator.fromBytes(carOf(block))) {} }, (/** @type {any} */ e) => e.kind === 'unverified' && /too short to vouch/.test(e.message)) // eslint-disable-line no-unused-vars
+      await assert.rejects(async () => { for await (const _ of await CarBlockIterator.fromBytes(carOf(block))); }, (/** @type {any} */ e) => e.kind === 'unverified' && /too short to vouch/.test(e.message)) // eslint-disable-line no-unused-vars
       const read = []
       for await (const b of await CarBlockIterator.fromBytes(carOf(block), { allowUnverified: true })) read.push(b)
       assert.equal(read.length, 1)

@@ -1,4 +1,4 @@
-// Builds the browser bundles into dist/ with esbuild (`npm run build`):
+// Builds the browser bundles into dist/ with esbuild (`npm run build:browser`):
 //   dist/dag-cbor.min.js       ESM, minified: the codec's exports plus `CID` and `sha256` from multiformats
 //   dist/dag-cbor.iife.min.js  the same as a classic script exposing the global `DagCbor`
 // `CID` and `sha256` are re-exported so that <script>/no-bundler users can make links and block CIDs

@@ -2,7 +2,8 @@
 // Encode/decode rule tests that run in the browser bundle. Expected bytes are written by hand from
 // RFC 8949 / the DAG-CBOR spec, never computed by the codec under test.
 import { CID } from 'multiformats/cid'
-import { CID as ForeignCID } from 'foreign-multiformats/cid' // multiformats 9 (ipld-garbage's copy)
+// eslint-disable-next-line local/declared-imports -- run.js's esbuild plugin resolves it to ipld-garbage's multiformats 9
+import { CID as ForeignCID } from 'foreign-multiformats/cid'
 import * as dagCbor from '../../index.js'
 import { ok, is, bytesEqual, deepEqual, throws, fromHex, toHex } from './assert.js'
 

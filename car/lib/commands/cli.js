@@ -5,7 +5,7 @@
 // command nor a file is a usage error naming the closest command. Exit status: the one table in the
 // README (0 good or written, 1 problems in the data, 2 bad usage or unreadable input), with one-line
 // errors on stderr.
-import { COMMANDS, DEFAULT_COMMAND, closestCommand } from './index.js'
+import { COMMANDS, DEFAULT_COMMAND, closestCommand } from './command-table.js'
 import { UsageError, errorLine } from '../core/base/errors.js'
 import { removeTemporaryFiles, pendingTemporaryFiles } from '../node/temporary-files.js'
 import { existsSync } from 'node:fs'

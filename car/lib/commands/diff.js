@@ -3,7 +3,7 @@
 // it. Every block of both is hash-checked: equal CIDs mean equal bytes only when the hashes hold.
 // Exit 0 when both hold the same blocks (by CID, in any order, duplicates aside) and the same roots,
 // 1 when they differ or a block fails its hash check, 2 bad usage or unreadable input.
-import { openCarInput } from '../node/blocks.js'
+import { openCarInput } from '../node/car-input.js'
 import { CidTable } from '../core/graph/cid-table.js'
 import { verifyBlock } from '../core/check/hash.js'
 import { cidText } from '../core/graph/links.js'

@@ -4,7 +4,7 @@
 // byte-identical CARv1. A block that is not canonical or fails its hash is still exported, as bytes
 // (nothing is lost), and said on stderr: exit 0, or 1 with --strict; 2 unreadable input.
 import * as codec from 'dag-cbor-fast'
-import { openCarInput, varintSize } from '../node/blocks.js'
+import { openCarInput, varintSize } from '../node/car-input.js'
 import { headerLine, blockLine } from '../core/report/block-json.js'
 import { createLineWriter } from '../node/lines.js'
 import { sameBytes } from '../core/base/bytes.js'

@@ -5,7 +5,7 @@
 // finds which roots are present, and with --reachable-from indexes the links; the second writes,
 // hash-checking every block it keeps.
 import fs from 'node:fs'
-import { openCarInput } from '../node/blocks.js'
+import { openCarInput } from '../node/car-input.js'
 import { openCar } from '../core/read/open-car.js'
 import { DagIndex } from '../core/graph/dag-index.js'
 import { CidTable } from '../core/graph/cid-table.js'

@@ -5,7 +5,7 @@
 // stderr (exit 0, or 1 with --strict): a non-canonical DAG-CBOR block's DAG-JSON is what relaxed
 // decode reads.
 import * as codec from 'dag-cbor-fast'
-import { openCarInput } from '../node/blocks.js'
+import { openCarInput } from '../node/car-input.js'
 import { checkBlock, codecName, parseCid } from '../core/report/block-report.js'
 import { blockLine, otherValueCodec } from '../core/report/block-json.js'
 import { describeError } from '../core/check/classify.js'

@@ -5,7 +5,7 @@
 // get-dag does, what is present is written and the linked blocks the input lacks are reported (a
 // Bluesky repo CAR never holds the blobs its records link to); --strict makes them a failure:
 // nothing written, exit 1.
-import { openCarInput, readBlockAt } from '../node/blocks.js'
+import { openCarInput, readBlockAt } from '../node/car-input.js'
 import { DagIndex } from '../core/graph/dag-index.js'
 import { CidTable, grow } from '../core/graph/cid-table.js'
 import { parseCid } from '../core/report/block-report.js'

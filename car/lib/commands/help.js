@@ -1,5 +1,5 @@
 // dag-cbor-car help [command]: the commands, one line each; with a command, its --help.
-import { COMMANDS } from './index.js'
+import { COMMANDS } from './command-table.js'
 import { UsageError } from '../core/base/errors.js'
 
 /** @type {Record<string, string>} */

@@ -4,7 +4,7 @@
 // it against the line's "cid". Writes a CARv1 atomically (output.js): nothing under the target's name
 // unless every line was good. Exit: 0 written, 1 a block does not match its CID, 2 bad usage or a
 // line that is not what export writes.
-import { openInput } from '../node/source.js'
+import { openInput } from '../node/input-source.js'
 import { openCarOutput } from '../node/output.js'
 import { parseHeaderLine, parseBlockLine, LineError } from '../core/report/block-json.js'
 import { ToolError, UsageError } from '../core/base/errors.js'

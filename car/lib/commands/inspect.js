@@ -4,7 +4,7 @@
 // blocks reachable from the roots, blocks reachable from none, links to blocks the CAR lacks, the
 // longest chain of links. Exit status (as go-car's inspect): 0 once the report is written, its
 // problems in it, in --json and counted on stderr; 1 with --strict when there are problems; 2 unreadable.
-import { openCarInput } from '../node/blocks.js'
+import { openCarInput } from '../node/car-input.js'
 import { DagIndex } from '../core/graph/dag-index.js'
 import { checkBlock, codecName, SizeList } from '../core/report/block-report.js'
 import { hashName } from '../core/check/hash.js'
@@ -53,7 +53,7 @@ export async function run (argv) {
 }
 
 /**
- * @param {import('../node/blocks.js').CarInput} input
+ * @param {import('../node/car-input.js').CarInput} input
  * @param {{ partial: boolean }} options
  */
 export async function inspect ({ name, car }, { partial }) {

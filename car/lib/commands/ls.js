@@ -3,7 +3,7 @@
 // With --json, one JSON object per block (JSON lines). Every block is checked as `verify` checks it;
 // as go-car's ls, the exit status is 0 once the listing is written (problems in its columns, and
 // counted on stderr), 1 with --strict when there were problems, 2 for unreadable input.
-import { openCarInput } from '../node/blocks.js'
+import { openCarInput } from '../node/car-input.js'
 import { CidTable } from '../core/graph/cid-table.js'
 import { checkBlock, codecName } from '../core/report/block-report.js'
 import { linksOf } from '../core/graph/links.js'

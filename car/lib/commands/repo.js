@@ -5,10 +5,10 @@
 import fs from 'node:fs'
 import { UsageError, systemReason, aboutInput } from '../core/base/errors.js'
 import { parseCommand, COMMON_USAGE } from '../node/command-args.js'
-import { openInput } from '../node/source.js'
-import { readBlocks } from '../core/check/atproto/blocks.js'
+import { openInput } from '../node/input-source.js'
+import { readBlocks } from '../core/check/atproto/repo-blocks.js'
 import { createProgress, drawProgress } from '../node/progress.js'
-import { checkRepo } from '../core/check/atproto/check-repo.js'
+import { checkRepo } from '../core/check/atproto/repo-walk.js'
 import { faultLine, formatSummary, oneLine } from '../core/check/atproto/report.js'
 import { createExporter } from '../node/atproto/export-dir.js'
 

@@ -1,7 +1,7 @@
 // dag-cbor-car roots FILE: the roots listed in the CAR's header, one per line (--json: one object).
 // Only the header is read: this says what the CAR claims, not whether the blocks are there (inspect
 // and verify say that). A header that lists no roots is said on stderr (exit 1 with --strict).
-import { openCarInput } from '../node/blocks.js'
+import { openCarInput } from '../node/car-input.js'
 import { parseCommand, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../node/command-args.js'
 
 const USAGE = `usage: dag-cbor-car roots <in.car | -> [--strict] [--json]

@@ -6,7 +6,7 @@
 import { parseOptions } from '../node/args.js'
 import { maxBlockSizeOption, refuseOutputOverInput, refuseDirectoryStdin, stdinIsDirectory } from '../node/command-args.js'
 import { ToolError, UsageError, errorLine } from '../core/base/errors.js'
-import { openInput, bytesSource, stdinKind } from '../node/source.js'
+import { openInput, bytesSource, stdinKind } from '../node/input-source.js'
 import { DEFAULT_MAX_BLOCK_SIZE, bytesText } from '../core/read/limits.js'
 import { roundTrip, defaultWorkers, maxWorkers } from '../node/run.js'
 import { formatSummary, exitCode, createSummary, finishSummary } from '../core/report/summary.js'
@@ -119,7 +119,7 @@ export async function run (argv) {
  * @returns {Promise<number>} the exit status
  */
 async function check (args) {
-  /** @type {import('../node/source.js').Source} */
+  /** @type {import('../node/input-source.js').Source} */
   let source
   /** @type {import('../node/sample.js').SampleExpectation | null} */
   let expected = null

@@ -1,18 +1,19 @@
 // dag-cbor-car's library API, platform-neutral: Node, browsers and Web Workers, Deno, Bun, workerd.
-// No node: imports, Buffer, process, fs or worker_threads here or below (test/core-neutral.spec.js
+// No node: imports, Buffer, process, fs or worker_threads here or below (test/core/core-neutral.spec.js
 // walks the imports). The Node entry (../node/index.js) re-exports all of this, takes file paths too,
 // and adds worker threads to verifyCar. This file only re-exports: each stage is a folder (docs/layers.md).
-export { CarBlockIterator, CarBlockError } from './run/block-iterator.js'
-export { CarReader } from './run/car-reader.js'
-export { CarBufferReader } from './run/buffer-reader.js'
-export { CarIndexer } from './run/indexer.js'
-export { CarCIDIterator } from './run/cid-iterator.js'
-export { contentType } from './base/content-type.js'
-export { verifyCar, runVerify, canonicalizeCar } from './run/verify.js'
+export { CarBlockIterator, CarBlockError } from './api/car-block-iterator.js'
+export { CarReader } from './api/car-reader.js'
+export { CarBufferReader } from './api/car-buffer-reader.js'
+export { CarIndexer } from './api/car-indexer.js'
+export { CarCIDIterator } from './api/car-cid-iterator.js'
+export { contentType } from './write/frames.js'
+export { verifyCar, runVerify, canonicalizeCar } from './run/verify-car.js'
 export { readBlockAt } from './run/read-block-at.js'
 export { checkRepo } from './run/check-repo.js'
-export { CarWriter } from './write/writer.js'
-export { CarBufferWriter } from './write/car-buffer-writer.js'
+export { CarWriter } from './api/car-writer.js'
+// @ipld/car's index exports CarBufferWriter's functions as one namespace
+export * as CarBufferWriter from './api/car-buffer-writer.js'
 export { blockToJson } from './report/block-view.js'
 export { hashBackends, installHashers } from './check/hash.js'
 export { CarReadError } from './read/open-car.js'
@@ -20,11 +21,11 @@ export { CarReadError } from './read/open-car.js'
 /**
  * @typedef {import('./read/source.js').CarInput} CarInput
  * @typedef {import('./report/summary.js').Summary} Summary
- * @typedef {import('./run/block-iterator.js').Block} Block
- * @typedef {import('./run/block-iterator.js').BlockStatus} BlockStatus
- * @typedef {import('./run/block-iterator.js').BlockProblem} BlockProblem
- * @typedef {import('./run/block-iterator.js').CheckedBlock} CheckedBlock
- * @typedef {import('./run/block-iterator.js').IteratorOptions} IteratorOptions
- * @typedef {import('./run/verify.js').BlockInfo} BlockInfo
- * @typedef {import('./run/verify.js').VerifyOptions} VerifyOptions
+ * @typedef {import('./api/car-block-iterator.js').Block} Block
+ * @typedef {import('./api/car-block-iterator.js').BlockStatus} BlockStatus
+ * @typedef {import('./api/car-block-iterator.js').BlockProblem} BlockProblem
+ * @typedef {import('./api/car-block-iterator.js').CheckedBlock} CheckedBlock
+ * @typedef {import('./api/car-block-iterator.js').IteratorOptions} IteratorOptions
+ * @typedef {import('./run/verify-car.js').BlockInfo} BlockInfo
+ * @typedef {import('./run/verify-car.js').VerifyOptions} VerifyOptions
  */

@@ -5,11 +5,11 @@ import { statSync, fstatSync, realpathSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { parseOptions } from './args.js'
 import { ToolError, UsageError } from '../core/base/errors.js'
-import { MAX_BLOCK_SIZE_OPTION } from '../core/read/errors.js'
+import { MAX_BLOCK_SIZE_OPTION } from '../core/read/read-errors.js'
 import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from '../core/read/limits.js'
 import { guardStdout } from './lines.js'
 import { parseSize } from '../core/report/units.js'
-import { stdinKind } from './source.js'
+import { stdinKind } from './input-source.js'
 
 /** @type {{ json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, 'max-block-size': { type: 'string' } }} */
 export const COMMON_OPTIONS = {
@@ -176,7 +176,7 @@ function sameFile (a, b) {
 }
 
 /**
- * An error in the command line's words: the library's messages name its option (read/errors.js,
+ * An error in the command line's words: the library's messages name its option (read/read-errors.js,
  * MAX_BLOCK_SIZE_OPTION), which on the command line is --max-block-size. Rewords the error's message
  * and that of the summary it carries (verify prints it) in place, and returns the error.
  *

@@ -1,9 +1,9 @@
 'use strict'
-// 'dag-cbor-car/core' in Node (the exports map's "node" condition): lib/core/index.js, from the
-// same build as 'dag-cbor-car' (library-build.cjs), so that a program importing both has one core:
-// its classes, and the hashers installed through either. Its names are written out as
-// library.cjs's are (test/library-entry.spec.js holds them equal to lib/core/index.js's).
-const core = require('./library-build.cjs').core()
+// 'dag-cbor-car/core' in Node (the exports map's "node" condition): lib/core/index.js, the module
+// 'dag-cbor-car' (library.cjs) loads, so that a program importing both has one core: its classes,
+// and the hashers installed through either. Its names are written out as library.cjs's are
+// (test/library-entry.spec.js holds them equal to lib/core/index.js's).
+const core = require('../core/index.js')
 
 exports.CarBlockError = core.CarBlockError
 exports.CarBlockIterator = core.CarBlockIterator

@@ -10,7 +10,7 @@ import { workerPool } from './workers.js'
  * @param {number} threads worker threads
  * @param {ArrayBufferLike[]} [spare] buffers of batches whose blocks were copied out, to read into again
  * @param {typeof workerPool} [makePool] the pool's maker: a test wraps the one pool to see and steer
- *   which batches go to the worker (test/hashed-batches.spec.js); called once per iteration
+ *   which batches go to the worker (test/node/hashed-batches.spec.js); called once per iteration
  * @returns {AsyncGenerator<import('../core/run/iterate.js').HashedBatch>}
  */
 export async function * hashedBatches (car, threads, spare, makePool = workerPool) {

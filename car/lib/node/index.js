@@ -1,17 +1,17 @@
 // dag-cbor-car's library API in Node (the package's "node" export): the platform-neutral core
 // (../core/index.js), with node:crypto's sha2-256 installed, file paths (and file: URLs) accepted
 // as input, read by position, and verifyCar's `workers` (worker threads, as the CLI runs them).
-import './writer.js'
+import './writer-file-descriptors.js'
 import { openSource } from '../core/read/source.js'
 import * as core from '../core/index.js'
-import { openInput } from './source.js'
+import { openInput } from './input-source.js'
 import { defaultCodecUrl, maxWorkers } from './run.js'
-import { checkVerifyOptions } from '../core/run/verify.js'
-import { checkIteratorOptions } from '../core/run/block-iterator.js'
+import { checkVerifyOptions } from '../core/run/verify-car.js'
+import { checkIteratorOptions } from '../core/api/car-block-iterator.js'
 
 export { CarWriter, CarBufferWriter, CarBlockError, CarReadError, blockToJson, hashBackends, installHashers, contentType } from '../core/index.js'
 export { CarReader, CarBufferReader, CarIndexer, CarCIDIterator } from './readers.js'
-export { CarIndexedReader } from './indexed-reader.js'
+export { CarIndexedReader } from './car-indexed-reader.js'
 
 /**
  * @typedef {import('../core/index.js').CarInput | string | URL} NodeCarInput a CarInput, or a file path or file: URL

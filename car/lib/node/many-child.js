@@ -1,7 +1,7 @@
 // A worker process for many.js: runs one command on one file per message, in this process, and
 // sends back its exit status and what it wrote. The command's writes to stdout and stderr are
 // captured for the run (the parent prints them in the order the files were given).
-import { COMMANDS } from '../commands/index.js'
+import { COMMANDS } from '../commands/command-table.js'
 import { UsageError, errorLine } from '../core/base/errors.js'
 
 /**

@@ -150,7 +150,7 @@ export async function openCarOutput (target, roots) {
       await file.finish()
     },
     /** What was written (after finish), read from the temporary file; null for a device or FIFO. */
-    reopen: async () => file.temporary === null ? null : (await import('./source.js')).openInput(file.temporary),
+    reopen: async () => file.temporary === null ? null : (await import('./input-source.js')).openInput(file.temporary),
     /** Write what is staged (if finish did not), flush it, rename over the target. */
     async commit () {
       await flush()

@@ -1,6 +1,6 @@
 // Progress line on stderr (TTY only): blocks, MB, MB/s, and, when the input's size is known, a bar,
 // a percentage and an ETA. From a pipe the size is unknown: no bar, no percentage, no ETA. Every
-// command that reads a whole CAR draws it (verify here, the others through blocks.js; import over
+// command that reads a whole CAR draws it (verify here, the others through car-input.js; import over
 // its JSON lines). Once drawn,
 // the run ends it with the final counts, the same block count as its summary, and a newline.
 import { mayBeTerminal } from './stdio.js'

@@ -6,13 +6,13 @@ import fs from 'node:fs'
 import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { openSource } from '../core/read/source.js'
-import { CarBlockIterator } from '../core/run/block-iterator.js'
-import { CarReader as CoreCarReader } from '../core/run/car-reader.js'
-import { CarBufferReader as CoreCarBufferReader, checkBlockNow } from '../core/run/buffer-reader.js'
-import { CarIndexer as CoreCarIndexer } from '../core/run/indexer.js'
-import { CarCIDIterator as CoreCarCIDIterator } from '../core/run/cid-iterator.js'
+import { CarBlockIterator } from '../core/api/car-block-iterator.js'
+import { CarReader as CoreCarReader } from '../core/api/car-reader.js'
+import { CarBufferReader as CoreCarBufferReader, checkBlockNow } from '../core/api/car-buffer-reader.js'
+import { CarIndexer as CoreCarIndexer } from '../core/api/car-indexer.js'
+import { CarCIDIterator as CoreCarCIDIterator } from '../core/api/car-cid-iterator.js'
 import { missing, loadFor } from '../core/check/on-demand.js'
-import { openInput } from './source.js'
+import { openInput } from './input-source.js'
 import { blake2b } from '@noble/hashes/blake2.js'
 
 const fsread = promisify(fs.read)
@@ -20,8 +20,8 @@ const fsread = promisify(fs.read)
 /**
  * @typedef {import('multiformats/cid').CID} CID
  * @typedef {import('../core/read/source.js').CarInput | string | URL} NodeCarInput a CarInput, or a file path or file: URL
- * @typedef {import('../core/run/block-iterator.js').IteratorOptions} IteratorOptions
- * @typedef {import('../core/run/indexer.js').BlockIndex} BlockIndex
+ * @typedef {import('../core/api/car-block-iterator.js').IteratorOptions} IteratorOptions
+ * @typedef {import('../core/api/car-indexer.js').BlockIndex} BlockIndex
  * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block
  * @typedef {{ read: (buffer: Uint8Array, offset: number, length: number, position: number) => Promise<{ bytesRead: number }> }} FileHandleLike
  *   what readRaw needs of a FileHandle (so that the shipped types need no @types/node)
@@ -53,7 +53,7 @@ async function nodeBlockIterator (input, options) {
 /**
  * blake2b-256 in JavaScript, for a synchronous read that meets one before its WebAssembly is loaded.
  *
- * @type {import('../core/run/buffer-reader.js').HashNow}
+ * @type {import('../core/api/car-buffer-reader.js').HashNow}
  */
 const hashNow = (code, bytes) => code === 0xb220 ? blake2b(bytes, { dkLen: 32 }) : null
 
@@ -186,7 +186,7 @@ export class CarIndexer extends CoreCarIndexer {
 
   /**
    * @param {NodeCarInput} input an async iterable of bytes, as @ipld/car takes; or bytes, a Blob, a ReadableStream, a file path or file: URL
-   * @param {import('../core/run/indexer.js').IndexerOptions} [options]
+   * @param {import('../core/api/car-indexer.js').IndexerOptions} [options]
    * @returns {Promise<CarIndexer>}
    */
   static async fromIterable (input, options = {}) {

@@ -1,7 +1,7 @@
 // The embedded default input: sample.car beside this file, 332 blocks of real shapes (atproto
 // records under an MST-like chain, Filecoin-like headers and a HAMT under blake2b-256, raw blobs,
 // one identity-hashed block) with planted blocks the tool must report, which sample.json names.
-// scripts/sample-car.js builds both from those shapes (committed; test/sample.spec.js holds them current),
+// scripts/sample-car.js builds both from those shapes (committed; test/node/sample.spec.js holds them current),
 // so that a run reads them rather than hashing and encoding the sample anew.
 import fs from 'node:fs'
 

@@ -24,7 +24,7 @@ const ownCodecUrl = new URL('../core/check/dag-cbor.js', import.meta.url).href
  */
 const load = () => (loading ??= Promise.all([
   !workerData.codecUrl || workerData.codecUrl === ownCodecUrl ? import('../core/check/dag-cbor.js') : createRequire(import.meta.url)(fileURLToPath(workerData.codecUrl)),
-  import('../core/run/sections.js'),
+  import('../core/run/section-checks.js'),
   import('../core/run/batch.js'),
   import('../core/check/on-demand.js'),
   import('../core/check/classify.js')
@@ -35,7 +35,7 @@ const load = () => (loading ??= Promise.all([
   return loaded
 }))
 /**
- * @typedef {{ codec: any, processSections: typeof import('../core/run/sections.js').processSections, unpack: typeof import('../core/run/batch.js').unpack, processBatch: typeof import('../core/run/batch.js').processBatch, checkLoading: typeof import('../core/check/on-demand.js').checkLoading }} Modules
+ * @typedef {{ codec: any, processSections: typeof import('../core/run/section-checks.js').processSections, unpack: typeof import('../core/run/batch.js').unpack, processBatch: typeof import('../core/run/batch.js').processBatch, checkLoading: typeof import('../core/check/on-demand.js').checkLoading }} Modules
  */
 /** @type {Modules | null} */
 let modules = null

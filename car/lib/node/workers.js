@@ -9,7 +9,7 @@ import { pack, transferList } from '../core/run/batch.js'
 
 /**
  * @typedef {import('../core/check/classify.js').BlockResult} BlockResult
- * @typedef {import('../core/run/sections.js').SectionResult} SectionResult
+ * @typedef {import('../core/run/section-checks.js').SectionResult} SectionResult
  * @typedef {import('../core/run/pipeline.js').Processor & { size: number, hash: (batch: import('../core/read/open-car.js').SectionBatch) => Promise<Hashed> }} Pool
  * @typedef {{ verified: number, bytes: Uint8Array }} Hashed a batch to hash back in this thread:
  *   its bytes, and how many of its first blocks hash to their CIDs

@@ -5,7 +5,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { tool, TOOL, GENESIS } from './helpers.js'
-import { COMMANDS } from '../../lib/commands/index.js'
+import { COMMANDS } from '../../lib/commands/command-table.js'
 
 describe('dag-cbor-car help', function () {
   this.timeout(60000)

@@ -1,4 +1,4 @@
-// The bundle's code cache (scripts/bundle.js makes it, bin/dag-cbor-car.js compiles the bundle
+// The command's code cache (its first check writes it, and bin/dag-cbor-car.js compiles the bundle
 // with it): made for this build of the bundle, free of the path it was built in, and taken by V8,
 // which is checked in a fresh process without NODE_OPTIONS, whose flags would make V8 refuse any cache.
 import assert from 'node:assert/strict'
@@ -7,9 +7,9 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import { WRAPPER } from '../../scripts/bundle.js'
 
-const { cacheDataOffset, bundleName } = createRequire(import.meta.url)('../../bin/dag-cbor-car.js')
-/** what the loader names a bundle in V8 (bin/dag-cbor-car.js): 'cli' or 'library' => its name */
-export { bundleName }
+const { cacheDataOffset, BUNDLE_NAME } = createRequire(import.meta.url)('../../bin/dag-cbor-car.js')
+/** what the loader names the bundle in V8 (bin/dag-cbor-car.js) */
+export { BUNDLE_NAME }
 
 /**
  * Fails unless `cache` starts with the bundle's first line (which names its build), padded to V8's

@@ -13,7 +13,7 @@ import * as raw from 'multiformats/codecs/raw'
 import { sha256 } from 'multiformats/hashes/sha2'
 import * as ipld from '@ipld/car/decoder'
 import * as ours from '../../lib/core/read/decoder.js'
-import { CarReadError } from '../../lib/core/read/errors.js'
+import { CarReadError } from '../../lib/core/read/read-errors.js'
 
 const FIXTURES = new URL('../fixtures/ipld-car/', import.meta.url)
 /** @type {[string, Uint8Array][]} */

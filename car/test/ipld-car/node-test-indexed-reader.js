@@ -1,5 +1,3 @@
-/* eslint-env mocha */
-
 import path from 'path'
 import { fileURLToPath } from 'url'
 import { CarIndexedReader } from './src/indexed-reader.js'

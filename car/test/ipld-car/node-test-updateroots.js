@@ -1,5 +1,3 @@
-/* eslint-env mocha */
-
 // this test is not intended to run in the browser
 
 import fs from 'fs'

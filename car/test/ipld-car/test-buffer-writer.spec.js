@@ -1,5 +1,3 @@
-/* eslint-env mocha */
-
 import * as CBOR from '@ipld/dag-cbor'
 import { CID, varint } from 'multiformats'
 import * as Block from 'multiformats/block'

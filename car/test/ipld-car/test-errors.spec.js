@@ -1,5 +1,3 @@
-/* eslint-env mocha */
-
 import { encode as cbEncode } from '@ipld/dag-cbor'
 import { bytes } from 'multiformats'
 import { encode as vEncode } from 'varint'

@@ -1,5 +1,3 @@
-/* eslint-env mocha */
-
 import { expect } from './chai.js'
 import { CarIndexer } from './src/indexer.js'
 import {

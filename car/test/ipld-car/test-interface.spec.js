@@ -1,4 +1,3 @@
-/* eslint-env mocha */
 import * as car from './src/index.js'
 import { CarIndexer } from './src/indexer.js'
 import { CarBlockIterator, CarCIDIterator } from './src/iterator.js'

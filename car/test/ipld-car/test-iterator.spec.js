@@ -1,5 +1,3 @@
-/* eslint-env mocha */
-
 import { expect } from './chai.js'
 import { CarBlockIterator, CarCIDIterator } from './src/iterator.js'
 import { carBytes, makeIterable, assert } from './common.js'

@@ -1,5 +1,3 @@
-/* eslint-env mocha */
-
 import * as dagPb from '@ipld/dag-pb'
 import { expect } from './chai.js'
 import { base64 } from 'multiformats/bases/base64'

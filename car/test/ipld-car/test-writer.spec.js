@@ -1,5 +1,3 @@
-/* eslint-env mocha */
-
 import { expect } from './chai.js'
 import { bytes, CID } from 'multiformats'
 import { CarReader } from './src/reader.js'

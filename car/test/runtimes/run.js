@@ -6,7 +6,7 @@
 //     part of observe.js must equal what Node's entry of the package answered, computed first here.
 //   - Node 26 runs core.test.js too, and the golden test (every command on every fixture CAR says
 //     what it said when recorded): from Node 24 on, a small input's sha2-256 goes through the core's
-//     plain-JS hasher rather than node:crypto (lib/node/hashers.js), a path the Node running this
+//     plain-JS hasher rather than node:crypto (lib/node/hashers-node.js), a path the Node running this
 //     does not take.
 //   - workerd runs car/examples/workerd/worker.js, to which workerd.test.js (mocha, in Node) POSTs
 //     the same CARs and compares the summaries.
@@ -19,7 +19,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { CarIndexer } from '@ipld/car'
 import { pickEngines, ensureInstalled, runFile, versionOf, workerdVersion, root, countsOf, printPrefixed } from '../../../engines/engines.js'
-import { buildRepo, keyPair, post } from '../atproto/helpers/repo-builder.js'
+import { buildRepo, keyPair, post } from '../core/check/atproto/helpers/repo-builder.js'
 import { PARTS } from './observe.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))

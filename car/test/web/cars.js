@@ -5,7 +5,7 @@ import crypto from 'node:crypto'
 import { CID } from 'multiformats/cid'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import * as codec from 'dag-cbor-fast'
-import { buildRepo, block } from '../atproto/helpers/repo-builder.js'
+import { buildRepo, block } from '../core/check/atproto/helpers/repo-builder.js'
 import { varint } from '../helpers/car-oracle.js'
 
 /** What a payload would set if it ran: the test looks for it everywhere. */

@@ -539,7 +539,6 @@ for (const name of /** @type {const} */ (['chromium', 'firefox'])) {
 
     it('renders: a screenshot of the page on a fixture is a non-blank PNG of the viewport', async () => {
       const blankPng = await page.screenshot()
-      const blank = pngFacts(blankPng)
       await check(page, /** @type {string} */ (FIXTURES.find((f) => f.endsWith('genesis-slice-v2.car'))))
       await settled(page)
       await page.click('#list-rows .block-row[data-block="1"]')

@@ -1,5 +1,5 @@
 // The byte helpers lib/core/base/bytes.js uses outside Node (the package's `imports` map resolves
-// its `#bytes` here for every condition but "node", which gets lib/node/bytes.js): plain JavaScript.
+// its `#bytes` here for every condition but "node", which gets lib/node/bytes-node.js): plain JavaScript.
 
 /**
  * @param {Uint8Array} a

@@ -1,7 +1,7 @@
 // Byte helpers with no Buffer: comparison, hex, base64, one-char-per-byte ("latin1") strings.
 // The comparison and the copy into an array of its own (ownedCopy) are the platform's, `#bytes` in
 // the package's `imports` map: in Node Buffer#equals (memcmp) and a copy that skips zero-filling
-// memory it then overwrites (lib/node/bytes.js), elsewhere plain JavaScript (bytes-js.js). Both stay
+// memory it then overwrites (lib/node/bytes-node.js), elsewhere plain JavaScript (bytes-js.js). Both stay
 // injectable (installEquals, installCopy).
 import { equals as platformEquals, copy as platformCopy } from '#bytes'
 

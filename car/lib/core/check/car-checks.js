@@ -59,7 +59,7 @@ export function createChecks (car, { partial = false } = {}) {
     },
 
     /**
-     * The same, for blocks a worker read (sections.js): their CIDs' bytes end to end, and the
+     * The same, for blocks a worker read (run/section-checks.js): their CIDs' bytes end to end, and the
      * fingerprint of each, two words per CID.
      *
      * @param {Uint8Array} cids

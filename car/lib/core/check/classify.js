@@ -143,7 +143,7 @@ export const NOT_VALID = 2
 
 /**
  * The validation step of `commonBranch`, on its own so that a caller can take it before the
- * hashing (sections.js validates a batch's blocks first) and hand the answer back to commonBranch:
+ * hashing (run/section-checks.js validates a batch's blocks first) and hand the answer back to commonBranch:
  * for a DAG-CBOR block of a kind commonBranch validates (a codec with validate(), a sha2-256 or
  * blake2b-256 digest), VALID or NOT_VALID; 0 for any other block.
  *
@@ -164,7 +164,7 @@ export function validateCommon (codec, code, hashCode, data) {
 
 /**
  * The first branch of `verdict`, on a CID already taken apart (so that a caller holding only the
- * section's bytes, sections.js, takes it without making a CID object): the common block is a
+ * section's bytes, run/section-checks.js, takes it without making a CID object): the common block is a
  * CIDv1 (checked by the caller) naming DAG-CBOR or raw with a 32-byte sha2-256 or blake2b-256
  * digest, whose bytes hash to it and, DAG-CBOR, pass the codec's validate() with no float64
  * integers. Strict decode accepts exactly the canonical bytes, so a block the validating walk
@@ -350,4 +350,20 @@ function readsLosslessly (bytes, value) {
     return false
   }
   return !undefinedSeen
+}
+
+/**
+ * A block's verdict as the library's readers and verifyCar's onBlock name it.
+ * @typedef {'canonical' | 'non-canonical' | 'invalid' | 'ok' | 'unknown-codec'} BlockStatus
+ */
+
+/**
+ * @param {BlockResult} r
+ * @returns {BlockStatus}
+ */
+export function statusOf (r) {
+  if (r.cls) return r.cls === 'nonCanonical' ? 'non-canonical' : r.cls
+  if (r.content === 'invalid') return 'invalid'
+  if (r.content === 'unknown') return 'unknown-codec'
+  return 'ok'
 }

@@ -1,7 +1,7 @@
 // Hash verification: does a block's bytes hash to its CID's multihash?
 // The hashers are injectable (installHashers): this module installs the platform's as it loads,
-// `#hashers` in the package's `imports` map (node:crypto's sha2-256 in Node, lib/node/hashers.js;
-// none elsewhere, lib/core/check/hashers.js). For a hash no one installed, loadHasher loads
+// `#hashers` in the package's `imports` map (node:crypto's sha2-256 in Node, lib/node/hashers-node.js;
+// none elsewhere, lib/core/check/hashers-default.js). For a hash no one installed, loadHasher loads
 // hash-wasm's WebAssembly build of it when the first block that needs it is met (on-demand.js), and
 // falls back to @noble/hashes' pure-JS one where WebAssembly cannot be compiled at run time
 // (workerd forbids it): slower, never a failure. hashBackends() says which one each hash uses.

@@ -1,7 +1,7 @@
 // What checking a CAR loads when its blocks need it, not at start-up: blake2b-256's WebAssembly
 // (hash.js) at the first blake2b-256 block, @ipld/dag-pb and @ipld/dag-json (codecs.js) at the
 // first block of theirs. DAG-CBOR, raw, json, sha2-256 and identity need nothing more. Blocks read
-// one by one (read/reader.js's blocks(), a block read again by offset) have what they need loaded before
+// one by one (read/section-reader.js's blocks(), a block read again by offset) have what they need loaded before
 // they are handed out; a batch is checked at once, and if it meets a block whose hasher or decoder
 // is not loaded (NotLoadedError), that is loaded and the batch checked again from its start: at
 // most once per hasher and decoder in a thread, and nothing to do per block once all is loaded.

@@ -1,6 +1,6 @@
 // A few words for each rule the codec's errors name (err.rule), for the tool's one-line reports
 // ("keys out of order at /Network (byte 412)"). They live with the tool, not the codec, so a
-// browser bundle of the codec does not carry them. car/test/car-tool.spec.js checks that every
+// browser bundle of the codec does not carry them. car/test/commands/car-tool.spec.js checks that every
 // rule the codec's README table lists has a phrase here.
 
 /** @type {Readonly<Record<string, string>>} */

@@ -9,7 +9,7 @@
 import { CID } from 'multiformats/cid'
 import { checkByteCount, checkOptionsObject, shown } from '../base/options.js'
 import { EndOfInput, ByteReader, readVarint } from './byte-reader.js'
-import { CarReadError, MAX_BLOCK_SIZE_OPTION, describe, tooBig } from './errors.js'
+import { CarReadError, MAX_BLOCK_SIZE_OPTION, describe, tooBig } from './read-errors.js'
 import { V2_PRAGMA, V2_FIXED_HEADER, checkV2Header, isV2Pragma, nestedV2, v1HeaderRoots } from './header.js'
 import { CID_ROOM, DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, bytesText } from './limits.js'
 import { decodeSectionCid } from './sections.js'
@@ -39,7 +39,7 @@ import { decodeSectionCid } from './sections.js'
  *   with room for a CID, section or header) read; default 4 MiB (read/limits.js)
  */
 
-// Two sizes of the formats, written in place as byte-reader.js writes the first (test/core/read.spec.js
+// Two sizes of the formats, written in place as byte-reader.js writes the first (test/core/read/read.spec.js
 // holds every limit this tool chooses to limits.js; these are not ones): a CAR length varint takes
 // at most 9 bytes (readVarint), a CID's prefix at most 40 (four varints, version, codec, hash and
 // digest size, of up to 10 bytes each).

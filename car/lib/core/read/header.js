@@ -1,7 +1,7 @@
 // The CAR's header: a CARv1 header, or the CARv2 pragma, its fixed header and the CARv1 header of
 // its payload. Every length the file claims is checked against what is left of the input (when its
 // size is known) and against the maximum block size BEFORE anything is read or allocated.
-import { CarReadError, describe, MAX_BLOCK_SIZE_OPTION } from './errors.js'
+import { CarReadError, describe, MAX_BLOCK_SIZE_OPTION } from './read-errors.js'
 import { EndOfInput } from './byte-reader.js'
 import { decodeV1Header } from './header-decode.js'
 import { CID_ROOM, bytesText } from './limits.js'

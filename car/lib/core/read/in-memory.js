@@ -5,7 +5,7 @@
 // one form its bytes have (decodeSectionCid). Nothing is copied here: the caller copies what it keeps.
 import { CID } from 'multiformats/cid'
 import { CarReadError, readVarint, decodeSectionCid, sectionError } from './open-car.js'
-import { MAX_BLOCK_SIZE_OPTION } from './errors.js'
+import { MAX_BLOCK_SIZE_OPTION } from './read-errors.js'
 import { DEFAULT_MAX_BLOCK_SIZE, CID_ROOM, bytesText } from './limits.js'
 import { V2_PRAGMA, v1HeaderRoots, isV2Pragma, nestedV2, checkV2Header } from './header.js'
 

@@ -1,6 +1,6 @@
 // Every limit and default of reading a CAR, in one place, each with its reason. Loaded by itself
 // when a command's options are parsed (--max-block-size), so it imports nothing: parsing options
-// loads no CAR reader. test/core/read.spec.js holds that no other file in read/ defines one.
+// loads no CAR reader. test/core/read/read.spec.js holds that no other file in read/ defines one.
 
 /** Largest block accepted by default (--max-block-size raises it). Real CARs stay well below 2 MiB. */
 export const DEFAULT_MAX_BLOCK_SIZE = 4 * 1024 * 1024
@@ -40,7 +40,7 @@ export const BATCH_BLOCKS = 512
 export const SPARE_BUFFERS = 8
 
 /** The size of the chunks a Blob or bytes in memory are streamed in (read/source.js), and a file
- * or pipe is read in (lib/node/source.js): one batch. */
+ * or pipe is read in (lib/node/input-source.js): one batch. */
 export const STREAM_CHUNK = BATCH_BYTES
 
 /** The block iterator's batches a worker thread has or waits for, per worker: enough that a worker
@@ -52,7 +52,7 @@ export const HASHING_AHEAD = 4
 export const READ_SPARE = 2
 
 /** The sha2-256 a thread hashes in plain JS (check/sha256-js.js) rather than with the platform's hasher,
- * where that platform says so (Node 24 and later: lib/node/hashers.js), for inputs of known size up to
+ * where that platform says so (Node 24 and later: lib/node/hashers-node.js), for inputs of known size up to
  * what is left of it: loading node:crypto there takes longer than hashing this much in a fresh
  * process, and at twice this the JS no longer came out ahead (docs/benchmarks.md). */
 export const JS_SHA256_BYTES = 256 * 1024

@@ -7,14 +7,14 @@ import { varintBytes } from '../base/varint.js'
 import { READS_AHEAD, HEADROOM } from './limits.js'
 
 /**
- * @typedef {import('./reader.js').CarFileReader} CarFileReader
- * @typedef {import('./reader.js').SeekableFile} SeekableFile
- * @typedef {import('./reader.js').SectionBatch} SectionBatch
+ * @typedef {import('./section-reader.js').CarFileReader} CarFileReader
+ * @typedef {import('./section-reader.js').SeekableFile} SeekableFile
+ * @typedef {import('./section-reader.js').SectionBatch} SectionBatch
  */
 
 /**
  * Whole sections in batches of about `batchBytes`, each in one SharedArrayBuffer (to hand to a
- * worker thread, which reads the CIDs: see run/sections.js), with the file offset of each section
+ * worker thread, which reads the CIDs: see run/section-checks.js), with the file offset of each section
  * and the length varints left in. A file the reader was given is read by position straight into
  * the batches; any other input is copied out of its stream's chunks. Either way every error is
  * the one blocks() gives.

@@ -2,7 +2,7 @@
 // section read by position (readBlockAt), and the walk of sections read again from a file whose
 // sections were checked before (write/relink.js).
 import { CID } from 'multiformats/cid'
-import { CarReadError, describe } from './errors.js'
+import { CarReadError, describe } from './read-errors.js'
 import { readVarint } from './byte-reader.js'
 import { CID_ROOM } from './limits.js'
 

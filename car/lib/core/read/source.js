@@ -1,7 +1,7 @@
 // Stage 0: where the CAR bytes come from, as one Source whatever the input: bytes in memory, a
 // Blob or File (read by position through slice(), never held whole), a ReadableStream or any
 // async iterable of Uint8Array chunks (read once, front to back, size unknown). The Node shell
-// adds its own Sources (a file read by position, standard input, a pipe: lib/node/source.js).
+// adds its own Sources (a file read by position, standard input, a pipe: lib/node/input-source.js).
 import { ToolError } from '../base/errors.js'
 import { STREAM_CHUNK as CHUNK } from './limits.js'
 

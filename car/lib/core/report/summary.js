@@ -136,7 +136,7 @@ export function addBlock (s, block, r) {
 }
 
 /**
- * The counts each block adds (addBlock's first step; sections.js's fast path adds the rest itself),
+ * The counts each block adds (addBlock's first step; run/section-checks.js's fast path adds the rest itself),
  * for `blocks` blocks of one codec and hash.
  *
  * @param {Summary} s

@@ -7,7 +7,7 @@ import { checkOptionsObject, checkByteCount, checkBoolean, checkFunction, checkS
 
 /**
  * @typedef {import('../read/source.js').CarInput} CarInput
- * @typedef {import('./block-iterator.js').Block} Block
+ * @typedef {import('../api/car-block-iterator.js').Block} Block
  */
 
 const SHA2_256 = 0x12
@@ -21,12 +21,12 @@ const SHA2_256 = 0x12
  * @param {{ didKey?: string, didDocument?: object, name?: string, maxBlockSize?: number, records?: boolean,
  *   onFault?: (fault: import('../check/atproto/mst-walk.js').Fault) => void,
  *   onRecord?: (entry: import('../check/atproto/mst-walk.js').Entry, record: any) => void }} [options]
- * @returns {Promise<import('../check/atproto/check-repo.js').RepoSummary>}
+ * @returns {Promise<import('../check/atproto/repo-walk.js').RepoSummary>}
  */
 export async function checkRepo (input, options = {}) {
   checkRepoOptions(options)
   const [{ readBlocks }, { checkRepo: check }, { parseDidKey, keyFromDidDocument }] = await Promise.all([
-    import('../check/atproto/blocks.js'), import('../check/atproto/check-repo.js'), import('../check/atproto/did-key.js')])
+    import('../check/atproto/repo-blocks.js'), import('../check/atproto/repo-walk.js'), import('../check/atproto/did-key.js')])
   const key = options.didKey !== undefined
     ? { key: parseDidKey(options.didKey), did: null }
     : options.didDocument !== undefined ? keyFromDidDocument(options.didDocument, 'the DID document') : null

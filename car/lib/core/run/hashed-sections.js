@@ -9,7 +9,7 @@ import { uvarint, varintEnd } from '../base/varint.js'
  * verify (another hash, a CIDv0, a hasher not loaded, a mismatch), which the thread handing the
  * blocks out then checks and reports as it would have.
  *
- * @param {Uint8Array} bytes whole sections end to end (read/reader.js SectionBatch)
+ * @param {Uint8Array} bytes whole sections end to end (read/section-reader.js SectionBatch)
  * @param {Uint32Array} ends where each ends in `bytes`
  */
 export function hashedSections (bytes, ends) {

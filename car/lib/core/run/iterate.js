@@ -2,7 +2,7 @@
 // sections (read/section-batches.js sectionBatches: no await per block, no object per length
 // varint) through the one loop (feed.js: hashed here, or by a shell's worker pool), each CID
 // built from the batch's bytes without multiformats' checks of what is already checked here, and
-// each block's hash verified as it is handed out. The errors are the ones read/reader.js's blocks() gives.
+// each block's hash verified as it is handed out. The errors are the ones read/section-reader.js's blocks() gives.
 // Each block's bytes and its CID's bytes are copied out of the batch by default, each into an array
 // of its own: a kept CID or block would otherwise hold its whole 1 MiB batch alive, and a caller
 // keeping every CID (a common pattern) would hold the whole file. `viewBytes` opts into views.

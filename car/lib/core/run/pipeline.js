@@ -1,7 +1,7 @@
 // The round-trip pipeline: stream blocks out of a CAR, process them in ordered batches (inline, or
 // on worker threads a shell provides), accumulate the summary in CAR order, and optionally write a
 // CAR back out through an output a shell provides (the Node shell's is an atomic file; the core's
-// own, write/car-writer.js, is bytes in memory). With canonicalize, rewritten blocks' parents are rewritten
+// own, write/memory-target.js, is bytes in memory). With canonicalize, rewritten blocks' parents are rewritten
 // too (relink.js).
 //
 // runPipeline opens the CAR and hands it to one of two runs, each one function read top to bottom:
@@ -16,7 +16,7 @@ import { createSummary, addBlock, mergeSummary, finishSummary, resultOf } from '
 import { ToolError, aboutInput } from '../base/errors.js'
 import { now } from '../base/clock.js'
 import { createChecks } from '../check/car-checks.js'
-import { processSections } from './sections.js'
+import { processSections } from './section-checks.js'
 import { codecOf } from '../check/classify.js'
 import { checkLoading, readyFor } from '../check/on-demand.js'
 import { grantJsSha256 } from '../check/hash.js'
@@ -26,7 +26,7 @@ import { BATCH_BLOCKS, BATCH_BYTES, BATCH_SECTIONS as SECTION_BATCH } from '../r
 
 /**
  * @typedef {import('../check/classify.js').BlockResult} BlockResult
- * @typedef {import('./sections.js').SectionResult} SectionResult
+ * @typedef {import('./section-checks.js').SectionResult} SectionResult
  * @typedef {{ submit: (blocks: import('./batch.js').Block[]) => Promise<BlockResult[]>, submitSections: (batch: import('../read/open-car.js').SectionBatch, maxBlockSize: number) => Promise<SectionResult>, pending: () => number, ready: () => number, close: () => Promise<void> }} Processor
  *   a shell's worker threads (feed.js's Pool): pending, batches submitted and not yet checked;
  *   ready, workers that have loaded their modules (a batch sent before then would wait behind that
@@ -57,7 +57,7 @@ import { BATCH_BLOCKS, BATCH_BYTES, BATCH_SECTIONS as SECTION_BATCH } from '../r
  * @property {boolean} [mainThreadChecks] without `output`: false sends every batch to the worker threads, even while none has
  *   loaded yet (the tests use it, so that a small CAR reaches a worker)
  * @property {(blocks: number, bytes: number, label?: string) => void} [onProgress]
- * @property {import('./sections.js').OnSection} [onBlock] each block and its result, in CAR order; a block
+ * @property {import('./section-checks.js').OnSection} [onBlock] each block and its result, in CAR order; a block
  *   may come again (a batch checked again after a load): its index says so. With worker threads or an
  *   output, the run then reads block by block
  * @property {AbortSignal} [signal] stops the run between batches, with the signal's reason
@@ -294,7 +294,7 @@ async function * blockBatches (car, segments) {
 /**
  * A verify run without output: the main thread splits the input into batches of whole sections (by
  * their length varints) and hands each to a worker, which reads the CIDs, checks the blocks and
- * counts them (sections.js), or, while every worker has four batches queued, checks the batch
+ * counts them (section-checks.js), or, while every worker has four batches queued, checks the batch
  * itself (feed.js); so with N threads on N cores none waits for the others. The batches' summaries
  * are merged in CAR order, and the CIDs they send back go through the whole-CAR checks (roots,
  * duplicates, index).

@@ -8,7 +8,7 @@ import { checkOptionsObject, checkByteCount } from '../base/options.js'
 
 /**
  * @typedef {import('../read/source.js').CarInput} CarInput
- * @typedef {import('./block-iterator.js').Block} Block
+ * @typedef {import('../api/car-block-iterator.js').Block} Block
  */
 
 /**

@@ -1,10 +1,14 @@
 // Stage 6: the bytes of a CARv1, header and sections, encoded with this library's codec
-// (dag-cbor-fast): what CarWriter (writer.js), CarBufferWriter (buffer-writer.js) and the pipeline's
-// outputs (car-writer.js) write. Nothing here reads a CAR, so a bundle that only writes stays small.
+// (dag-cbor-fast): what CarWriter (api/car-writer.js), CarBufferWriter (api/car-buffer-writer.js) and the pipeline's
+// outputs (memory-target.js) write. Nothing here reads a CAR, so a bundle that only writes stays small.
 import { encode } from 'dag-cbor-fast'
 import { varintBytes } from '../base/varint.js'
 
 /** @typedef {import('multiformats').CID} CID */
+
+// The media type of a CAR (https://www.iana.org/assignments/media-types/application/vnd.ipld.car),
+// as @ipld/car exports it.
+export const contentType = 'application/vnd.ipld.car'
 
 /**
  * A CARv1 header: its length varint and the DAG-CBOR { roots, version: 1 }.

@@ -53,7 +53,6 @@ export const detach = (cid) => CID.decode(cid.bytes.slice())
 /** @param {Uint8Array} cidBytes a map key for a CID: its bytes as a binary string */
 export const cidKey = (cidBytes) => toLatin1(cidBytes)
 
-
 /** @param {Uint8Array} b @param {number} end the last 4 bytes before `end`, as a number: a cheap CID pre-check */
 const tail = (b, end) => ((b[end - 4] << 24) | (b[end - 3] << 16) | (b[end - 2] << 8) | b[end - 1]) >>> 0
 

@@ -2,7 +2,7 @@
 // did, version, data, rev (a TID), prev (present, nullable), sig. Version 2, the legacy form still
 // found in old exports, has the same fields with rev optional and prev optional.
 import * as codec from 'dag-cbor-fast'
-import { asCid, unblessed } from './links.js'
+import { asCid, unblessed } from './blessed-cids.js'
 import { isDid, isTid, printable } from './syntax.js'
 
 /**

@@ -2,7 +2,7 @@
 // left of every entry) and `e`, the entries `{p, k, v, t}`: p bytes shared with the previous key in
 // this node, k the rest of the key, v the record link, t the (nullable) subtree right of the entry.
 // Every field must be present, nullable ones as explicit nulls, as the reference implementations write them.
-import { asCid } from './links.js'
+import { asCid } from './blessed-cids.js'
 import { commonPrefixLength } from './mst-key.js'
 
 /**

@@ -10,8 +10,8 @@ import { verifyBlock, hashName } from '../hash.js'
 import { describeError } from '../classify.js'
 import { readNode } from './mst-node.js'
 import { keyHeight, compareKeys } from './mst-key.js'
-import { unblessed } from './links.js'
-import { blockKey } from './blocks.js'
+import { unblessed } from './blessed-cids.js'
+import { blockKey } from './repo-blocks.js'
 import { parseRepoPath, printable } from './syntax.js'
 import { toHex } from '../../base/bytes.js'
 
@@ -40,7 +40,7 @@ import { toHex } from '../../base/bytes.js'
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
 /**
- * @param {import('./blocks.js').BlockStore} store
+ * @param {import('./repo-blocks.js').BlockStore} store
  * @param {CID} root the commit's `data`
  * @param {(fault: Fault) => void} onFault
  * @param {WalkStats} stats filled in as the walk goes
@@ -130,7 +130,7 @@ export async function * walkMst (store, root, onFault, stats) {
  * A node the walk reached, read: present, hash-verified, strict DAG-CBOR and an MST node; null,
  * with the fault reported, when it is not.
  *
- * @param {import('./blocks.js').BlockStore} store
+ * @param {import('./repo-blocks.js').BlockStore} store
  * @param {NodeTask} task
  * @param {string} id the node's CID as text
  * @param {OnFault} fault

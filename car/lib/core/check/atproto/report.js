@@ -1,5 +1,6 @@
 // How `repo verify` and `repo export` print: one line per fault as it is found, then a summary.
 
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g
 
 /** One line, whatever a crafted CAR put in its keys or values. @param {string} s */
@@ -14,7 +15,7 @@ export function faultLine (f) {
 }
 
 /**
- * @param {import('./check-repo.js').RepoSummary} s
+ * @param {import('./repo-walk.js').RepoSummary} s
  * @param {string[]} [extra] more lines before the result (export's)
  */
 export function formatSummary (s, extra = []) {
@@ -44,7 +45,7 @@ export function formatSummary (s, extra = []) {
   return lines.join('\n')
 }
 
-/** @param {import('./check-repo.js').RepoSummary} s */
+/** @param {import('./repo-walk.js').RepoSummary} s */
 function resultText (s) {
   if (s.result === 'ok') {
     return s.signature.checked

@@ -1,0 +1,144 @@
+// @ipld/car's CarBufferReader: a CAR in memory, read at once and synchronously, with every block
+// checked against its CID, owning its bytes (a copy, not a view of the CAR) and carrying its
+// section's byte offset; `get` and `has` look the CID up in an index, not through a list.
+import { CID } from 'multiformats/cid'
+import { readCarHeader, forEachSection } from '../read/in-memory.js'
+import { BlockTable } from '../graph/block-table.js'
+import { verifyBlock, digestVerdict, loadHashers, loadHasher } from '../check/hash.js'
+import { NotLoadedError } from '../base/errors.js'
+import { throwIfHashFailed, checkIteratorOptions } from './car-block-iterator.js'
+
+/**
+ * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block a block, and the byte offset of its section in the CAR
+ * @typedef {object} ReaderOptions
+ * @property {boolean} [verifyHashes] check each block's bytes against its CID's hash (default true):
+ *   a mismatch throws a CarBlockError, and so does a hash this library does not compute, unless `allowUnverified`
+ * @property {boolean} [allowUnverified] take blocks whose hash function this library does not compute, unchecked
+ * @property {number} [maxBlockSize] the largest block (and section length claim) accepted
+ * @typedef {(code: number, bytes: Uint8Array) => Uint8Array | null} HashNow a synchronous digest for a
+ *   multihash code whose hasher is not loaded yet (null: none)
+ */
+
+/**
+ * A synchronous check of a block against its CID: what CarBlockIterator throws, it throws.
+ *
+ * @param {CID} cid
+ * @param {Uint8Array} bytes
+ * @param {number} offset
+ * @param {ReaderOptions} options
+ * @param {HashNow} [hashNow]
+ */
+export function checkBlockNow (cid, bytes, offset, { verifyHashes = true, allowUnverified = false }, hashNow) {
+  if (!verifyHashes) return
+  /** @type {'ok' | 'mismatch' | 'unverified'} */
+  let result
+  try {
+    result = verifyBlock(cid, bytes)
+  } catch (err) {
+    if (!(err instanceof NotLoadedError)) throw err
+    // the loaded hasher for the next blocks and reads; this one now, the slower way, if there is one
+    loadHasher(err.code).catch(() => {})
+    const digest = hashNow?.(cid.multihash.code, bytes)
+    if (digest) result = digestVerdict(cid.multihash.code, cid.multihash.digest, digest)
+    else throw new Error(`the block at byte offset ${offset} has CID ${cid}, whose hash function (0x${cid.multihash.code.toString(16)}) is not loaded yet: await CarBufferReader.ready() once before reading synchronously`)
+  }
+  throwIfHashFailed(cid, offset, result, allowUnverified)
+}
+
+/**
+ * A block copied out of the CAR: its own CID and bytes.
+ *
+ * @param {Uint8Array} bytes the CAR
+ * @param {import('../read/in-memory.js').SectionPlace} place
+ * @returns {Block}
+ */
+export function ownBlock (bytes, { cid, offset, blockOffset, end }) {
+  const cidLength = cid.bytes.length
+  // a plain Uint8Array's slice (a Buffer's is a view)
+  const plain = bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  return { cid: CID.decode(plain.slice(blockOffset - cidLength, blockOffset)), bytes: plain.slice(blockOffset, end), offset }
+}
+
+export class CarBufferReader {
+  /**
+   * @param {{ version: number, roots: CID[] }} header
+   * @param {Block[]} blocks
+   */
+  constructor (header, blocks) {
+    this._header = header
+    this._blocks = blocks
+    /** @type {CID[] | undefined} */
+    this._cids = undefined
+    this._index = new BlockTable()
+    for (let i = 0; i < blocks.length; i++) this._index.add(blocks[i].cid, i)
+  }
+
+  /** @returns {number} 1 or 2 */
+  get version () {
+    return this._header.version
+  }
+
+  /** @returns {CID[]} */
+  getRoots () {
+    return this._header.roots
+  }
+
+  /** @param {CID} key @returns {boolean} */
+  has (key) {
+    return this._index.find(key) >= 0
+  }
+
+  /** @param {CID} key @returns {Block | undefined} the block, or undefined when the CAR has none with this CID */
+  get (key) {
+    const i = this._index.find(key)
+    return i < 0 ? undefined : this._blocks[i]
+  }
+
+  /** @returns {Block[]} every block, in order */
+  blocks () {
+    return this._blocks
+  }
+
+  /** @returns {CID[]} every block's CID, in order */
+  cids () {
+    if (!this._cids) this._cids = this._blocks.map((b) => b.cid)
+    return this._cids
+  }
+
+  /**
+   * A synchronous digest for a hash whose hasher is not loaded yet (the core has none: `ready()`
+   * loads them; the Node entry's computes blake2b-256 in JavaScript until its WebAssembly is loaded).
+   *
+   * @type {HashNow | undefined}
+   */
+  static hashNow = undefined
+
+  /**
+   * Load the hash functions a synchronous read may need (blake2b-256, and sha2-256 outside Node),
+   * so that fromBytes can check every block at once.
+   *
+   * @returns {Promise<void>}
+   */
+  static ready () {
+    return loadHashers()
+  }
+
+  /**
+   * @param {Uint8Array} bytes
+   * @param {ReaderOptions} [options]
+   * @returns {CarBufferReader}
+   */
+  static fromBytes (bytes, options = {}) {
+    if (!(bytes instanceof Uint8Array)) throw new TypeError('fromBytes() requires a Uint8Array')
+    checkIteratorOptions('CarBufferReader.fromBytes', options)
+    const header = readCarHeader(bytes, options)
+    /** @type {Block[]} */
+    const blocks = []
+    forEachSection(bytes, header.dataStart, header.dataEnd, (place) => {
+      const block = ownBlock(bytes, place)
+      checkBlockNow(block.cid, block.bytes, block.offset, options, this.hashNow)
+      blocks.push(block)
+    }, { maxBlockSize: options.maxBlockSize, version: header.version })
+    return new this({ version: header.version, roots: header.roots }, blocks)
+  }
+}

@@ -1,0 +1,286 @@
+// @ipld/car's CarIndexer: where each block of a CAR lies ({ cid, offset, length, blockOffset,
+// blockLength }: the section's byte offset and length, its block's byte offset and length), read in
+// bounded memory with every length claim checked first (read/open-car.js). It hands out no block
+// bytes, and so checks no hash: a reader that reads the blocks at those places checks each
+// (CarReader.readRaw, CarIndexedReader.get).
+import { CID } from 'multiformats/cid'
+import { Digest } from 'multiformats/hashes/digest'
+import { openSource } from '../read/source.js'
+import { openCar, asReadError, decodeSectionCid, sectionError } from '../read/open-car.js'
+import { DEFAULT_MAX_BLOCK_SIZE, BATCH_BYTES, BATCH_SECTIONS } from '../read/limits.js'
+import { checkIteratorOptions } from './car-block-iterator.js'
+
+/**
+ * @typedef {import('../read/source.js').CarInput} CarInput
+ * @typedef {import('../read/source.js').Source} Source
+ * @typedef {{ cid: CID, offset: number, length: number, blockOffset: number, blockLength: number }} BlockIndex
+ * @typedef {{ maxBlockSize?: number }} IndexerOptions
+ */
+
+/** bytes of CIDs copied into one arena (each entry's CID a view of it) */
+const ARENA = 16 * 1024
+
+/**
+ * Where the CID at bytes[from] ends, when it is a plain one: a CIDv0 (`12 20` and 32 bytes), or a
+ * CIDv1 whose three varints are each written in their one (shortest) form, lying whole before `to`;
+ * -1 for anything else, which decodeSectionCid then takes or refuses (with why). What is taken
+ * here is what decodeSectionCid takes, without multiformats' decoding of each CID twice.
+ *
+ * @param {Uint8Array} bytes @param {number} from @param {number} to
+ */
+function plainCidEnd (bytes, from, to) {
+  if (bytes[from] === 0x12 && bytes[from + 1] === 0x20) return from + 34 <= to ? from + 34 : -1
+  if (bytes[from] !== 1) return -1
+  let p = from + 1
+  let value = 0
+  for (let k = 0; k < 3; k++) { // codec, multihash code, digest size
+    value = 0
+    let scale = 1
+    for (let i = 0; ; i++) {
+      if (p >= to || i === 8) return -1
+      const b = bytes[p++]
+      value += (b & 0x7f) * scale
+      if (b < 0x80) {
+        if (b === 0 && i > 0) return -1 // a varint written longer than needed
+        break
+      }
+      scale *= 128
+    }
+  }
+  return p + value <= to ? p + value : -1
+}
+
+/**
+ * A CID over `own`, its exact bytes (checked by plainCidEnd or decodeSectionCid), built as
+ * multiformats builds it, with its multihash and digest views of the same bytes.
+ *
+ * @param {Uint8Array} own
+ */
+function cidOver (own) {
+  if (own[0] === 0x12) return CID.decode(own) // a CIDv0
+  let p = 1
+  const next = () => {
+    let value = 0
+    let scale = 1
+    for (;;) {
+      const b = own[p++]
+      value += (b & 0x7f) * scale
+      if (b < 0x80) return value
+      scale *= 128
+    }
+  }
+  const code = next()
+  const mhStart = p
+  const hashCode = next()
+  const size = next()
+  return new CID(1, code, new Digest(hashCode, size, own.subarray(p), own.subarray(mhStart)), own)
+}
+
+/**
+ * @typedef {(bytes: Uint8Array, cidStart: number, cidEnd: number, offset: number, length: number, blockOffset: number) => void} SectionVisit
+ *   a section: its CID is bytes[cidStart, cidEnd) (checked: a valid CID, in its one form), its own
+ *   byte offset and length (length varint included), and its block's byte offset (the block runs
+ *   to the section's end); `bytes` is read into again after the call
+ */
+
+/**
+ * Every section of an opened CAR, in order, to `visit`, batch by batch (read/open-car.js
+ * sectionBatches: no await and no object per section); a batch's sections are visited before its
+ * error, if any, is thrown: the one blocks() gives.
+ *
+ * @param {import('../read/open-car.js').Car} car opened with shared: false
+ * @param {number} maxBlockSize
+ * @param {SectionVisit} visit
+ * @returns {AsyncGenerator<number>} after each batch, how many sections were visited in all
+ */
+export async function * visitSections (car, maxBlockSize, visit) {
+  /** @type {SharedArrayBuffer[]} */
+  const spare = []
+  let count = 0
+  for await (const { bytes, ends, starts } of car.sectionBatches(BATCH_BYTES, BATCH_SECTIONS, spare)) {
+    let failure = null
+    let from = 0
+    for (let i = 0; i < ends.length; i++) {
+      const start = from
+      const to = ends[i]
+      while (bytes[from++] >= 0x80); // the length varint, checked by sectionBatches
+      let cidEnd = plainCidEnd(bytes, from, to)
+      if (cidEnd < 0) {
+        try {
+          cidEnd = to - decodeSectionCid(bytes.subarray(from, to))[1].length
+        } catch (err) {
+          failure = sectionError(starts[i], count, 'cid', String(/** @type {any} */ (err)?.message ?? err).split('\n')[0], 0, maxBlockSize)
+          break
+        }
+      }
+      if (to - cidEnd > maxBlockSize) {
+        failure = sectionError(starts[i], count, 'too-big', '', to - cidEnd, maxBlockSize)
+        break
+      }
+      visit(bytes, from, cidEnd, starts[i], to - start, starts[i] + cidEnd - start)
+      count++
+      from = to
+    }
+    if (spare.length < 4) spare.push(/** @type {SharedArrayBuffer} */ (bytes.buffer))
+    yield count
+    if (failure) throw failure
+  }
+}
+
+/**
+ * Open a CAR to index it: its sections read in batches, by position where the source allows.
+ *
+ * @param {Source} source closed on failure
+ * @param {number} maxBlockSize
+ */
+export async function openForIndex (source, maxBlockSize) {
+  try {
+    return await openCar(source.stream(), { size: source.size, maxBlockSize, file: source.seekable ? source : undefined, shared: false, reuse: true })
+  } catch (err) {
+    await source.close()
+    throw asReadError(err, 0, 0)
+  }
+}
+
+/**
+ * The index entries of an opened CAR's blocks: an iterator whose next() answers at once while the
+ * batch read last has entries left.
+ *
+ * @param {import('../read/open-car.js').Car} car
+ * @param {Source} source closed at the end
+ * @param {number} maxBlockSize
+ * @returns {AsyncIterableIterator<BlockIndex>}
+ */
+function indexOf (car, source, maxBlockSize) {
+  /** @type {BlockIndex[]} */
+  let batch = []
+  let i = 0
+  let done = false
+  let handedOut = 0
+  // the CIDs' own bytes, copied into arenas of a few KiB: not views that keep a 1 MiB batch alive,
+  // nor one small array each (multiformats looks at each one's buffer, which costs V8 a copy)
+  let arena = new Uint8Array(0)
+  let used = 0
+  const batches = visitSections(car, maxBlockSize, (bytes, cidStart, cidEnd, offset, length, blockOffset) => {
+    const size = cidEnd - cidStart
+    if (used + size > arena.length) {
+      arena = new Uint8Array(Math.max(ARENA, size))
+      used = 0
+    }
+    arena.set(bytes.subarray(cidStart, cidEnd), used)
+    const cid = cidOver(arena.subarray(used, used + size))
+    used += size
+    batch.push({ cid, offset, length, blockOffset, blockLength: offset + length - blockOffset })
+  })
+  const finish = async () => {
+    if (done) return
+    done = true
+    try {
+      await batches.return(0)
+      await car.stop()
+    } finally {
+      await source.close()
+    }
+  }
+  /** @type {unknown} an error to throw once the entries read before it are handed out */
+  let pending = null
+  /** @returns {Promise<IteratorResult<BlockIndex>>} */
+  const refill = async () => {
+    for (;;) {
+      if (done) return { value: undefined, done: true }
+      if (pending !== null) {
+        const err = pending
+        pending = null
+        await finish().catch(() => {})
+        throw asReadError(err, handedOut, car.position())
+      }
+      batch = []
+      i = 0
+      let next
+      try {
+        next = await batches.next()
+      } catch (err) {
+        pending = err
+      }
+      handedOut += batch.length
+      if (next?.done) {
+        await finish()
+        return { value: undefined, done: true }
+      }
+      if (batch.length > 0) return { value: batch[i++], done: false }
+    }
+  }
+  /** @type {AsyncIterableIterator<BlockIndex>} */
+  const iterator = {
+    next: () => i < batch.length ? Promise.resolve({ value: batch[i++], done: false }) : refill(),
+    return: async () => {
+      batch = []
+      await finish()
+      return { value: undefined, done: true }
+    },
+    [Symbol.asyncIterator] () { return iterator }
+  }
+  return iterator
+}
+
+export class CarIndexer {
+  /**
+   * @param {number} version
+   * @param {CID[]} roots
+   * @param {AsyncIterator<BlockIndex>} iterator
+   */
+  constructor (version, roots, iterator) {
+    this._version = version
+    this._roots = roots
+    this._iterator = iterator
+  }
+
+  /** @returns {number} 1 or 2 */
+  get version () {
+    return this._version
+  }
+
+  /** @returns {Promise<CID[]>} */
+  async getRoots () {
+    return this._roots
+  }
+
+  /** @returns {AsyncIterator<BlockIndex>} the blocks' places, in order (once) */
+  [Symbol.asyncIterator] () {
+    return this._iterator
+  }
+
+  /**
+   * @param {Uint8Array} bytes
+   * @param {IndexerOptions} [options]
+   * @returns {Promise<CarIndexer>}
+   */
+  static async fromBytes (bytes, options = {}) {
+    if (!(bytes instanceof Uint8Array)) throw new TypeError('fromBytes() requires a Uint8Array')
+    checkIteratorOptions('CarIndexer.fromBytes', options)
+    return this.fromIterable(bytes, options)
+  }
+
+  /**
+   * @param {CarInput} input an async iterable of bytes, as @ipld/car takes; or bytes, a Blob, a ReadableStream
+   * @param {IndexerOptions} [options]
+   * @returns {Promise<CarIndexer>}
+   */
+  static async fromIterable (input, options = {}) {
+    checkIteratorOptions('CarIndexer.fromIterable', options) // before a shell's source() opens the input
+    const source = await this.source(input)
+    const maxBlockSize = options.maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE
+    const car = await openForIndex(source, maxBlockSize)
+    return new this(car.version, car.roots, indexOf(car, source, maxBlockSize))
+  }
+
+  /**
+   * The input as a Source (a shell's subclass takes its own inputs here: Node, file paths).
+   *
+   * @param {CarInput} input
+   * @returns {Source | Promise<Source>}
+   */
+  static source (input) {
+    return openSource(input)
+  }
+}

@@ -1,0 +1,194 @@
+// Checked Lexicon definitions into the nodes the reader (read.js) and the encoder's check
+// (write.js) walk: one plain object per field type, its constraints precomputed (formats as
+// functions, properties in a Map). A ref is replaced by the node of what it names, made once
+// per definition, so recursive definitions give a cyclic graph. Nothing is generated as code.
+
+import { FORMATS, isDatetimeBytes, isCidBytes } from './formats.js'
+import { resolve } from './documents.js'
+
+/** @typedef {{ kind: 'null' }} NullNode */
+/** @typedef {{ kind: 'boolean', const: boolean|undefined }} BooleanNode */
+/** @typedef {{ kind: 'integer', const: number|undefined, enum: number[]|null, minimum: number|undefined, maximum: number|undefined }} IntegerNode */
+/**
+ * @typedef {object} StringNode
+ * @property {'string'} kind
+ * @property {string|undefined} const
+ * @property {string[]|null} enum
+ * @property {number|undefined} minLength - UTF-8 bytes
+ * @property {number|undefined} maxLength
+ * @property {number|undefined} minGraphemes
+ * @property {number|undefined} maxGraphemes
+ * @property {((s: string) => boolean)|null} format
+ * @property {string} formatName
+ * @property {boolean} plain - no check needs the text: only its byte length is checked
+ * @property {boolean} countsOnly - no check but the grapheme counts needs the text
+ * @property {((src: Uint8Array, start: number, n: number) => boolean)|null} formatBytes - the
+ *   format checked on the UTF-8 itself, when it is the only check that needs the text (validate
+ *   then makes no string)
+ */
+/** @typedef {{ kind: 'bytes', minLength: number|undefined, maxLength: number|undefined }} BytesNode */
+/** @typedef {{ kind: 'cid-link' }} LinkNode */
+/** @typedef {{ kind: 'blob', accept: string[]|null, maxSize: number|undefined }} BlobNode */
+/** @typedef {{ kind: 'array', items: Node, minLength: number|undefined, maxLength: number|undefined }} ArrayNode */
+/**
+ * @typedef {object} Property
+ * @property {string} name
+ * @property {Node} node
+ * @property {boolean} required
+ * @property {boolean} nullable
+ * @property {number} seen - the stamp of the last object read that had it (read.js)
+ */
+/**
+ * @typedef {object} ObjectNode
+ * @property {'object'} kind
+ * @property {string} name - the definition's full name ('app.bsky.embed.images#image'), or '' inline
+ * @property {Uint8Array} nameBytes - its UTF-8: the only `$type` the object may carry
+ * @property {string|null} recordType - a record's NSID: its `$type` must be that
+ * @property {Map<string, Property>} properties
+ * @property {Property[]} required
+ * @property {Key[]} keys - the properties' keys and "$type", in canonical order (by UTF-8
+ *   length, then bytewise), as a canonical map's keys come: the reader matches each key read
+ *   against them without making its string
+ */
+/**
+ * @typedef {object} Key
+ * @property {Uint8Array} bytes - its UTF-8
+ * @property {string} name
+ * @property {Property|null} property - null for "$type" (when no property has that name)
+ */
+/** @typedef {{ kind: 'union', closed: boolean, members: Map<string, ObjectNode>, names: string[] }} UnionNode */
+/** @typedef {{ kind: 'unknown' }} UnknownNode */
+/** @typedef {NullNode|BooleanNode|IntegerNode|StringNode|BytesNode|LinkNode|BlobNode|ArrayNode|ObjectNode|UnionNode|UnknownNode} Node */
+
+/**
+ * DAG-CBOR's map key order: shorter first, then bytewise.
+ *
+ * @param {Uint8Array} a
+ * @param {Uint8Array} b
+ * @returns {number}
+ */
+function compareKeys (a, b) {
+  if (a.length !== b.length) return a.length - b.length
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i]
+  return 0
+}
+
+export class Compiler {
+  /**
+   * @param {Map<string, import('./documents.js').LoadedDocument>} byId - checked documents
+   */
+  constructor (byId) {
+    this.byId = byId
+    /** @type {Map<string, Node>} by full definition name */
+    this.made = new Map()
+  }
+
+  /**
+   * The node of a record definition (its object, with `$type` required to be the NSID).
+   *
+   * @param {string} nsid
+   * @returns {ObjectNode}
+   */
+  record (nsid) {
+    const target = resolve(this.byId, nsid, nsid)
+    if (target === undefined || target.def.type !== 'record') {
+      const records = this.records()
+      throw new TypeError(`dag-cbor-fast/lexicon: ${JSON.stringify(nsid)} is not a record type of the documents given${records.length ? ` (their record types: ${records.slice(0, 20).join(', ')}${records.length > 20 ? ', ...' : ''})` : ' (they define no record)'}`)
+    }
+    return /** @type {ObjectNode} */ (this.named(nsid, nsid))
+  }
+
+  /** @returns {string[]} the NSIDs of every record definition */
+  records () {
+    return [...this.byId.values()].filter((d) => d.defs.main?.type === 'record').map((d) => d.id)
+  }
+
+  /**
+   * The node of the definition `ref` names, from inside document `from` (made once).
+   *
+   * @param {string} from
+   * @param {string} ref
+   * @returns {Node}
+   */
+  named (from, ref) {
+    const target = /** @type {NonNullable<ReturnType<typeof resolve>>} */ (resolve(this.byId, from, ref)) // resolved when loaded
+    const made = this.made.get(target.fullName)
+    if (made !== undefined) return made
+    const def = target.def.type === 'record' ? target.def.record : target.def
+    if (def.type === 'object') {
+      // registered before its properties are made: a property may refer back to it
+      /** @type {ObjectNode} */
+      const node = { kind: 'object', name: target.fullName, nameBytes: new TextEncoder().encode(target.fullName), recordType: target.def.type === 'record' ? target.nsid : null, properties: new Map(), required: [], keys: [] }
+      this.made.set(target.fullName, node)
+      this.fill(node, def, target.nsid)
+      return node
+    }
+    const node = this.field(def, target.nsid)
+    this.made.set(target.fullName, node)
+    return node
+  }
+
+  /**
+   * @param {ObjectNode} node
+   * @param {any} def
+   * @param {string} nsid - the document it is in, for its refs
+   */
+  fill (node, def, nsid) {
+    const required = new Set(def.required ?? [])
+    const nullable = new Set(def.nullable ?? [])
+    for (const [name, property] of Object.entries(def.properties ?? {})) {
+      /** @type {Property} */
+      const p = { name, node: this.field(property, nsid), required: required.has(name), nullable: nullable.has(name), seen: 0 }
+      node.properties.set(name, p)
+      if (p.required) node.required.push(p)
+    }
+    const utf8 = new TextEncoder()
+    /** @type {Key[]} */
+    const keys = [...node.properties.values()].map((p) => ({ bytes: utf8.encode(p.name), name: p.name, property: p }))
+    if (!node.properties.has('$type')) keys.push({ bytes: utf8.encode('$type'), name: '$type', property: null })
+    node.keys = keys.sort((a, b) => compareKeys(a.bytes, b.bytes))
+  }
+
+  /**
+   * @param {any} def - a checked field definition
+   * @param {string} nsid - the document it is in
+   * @returns {Node}
+   */
+  field (def, nsid) {
+    switch (def.type) {
+      case 'null': return { kind: 'null' }
+      case 'boolean': return { kind: 'boolean', const: def.const }
+      case 'integer': return { kind: 'integer', const: def.const, enum: def.enum ?? null, minimum: def.minimum, maximum: def.maximum }
+      case 'string': {
+        const format = def.format === undefined ? null : /** @type {Record<string, (s: string) => boolean>} */ (FORMATS)[def.format]
+        const countsOnly = format === null && def.const === undefined && def.enum === undefined
+        const plain = countsOnly && def.minGraphemes === undefined && def.maxGraphemes === undefined
+        const formatOnly = def.const === undefined && def.enum === undefined && def.minGraphemes === undefined && def.maxGraphemes === undefined
+        const formatBytes = !formatOnly ? null : def.format === 'datetime' ? isDatetimeBytes : def.format === 'cid' ? isCidBytes : null
+        return { kind: 'string', const: def.const, enum: def.enum ?? null, minLength: def.minLength, maxLength: def.maxLength, minGraphemes: def.minGraphemes, maxGraphemes: def.maxGraphemes, format, formatName: def.format ?? '', plain, countsOnly, formatBytes }
+      }
+      case 'bytes': return { kind: 'bytes', minLength: def.minLength, maxLength: def.maxLength }
+      case 'cid-link': return { kind: 'cid-link' }
+      case 'blob': return { kind: 'blob', accept: def.accept ?? null, maxSize: def.maxSize }
+      case 'array': return { kind: 'array', items: this.field(def.items, nsid), minLength: def.minLength, maxLength: def.maxLength }
+      case 'object': {
+        /** @type {ObjectNode} */
+        const node = { kind: 'object', name: '', nameBytes: new Uint8Array(0), recordType: null, properties: new Map(), required: [], keys: [] }
+        this.fill(node, def, nsid)
+        return node
+      }
+      case 'ref': return this.named(nsid, def.ref)
+      case 'union': {
+        /** @type {UnionNode} */
+        const node = { kind: 'union', closed: def.closed === true, members: new Map(), names: [] }
+        for (const ref of def.refs) {
+          const target = /** @type {NonNullable<ReturnType<typeof resolve>>} */ (resolve(this.byId, nsid, ref))
+          node.members.set(target.fullName, /** @type {ObjectNode} */ (this.named(nsid, ref)))
+          node.names.push(target.fullName)
+        }
+        return node
+      }
+      default: return { kind: 'unknown' }
+    }
+  }
+}
