@@ -98,6 +98,46 @@ describe('the library\'s entries (the exports map)', function () {
     }
   })
 
+  it("@ipld/car's sub-entries give @ipld/car's names and no other, under both conditions; in Node, the Node entry's own", async () => {
+    // what each of @ipld/car 5.4's sub-entries exports (its src/*.js), less __browser, its flag for
+    // which of its builds was loaded; the decoder also gives UnexpectedEnd (docs/from-ipld-car.md)
+    const EXPECTED = {
+      './reader': ['CarReader'],
+      './buffer-reader': ['CarBufferReader'],
+      './indexer': ['CarIndexer'],
+      './iterator': ['CarBlockIterator', 'CarCIDIterator'],
+      './writer': ['CarWriter'],
+      './indexed-reader': ['CarIndexedReader'],
+      './buffer-writer': ['addBlock', 'addRoot', 'blockLength', 'calculateHeaderLength', 'close', 'createWriter', 'estimateHeaderLength', 'headerLength', 'resizeHeader'],
+      './decoder': ['UnexpectedEnd', 'asyncIterableReader', 'bytesReader', 'chunkReader', 'createDecoder', 'limitReader', 'readBlockHead', 'readHeader']
+    }
+    const manifest = JSON.parse(fs.readFileSync(path.join(car, 'package.json'), 'utf8'))
+    const subEntries = Object.keys(manifest.exports).filter((name) => !['.', './core', './package.json'].includes(name))
+    assert.deepEqual(subEntries.sort(), Object.keys(EXPECTED).sort())
+    const require = createRequire(import.meta.url)
+    const nodeLibrary = { ...require('../lib/node/library.cjs'), ...require('../lib/node/library-decoder.cjs') }
+    const wrong = []
+    for (const [name, expected] of Object.entries(EXPECTED)) {
+      const target = manifest.exports[name]
+      for (const condition of ['default', 'node']) {
+        const chosen = typeof target.default === 'string' ? target : (target[condition] ?? target.default)
+        const module = await import(path.join(car, chosen.default))
+        // a CommonJS module's import also gives `default` (its module.exports), which is no name of its own
+        const names = Object.keys(module).filter((k) => !(k === 'default' && chosen.default.endsWith('.cjs'))).sort()
+        if (JSON.stringify(names) !== JSON.stringify(expected)) wrong.push(`${name} (${condition}, ${chosen.default}): ${names.join(', ')}`)
+        // in Node, the one library: the same classes as 'dag-cbor-car' gives
+        if (condition === 'node' && target.node) for (const n of expected) if (module[n] !== nodeLibrary[n]) wrong.push(`${name} (node): ${n} is not the Node entry's`)
+      }
+    }
+    assert.deepEqual(wrong, [], 'sub-entries giving other names than @ipld/car\'s')
+  })
+
+  it("'dag-cbor-car/indexed-reader' outside Node: a CarIndexedReader whose fromFile rejects, saying why and what to use", async () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(car, 'package.json'), 'utf8'))
+    const { CarIndexedReader } = await import(path.join(car, manifest.exports['./indexed-reader'].default.default))
+    await assert.rejects(CarIndexedReader.fromFile('x.car'), /^Error: CarIndexedReader\.fromFile\("x\.car"\) reads a file by its path, which needs Node, Deno or Bun .*; here, read the CAR's bytes or stream with CarReader/)
+  })
+
   it('\'dag-cbor-car\' and \'dag-cbor-car/core\' in one Node program share one core: its classes and hashers', async () => {
     const got = fresh(`
       import * as main from 'dag-cbor-car'
