@@ -1,5 +1,5 @@
 // The library's entries as the package's exports map gives them: in Node (and Deno, Bun) 'dag-cbor-car'
-// is lib/node/library.cjs and 'dag-cbor-car/core' lib/node/core.cjs, which give lib/node/index.js
+// is lib/node/library.cjs and 'dag-cbor-car/core' lib/node/core.cjs, which give lib/node/node-library.js
 // and lib/core/index.js themselves (in the packed package too: test/package.test.js), at most two
 // conditions an export: the same names as those modules, one
 // copy of the core for both, its synchronous API working on first use in a fresh process, its CIDs
@@ -16,7 +16,7 @@ import * as dagPb from '@ipld/dag-pb'
 import * as dagCbor from 'dag-cbor-fast'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
-import * as source from '../lib/node/index.js'
+import * as source from '../lib/node/node-library.js'
 import * as sourceCore from '../lib/core/index.js'
 import * as viaLibraryCjs from '../lib/node/library.cjs'
 import * as viaCoreCjs from '../lib/node/core.cjs'
@@ -77,7 +77,7 @@ describe('the library\'s entries (the exports map)', function () {
       const conditions = Object.keys(target).filter((k) => k !== 'types')
       assert.ok(conditions.length <= 2 && conditions.every((c) => c === 'node' || c === 'default'), `${name}: ${conditions}`)
     }
-    assert.deepEqual(manifest.exports['.'].node, { types: './types/lib/node/index.d.ts', default: './lib/node/library.cjs' })
+    assert.deepEqual(manifest.exports['.'].node, { types: './types/lib/node/node-library.d.ts', default: './lib/node/library.cjs' })
     assert.deepEqual(manifest.exports['.'].default, { types: './types/lib/core/index.d.ts', default: './lib/core/index.js' })
     assert.deepEqual(manifest.exports['./core'].node, { types: './types/lib/core/index.d.ts', default: './lib/node/core.cjs' })
     assert.deepEqual(manifest.exports['./core'].default, { types: './types/lib/core/index.d.ts', default: './lib/core/index.js' })
@@ -85,7 +85,7 @@ describe('the library\'s entries (the exports map)', function () {
     assert.deepEqual(resolved.map((/** @type {string} */ u) => path.relative(car, fileURLToPath(u))), ['lib/node/library.cjs', 'lib/node/core.cjs'])
   })
 
-  it('library.cjs and core.cjs give, by import and by require, every name of lib/node/index.js and lib/core/index.js, and no other', () => {
+  it('library.cjs and core.cjs give, by import and by require, every name of lib/node/node-library.js and lib/core/index.js, and no other', () => {
     const require = createRequire(import.meta.url)
     for (const [cjs, required, esm] of /** @type {const} */ ([[viaLibraryCjs, require('../lib/node/library.cjs'), source], [viaCoreCjs, require('../lib/node/core.cjs'), sourceCore]])) {
       // import finds a CommonJS module's names by reading its source (Node's CommonJS lexer)
@@ -219,7 +219,7 @@ describe('the library\'s entries (the exports map)', function () {
         console.log(JSON.stringify(summary))`)
       const result = await esbuild.build({ entryPoints: [path.join(dir, 'app.js')], outfile: path.join(dir, 'app.bundle.mjs'), bundle: true, platform: 'node', format: 'esm', metafile: true, logLevel: 'error' })
       const inputs = Object.keys(result.metafile.inputs)
-      assert.ok(inputs.some((i) => i.endsWith('lib/node/index.js')), inputs.join('\n'))
+      assert.ok(inputs.some((i) => i.endsWith('lib/node/node-library.js')), inputs.join('\n'))
       assert.ok(inputs.some((i) => i.endsWith('lib/node/hashers-node.js')), 'the #hashers import resolved to the Node file')
       const { NODE_OPTIONS, ...env } = process.env
       const r = spawnSync(process.execPath, [path.join(dir, 'app.bundle.mjs'), GENESIS], { env, encoding: 'utf8' })
