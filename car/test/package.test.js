@@ -272,7 +272,7 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
       let ours = 0
       for await (const block of await CarBlockIterator.fromIterable(file)) ours += block.cid instanceof CID ? 1 : 0
       const stack = await verifyCar('no-such.car').catch((err) => err.stack)
-      const from = /build[\\/]library[\\/]dag-cbor-car\\.cjs/.test(stack) ? 'bundle' : /lib[\\/]node[\\/]source\\.js/.test(stack) ? 'source' : stack
+      const from = /build[\\/]library[\\/]dag-cbor-car\\.cjs/.test(stack) ? 'bundle' : /lib[\\/]node[\\/]input-source\\.js/.test(stack) ? 'source' : stack
       console.log(JSON.stringify([summary.blocks, summary.dagCbor.nonCanonical, ours, required.verifyCar === verifyCar, from]))
     `)
     const answers = Object.fromEntries(ENGINES.filter((e) => e.kind !== 'browser').map((engine) => {
