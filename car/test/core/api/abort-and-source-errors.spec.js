@@ -359,4 +359,3 @@ describe('library: an input that fails is blamed as the input, not the CAR', fun
     assertBlamesInput(err, error, 'after the last byte')
   })
 })
-

@@ -410,7 +410,6 @@ describe('@ipld/car-compatible readers: a section\'s own bytes', () => {
     assert.deepEqual(await all(await node.CarIndexer.fromBytes(withInline)), want)
   })
 
-
   it('the index is of CID bytes: a CIDv0 and the CIDv1 of the same multihash are different blocks, as in the CAR', async () => {
     const { blocks } = await smallCar()
     const bytes = new Uint8Array(carV1([], [blocks[0]]))
