@@ -21,7 +21,7 @@ import { pathToFileURL } from 'node:url'
 const [row, file, workersText] = process.argv.slice(2)
 const workers = workersText === undefined ? undefined : Number(workersText)
 const from = process.env.DAG_CBOR_CAR_FROM
-/** @returns {Promise<typeof import('../lib/node/index.js')>} the package as a script in that project (or this checkout) imports it */
+/** @returns {Promise<typeof import('../lib/node/node-library.js')>} the package as a script in that project (or this checkout) imports it */
 const library = () => import(from ? pathToFileURL(createRequire(path.join(from, 'script.js')).resolve('dag-cbor-car')).href : 'dag-cbor-car')
 
 if (row === 'ours') {

@@ -355,7 +355,7 @@ async function throughputOf (file, installed) {
     if (typeof args.gocar === 'string') rows.push(['go-car car verify', [args.gocar, 'verify', file], true])
     // the floors read the blocks' places from a layout written now, outside any timed row
     const layout = `${file}.layout`
-    const { CarBlockIterator } = await import('../lib/node/index.js')
+    const { CarBlockIterator } = await import('../lib/node/node-library.js')
     await writeLayout(await CarBlockIterator.fromIterable(file, { verifyHashes: false, viewBytes: true }), layout)
     const floorScript = fileURLToPath(new URL('hash-floor.js', import.meta.url))
     rows.push(['floor: read + hash, 2 threads', [process.execPath, floorScript, file, layout, '2'], false])

@@ -55,7 +55,7 @@ function cacheDataOffset (idLength) {
  * JavaScriptCore takes a cache of its own) and, when the process started with options, a hash of
  * them, since V8 refuses a cache made under other V8 flags (NODE_OPTIONS=--max-old-space-size is
  * one): a run with the options a user always sets has a cache of its own, and one without keeps
- * the packed one.
+ * its own.
  *
  * @returns {string}
  */

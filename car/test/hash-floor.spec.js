@@ -7,7 +7,7 @@ import path from 'node:path'
 import crypto from 'node:crypto'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { CarBlockIterator } from '../lib/node/index.js'
+import { CarBlockIterator } from '../lib/node/node-library.js'
 import { writeLayout } from '../bench/hash-floor.js'
 
 const FLOOR = fileURLToPath(new URL('../bench/hash-floor.js', import.meta.url))

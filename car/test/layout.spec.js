@@ -28,16 +28,6 @@ const SMALL = 10
 const MARKER = /^\/\/ Own file: \S/
 
 /**
- * Names two files may share, each with why. The package's two entries are index.js: its Node
- * entry and its platform-neutral core, which lib/node/library-build.cjs and library-bundle.js load
- * by these paths.
- * @type {Record<string, string[]>}
- */
-const SHARED = {
-  index: ['core/index.js', 'node/index.js']
-}
-
-/**
  * Small files whose first lines are not this project's to change here, each with why it is a file.
  * An entry for a file that has gone or grown, or now says why itself, is not needed and not used.
  * @type {Record<string, string>}
@@ -55,7 +45,7 @@ function walk (dir) {
 }
 
 /**
- * Names shared by more than one file, beyond SHARED.
+ * Names shared by more than one file.
  * @param {string[]} files relative to lib/
  * @returns {string[]} one line per shared name
  */
@@ -70,8 +60,6 @@ export function sharedNames (files) {
   const lines = []
   for (const [name, list] of byName) {
     if (list.length < 2) continue
-    const allowed = SHARED[name.replace(CODE, '')]
-    if (allowed && list.every((f) => allowed.includes(f))) continue
     lines.push(`${name}: ${list.join(', ')}`)
   }
   return lines.sort()
@@ -153,10 +141,8 @@ describe('car/lib: every file says what it is', () => {
       'b.json: x/b.json, y/b.json',
       'errors.js: core/read/errors.js, core/base/errors.js'
     ])
-    assert.deepEqual(sharedNames(['core/index.js', 'node/index.js']), [])
-    assert.deepEqual(sharedNames(['core/index.js', 'node/index.js', 'commands/index.js']), [
-      'index.js: core/index.js, node/index.js, commands/index.js'
-    ])
+    assert.deepEqual(sharedNames(['core/index.js', 'node/index.js']), ['index.js: core/index.js, node/index.js'])
+    assert.deepEqual(sharedNames(['core/index.js', 'node/node-library.js', 'node/library.cjs']), [])
     const texts = /** @type {Record<string, string>} */ ({
       'a.js': 'export const a = 1\n',
       'b.js': "'use strict'\n// Own file: the exports map's target for x\nexports.a = 1\n",

@@ -1,5 +1,5 @@
 // The library's entries as the package's exports map gives them: in Node (and Deno, Bun) 'dag-cbor-car'
-// is lib/node/library.cjs and 'dag-cbor-car/core' lib/node/core.cjs, which give lib/node/index.js
+// is lib/node/library.cjs and 'dag-cbor-car/core' lib/node/core.cjs, which give lib/node/node-library.js
 // and lib/core/index.js themselves (in the packed package too: test/package.test.js), at most two
 // conditions an export: the same names as those modules, one
 // copy of the core for both, its synchronous API working on first use in a fresh process, its CIDs
@@ -16,7 +16,7 @@ import * as dagPb from '@ipld/dag-pb'
 import * as dagCbor from 'dag-cbor-fast'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
-import * as source from '../lib/node/index.js'
+import * as source from '../lib/node/node-library.js'
 import * as sourceCore from '../lib/core/index.js'
 import * as viaLibraryCjs from '../lib/node/library.cjs'
 import * as viaCoreCjs from '../lib/node/core.cjs'
@@ -77,7 +77,7 @@ describe('the library\'s entries (the exports map)', function () {
       const conditions = Object.keys(target).filter((k) => k !== 'types')
       assert.ok(conditions.length <= 2 && conditions.every((c) => c === 'node' || c === 'default'), `${name}: ${conditions}`)
     }
-    assert.deepEqual(manifest.exports['.'].node, { types: './types/lib/node/index.d.ts', default: './lib/node/library.cjs' })
+    assert.deepEqual(manifest.exports['.'].node, { types: './types/lib/node/node-library.d.ts', default: './lib/node/library.cjs' })
     assert.deepEqual(manifest.exports['.'].default, { types: './types/lib/core/index.d.ts', default: './lib/core/index.js' })
     assert.deepEqual(manifest.exports['./core'].node, { types: './types/lib/core/index.d.ts', default: './lib/node/core.cjs' })
     assert.deepEqual(manifest.exports['./core'].default, { types: './types/lib/core/index.d.ts', default: './lib/core/index.js' })
@@ -85,7 +85,7 @@ describe('the library\'s entries (the exports map)', function () {
     assert.deepEqual(resolved.map((/** @type {string} */ u) => path.relative(car, fileURLToPath(u))), ['lib/node/library.cjs', 'lib/node/core.cjs'])
   })
 
-  it('library.cjs and core.cjs give, by import and by require, every name of lib/node/index.js and lib/core/index.js, and no other', () => {
+  it('library.cjs and core.cjs give, by import and by require, every name of lib/node/node-library.js and lib/core/index.js, and no other', () => {
     const require = createRequire(import.meta.url)
     for (const [cjs, required, esm] of /** @type {const} */ ([[viaLibraryCjs, require('../lib/node/library.cjs'), source], [viaCoreCjs, require('../lib/node/core.cjs'), sourceCore]])) {
       // import finds a CommonJS module's names by reading its source (Node's CommonJS lexer)
@@ -96,6 +96,46 @@ describe('the library\'s entries (the exports map)', function () {
         assert.equal(required[name], /** @type {any} */ (esm)[name], name)
       }
     }
+  })
+
+  it("@ipld/car's sub-entries give @ipld/car's names and no other, under both conditions; in Node, the Node entry's own", async () => {
+    // what each of @ipld/car 5.4's sub-entries exports (its src/*.js), less __browser, its flag for
+    // which of its builds was loaded; the decoder also gives UnexpectedEnd (docs/from-ipld-car.md)
+    const EXPECTED = {
+      './reader': ['CarReader'],
+      './buffer-reader': ['CarBufferReader'],
+      './indexer': ['CarIndexer'],
+      './iterator': ['CarBlockIterator', 'CarCIDIterator'],
+      './writer': ['CarWriter'],
+      './indexed-reader': ['CarIndexedReader'],
+      './buffer-writer': ['addBlock', 'addRoot', 'blockLength', 'calculateHeaderLength', 'close', 'createWriter', 'estimateHeaderLength', 'headerLength', 'resizeHeader'],
+      './decoder': ['UnexpectedEnd', 'asyncIterableReader', 'bytesReader', 'chunkReader', 'createDecoder', 'limitReader', 'readBlockHead', 'readHeader']
+    }
+    const manifest = JSON.parse(fs.readFileSync(path.join(car, 'package.json'), 'utf8'))
+    const subEntries = Object.keys(manifest.exports).filter((name) => !['.', './core', './package.json'].includes(name))
+    assert.deepEqual(subEntries.sort(), Object.keys(EXPECTED).sort())
+    const require = createRequire(import.meta.url)
+    const nodeLibrary = { ...require('../lib/node/library.cjs'), ...require('../lib/node/library-decoder.cjs') }
+    const wrong = []
+    for (const [name, expected] of Object.entries(EXPECTED)) {
+      const target = manifest.exports[name]
+      for (const condition of ['default', 'node']) {
+        const chosen = typeof target.default === 'string' ? target : (target[condition] ?? target.default)
+        const module = await import(path.join(car, chosen.default))
+        // a CommonJS module's import also gives `default` (its module.exports), which is no name of its own
+        const names = Object.keys(module).filter((k) => !(k === 'default' && chosen.default.endsWith('.cjs'))).sort()
+        if (JSON.stringify(names) !== JSON.stringify(expected)) wrong.push(`${name} (${condition}, ${chosen.default}): ${names.join(', ')}`)
+        // in Node, the one library: the same classes as 'dag-cbor-car' gives
+        if (condition === 'node' && target.node) for (const n of expected) if (module[n] !== nodeLibrary[n]) wrong.push(`${name} (node): ${n} is not the Node entry's`)
+      }
+    }
+    assert.deepEqual(wrong, [], 'sub-entries giving other names than @ipld/car\'s')
+  })
+
+  it("'dag-cbor-car/indexed-reader' outside Node: a CarIndexedReader whose fromFile rejects, saying why and what to use", async () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(car, 'package.json'), 'utf8'))
+    const { CarIndexedReader } = await import(path.join(car, manifest.exports['./indexed-reader'].default.default))
+    await assert.rejects(CarIndexedReader.fromFile('x.car'), /^Error: CarIndexedReader\.fromFile\("x\.car"\) reads a file by its path, which needs Node, Deno or Bun .*; here, read the CAR's bytes or stream with CarReader/)
   })
 
   it('\'dag-cbor-car\' and \'dag-cbor-car/core\' in one Node program share one core: its classes and hashers', async () => {
@@ -179,7 +219,7 @@ describe('the library\'s entries (the exports map)', function () {
         console.log(JSON.stringify(summary))`)
       const result = await esbuild.build({ entryPoints: [path.join(dir, 'app.js')], outfile: path.join(dir, 'app.bundle.mjs'), bundle: true, platform: 'node', format: 'esm', metafile: true, logLevel: 'error' })
       const inputs = Object.keys(result.metafile.inputs)
-      assert.ok(inputs.some((i) => i.endsWith('lib/node/index.js')), inputs.join('\n'))
+      assert.ok(inputs.some((i) => i.endsWith('lib/node/node-library.js')), inputs.join('\n'))
       assert.ok(inputs.some((i) => i.endsWith('lib/node/hashers-node.js')), 'the #hashers import resolved to the Node file')
       const { NODE_OPTIONS, ...env } = process.env
       const r = spawnSync(process.execPath, [path.join(dir, 'app.bundle.mjs'), GENESIS], { env, encoding: 'utf8' })

@@ -1,4 +1,4 @@
-// The library API (lib/core/index.js, and the Node entry lib/node/index.js over it), against the
+// The library API (lib/core/index.js, and the Node entry lib/node/node-library.js over it), against the
 // CLI (its --json output, its written files) and against @ipld/car (test/helpers/car-oracle.js):
 // the same blocks, offsets, summaries and bytes, from every kind of input.
 import assert from 'node:assert/strict'
@@ -12,7 +12,7 @@ import * as dagCbor from '@ipld/dag-cbor'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import * as core from '../lib/core/index.js'
-import * as node from '../lib/node/index.js'
+import * as node from '../lib/node/node-library.js'
 import { carV1, carV2, cidOf, carWriterBytes } from './helpers/car-oracle.js'
 import { buildRepo, keyPair, post } from './core/check/atproto/helpers/repo-builder.js'
 

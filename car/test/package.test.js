@@ -58,7 +58,7 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
 
   it('holds the bin, the code, the README and the licences, and no tests or benches', () => {
     const files = tool.files.map((f) => f.path)
-    for (const needed of ['bin/dag-cbor-car.js', 'lib/commands/verify.js', 'lib/core/read/open-car.js', 'lib/core/index.js', 'lib/node/index.js', 'lib/node/sample.car', 'build/cli/dag-cbor-car.cjs', 'build/cli/worker.js', 'build/cli/many-child.js', 'lib/node/library.cjs', 'lib/node/core.cjs', 'types/lib/core/index.d.ts', 'types/lib/node/index.d.ts', 'README.md', 'LICENSE-APACHE', 'LICENSE-MIT', 'package.json']) {
+    for (const needed of ['bin/dag-cbor-car.js', 'lib/commands/verify.js', 'lib/core/read/open-car.js', 'lib/core/index.js', 'lib/node/node-library.js', 'lib/node/sample.car', 'build/cli/dag-cbor-car.cjs', 'build/cli/worker.js', 'build/cli/many-child.js', 'lib/node/library.cjs', 'lib/node/core.cjs', 'types/lib/core/index.d.ts', 'types/lib/node/node-library.d.ts', 'README.md', 'LICENSE-APACHE', 'LICENSE-MIT', 'package.json']) {
       assert.ok(files.includes(needed), `${needed} missing from the tarball`)
     }
     assert.deepEqual(files.filter((f) => /^(test|bench|scripts)\//.test(f)), [])
@@ -272,7 +272,7 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
       let ours = 0
       for await (const block of await CarBlockIterator.fromIterable(file)) ours += block.cid instanceof CID ? 1 : 0
       const stack = await verifyCar('no-such.car').catch((err) => err.stack)
-      const from = /build[\\/]library[\\/]dag-cbor-car\\.cjs/.test(stack) ? 'bundle' : /lib[\\/]node[\\/]source\\.js/.test(stack) ? 'source' : stack
+      const from = /build[\\/]library[\\/]dag-cbor-car\\.cjs/.test(stack) ? 'bundle' : /lib[\\/]node[\\/]input-source\\.js/.test(stack) ? 'source' : stack
       console.log(JSON.stringify([summary.blocks, summary.dagCbor.nonCanonical, ours, required.verifyCar === verifyCar, from]))
     `)
     const answers = Object.fromEntries(ENGINES.filter((e) => e.kind !== 'browser').map((engine) => {

@@ -10,7 +10,7 @@ import { sha256 } from 'multiformats/hashes/sha2'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import { blake2b256 } from '@multiformats/blake2/blake2b'
 import { carV1 } from './helpers/car-oracle.js'
-import { verifyCar, CarBlockIterator, CarBufferReader, CarReader, CarBufferWriter } from '../lib/node/index.js'
+import { verifyCar, CarBlockIterator, CarBufferReader, CarReader, CarBufferWriter } from '../lib/node/node-library.js'
 
 /**
  * A block under a CID whose digest is cut to `length` bytes (`flip`: its last byte changed).
@@ -89,7 +89,7 @@ describe('truncated digests, read before the hasher has loaded', function () {
     it(`blake2b-256 cut to 24 bytes${flip ? ', not its bytes\' digest\'s' : ''}: ${expected}`, async () => {
       const block = await truncatedBlock(blake2b256, 24, flip)
       const car = Buffer.from(carOf(block)).toString('base64')
-      const entry = new URL('../lib/node/index.js', import.meta.url).href
+      const entry = new URL('../lib/node/node-library.js', import.meta.url).href
       const script = `
         const { CarBufferReader } = await import(${JSON.stringify(entry)})
         try {

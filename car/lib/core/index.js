@@ -1,8 +1,9 @@
 // dag-cbor-car's library API, platform-neutral: Node, browsers and Web Workers, Deno, Bun, workerd.
 // No node: imports, Buffer, process, fs or worker_threads here or below (test/core/core-neutral.spec.js
-// walks the imports). The Node entry (../node/index.js) re-exports all of this, takes file paths too,
+// walks the imports). The Node entry (../node/node-library.js) re-exports all of this, takes file paths too,
 // and adds worker threads to verifyCar. This file only re-exports: each stage is a folder (docs/layers.md).
-export { CarBlockIterator, CarBlockError } from './api/car-block-iterator.js'
+export { CarBlockIterator } from './api/car-block-iterator.js'
+export { CarBlockError } from './check/block-errors.js'
 export { CarReader } from './api/car-reader.js'
 export { CarBufferReader } from './api/car-buffer-reader.js'
 export { CarIndexer } from './api/car-indexer.js'

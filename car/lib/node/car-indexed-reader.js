@@ -7,9 +7,9 @@ import { asReadError } from '../core/read/open-car.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from '../core/read/limits.js'
 import { CidTable, grow } from '../core/graph/cid-table.js'
 import { missing, loadFor } from '../core/check/on-demand.js'
-import { checkBlockNow } from '../core/api/car-buffer-reader.js'
-import { checkIteratorOptions } from '../core/api/car-block-iterator.js'
-import { openForIndex, visitSections } from '../core/api/car-indexer.js'
+import { checkBlockNow } from '../core/check/block-errors.js'
+import { checkIteratorOptions } from '../core/run/reader-options.js'
+import { openForIndex, visitSections } from '../core/read/section-places.js'
 import { openInput } from './input-source.js'
 
 /**

@@ -1,10 +1,10 @@
 'use strict'
-// 'dag-cbor-car' in Node (the exports map's "node" condition): lib/node/index.js, its source
+// 'dag-cbor-car' in Node (the exports map's "node" condition): lib/node/node-library.js, its source
 // modules, in a checkout and in the packed package alike (so a stack trace names the source's
 // files, lines and functions; the package ships no bundle of the library). The names are written
 // out, one line each, for Node's import of a CommonJS module, which finds them by reading this file
-// (test/library-entry.spec.js holds them equal to lib/node/index.js's).
-const library = require('./index.js')
+// (test/library-entry.spec.js holds them equal to lib/node/node-library.js's).
+const library = require('./node-library.js')
 
 exports.CarBlockError = library.CarBlockError
 exports.CarBlockIterator = library.CarBlockIterator

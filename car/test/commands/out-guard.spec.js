@@ -10,7 +10,7 @@ import path from 'node:path'
 import { tool, tempDir, shapesCar, TOOL } from './helpers.js'
 import { carV1, carV2 } from '../helpers/car-oracle.js'
 import * as core from '../../lib/core/index.js'
-import * as node from '../../lib/node/index.js'
+import * as node from '../../lib/node/node-library.js'
 
 /**
  * The tool with standard input opened from `stdinPath` (a file or a directory), as `< path` gives it.

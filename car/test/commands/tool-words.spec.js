@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { verifyCar, CarReadError } from '../../lib/node/index.js'
+import { verifyCar, CarReadError } from '../../lib/node/node-library.js'
 import { smallCarV1 } from '../helpers/small-cars.js'
 
 const TOOL = fileURLToPath(new URL('../../bin/dag-cbor-car.js', import.meta.url))

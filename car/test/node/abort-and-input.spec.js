@@ -7,7 +7,7 @@ import { once } from 'node:events'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { verifyCar, CarReadError } from '../../lib/node/index.js'
+import { verifyCar, CarReadError } from '../../lib/node/node-library.js'
 import { smallCarV1 } from '../helpers/small-cars.js'
 
 /** how long an aborted run may take to settle before the test calls it a hang */
@@ -111,7 +111,7 @@ describe('library: an aborted run ends at once and cancels its input', function 
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-car-abort-'))
     const fifo = path.join(dir, 'stalled.car')
     execFileSync('mkfifo', [fifo])
-    const entry = new URL('../../lib/node/index.js', import.meta.url).href
+    const entry = new URL('../../lib/node/node-library.js', import.meta.url).href
     // in a process of its own, whose collector the script runs: a FileHandle left owning the FIFO's
     // fd would close it again when collected, and that failure ends the process
     const script = `

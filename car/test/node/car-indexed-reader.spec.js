@@ -10,7 +10,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as ipld from '@ipld/car'
 import * as raw from 'multiformats/codecs/raw'
-import * as node from '../../lib/node/index.js'
+import * as node from '../../lib/node/node-library.js'
 import { carV1, cidOf } from '../helpers/car-oracle.js'
 
 // a real AT Protocol repository export (CARv2) whose MST node at byte 473 is written again at 845

@@ -17,7 +17,7 @@ describe('a file input (lib/node/input-source.js)', function () {
   it('an empty CAR file is refused by the reader as empty bytes are: a CarReadError at byte 0, on every path', async () => {
     const file = path.join(dir, 'empty.car')
     fs.writeFileSync(file, '')
-    const { verifyCar, CarBlockIterator, CarIndexedReader, CarReadError, CarReader } = await import('../../lib/node/index.js')
+    const { verifyCar, CarBlockIterator, CarIndexedReader, CarReadError, CarReader } = await import('../../lib/node/node-library.js')
     /** @param {any} e */
     const same = (e) => e instanceof CarReadError && e.offset === 0 && e.message === 'not a CAR file: bad header (the input is empty)'
     await assert.rejects(CarReader.fromBytes(new Uint8Array(0)), same)

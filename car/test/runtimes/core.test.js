@@ -26,7 +26,7 @@ describe(`the CAR core in ${expected.runtime}: the same answers as ${expected.no
       before(() => { bytes = new Uint8Array(fs.readFileSync(c.file)) })
       // what `import 'dag-cbor-car'` gives a user in Deno and Bun is the Node entry (worker threads,
       // file paths), so it is checked here too: both match the package's "node" export condition
-      // (lib/node/index.js); its #hashers import gives Deno the core's own hashers, not node:crypto's
+      // (lib/node/node-library.js); its #hashers import gives Deno the core's own hashers, not node:crypto's
       it('the package as this runtime resolves it (its Node entry), on the file path with 2 worker threads: the summary equals Node\'s', async () => {
         const entry = /** @type {any} */ (await import('dag-cbor-car'))
         const summary = await entry.verifyCar(c.file, { workers: 2 })

@@ -2,13 +2,14 @@
 import { CID } from 'multiformats/cid'
 import { openSource } from '../read/source.js'
 import { openCar, asReadError } from '../read/open-car.js'
-import { verifyBlock, digest32Matches, hasherMissing, unverifiedReason } from '../check/hash.js'
+import { verifyBlock, digest32Matches, hasherMissing } from '../check/hash.js'
+import { throwIfHashFailed } from '../check/block-errors.js'
 import { verdict, codecOf, statusOf, HASH_OK } from '../check/classify.js'
 import * as dagCbor from '../check/dag-cbor.js'
 import { decodeBlock } from '../report/block-view.js'
 import { blockBatches, hashedBatches } from '../run/iterate.js'
-import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE } from '../read/limits.js'
-import { checkOptionsObject, checkByteCount, checkBoolean } from '../base/options.js'
+import { checkIteratorOptions } from '../run/reader-options.js'
+import { DEFAULT_MAX_BLOCK_SIZE } from '../read/limits.js'
 
 const codec = codecOf(dagCbor)
 
@@ -34,36 +35,6 @@ const codec = codecOf(dagCbor)
  *   it was read in (never reused), not as copies: no copy per block, but a kept block or CID keeps
  *   its whole batch alive (default false: each owns exactly its bytes)
  */
-
-/**
- * The readers' options (IteratorOptions), checked before the input is opened: a TypeError or a
- * RangeError naming the option.
- *
- * @param {string} api the call, as the message names it
- * @param {unknown} options
- * @returns {IteratorOptions}
- */
-export function checkIteratorOptions (api, options) {
-  const o = checkOptionsObject(api, options)
-  for (const name of ['verifyHashes', 'allowUnverified', 'validate', 'decode', 'relaxed', 'viewBytes']) checkBoolean(api, name, o[name])
-  checkByteCount(api, 'maxBlockSize', o.maxBlockSize, MAX_MAX_BLOCK_SIZE)
-  return /** @type {IteratorOptions} */ (o)
-}
-
-/** A block that failed its check: `kind` says which ('hash-mismatch', 'unverified'); `offset` is its section's byte offset. */
-export class CarBlockError extends Error {
-  /**
-   * @param {string} message
-   * @param {{ offset: number, cid: CID, kind: 'hash-mismatch' | 'unverified' }} where
-   */
-  constructor (message, { offset, cid, kind }) {
-    super(message)
-    this.name = 'CarBlockError'
-    this.offset = offset
-    this.cid = cid
-    this.kind = kind
-  }
-}
 
 /**
  * A CAR's blocks, in order, with their hashes verified: @ipld/car's CarBlockIterator's shape
@@ -202,20 +173,6 @@ export class CarBlockIterator {
       }
     }
   }
-}
-
-/**
- * The CarBlockError a block's hash check gives, if any: every reader that hands out blocks throws
- * these (this iterator, and api/car-buffer-reader.js's checkBlockNow for the in-memory readers).
- *
- * @param {CID} cid
- * @param {number} offset its section's byte offset
- * @param {'ok' | 'mismatch' | 'unverified'} hash
- * @param {boolean} allowUnverified
- */
-export function throwIfHashFailed (cid, offset, hash, allowUnverified) {
-  if (hash === 'mismatch') throw new CarBlockError(`the block at byte offset ${offset} does not hash to its CID ${cid}`, { offset, cid, kind: 'hash-mismatch' })
-  if (hash === 'unverified' && !allowUnverified) throw new CarBlockError(`the block at byte offset ${offset} has CID ${cid}: ${unverifiedReason(cid)}; pass allowUnverified to read it unchecked`, { offset, cid, kind: 'unverified' })
 }
 
 /**

@@ -4,9 +4,9 @@
 import { CID } from 'multiformats/cid'
 import { readCarHeader, forEachSection } from '../read/in-memory.js'
 import { BlockTable } from '../graph/block-table.js'
-import { verifyBlock, digestVerdict, loadHashers, loadHasher } from '../check/hash.js'
-import { NotLoadedError } from '../base/errors.js'
-import { throwIfHashFailed, checkIteratorOptions } from './car-block-iterator.js'
+import { loadHashers } from '../check/hash.js'
+import { checkBlockNow } from '../check/block-errors.js'
+import { checkIteratorOptions } from '../run/reader-options.js'
 
 /**
  * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block a block, and the byte offset of its section in the CAR
@@ -15,35 +15,8 @@ import { throwIfHashFailed, checkIteratorOptions } from './car-block-iterator.js
  *   a mismatch throws a CarBlockError, and so does a hash this library does not compute, unless `allowUnverified`
  * @property {boolean} [allowUnverified] take blocks whose hash function this library does not compute, unchecked
  * @property {number} [maxBlockSize] the largest block (and section length claim) accepted
- * @typedef {(code: number, bytes: Uint8Array) => Uint8Array | null} HashNow a synchronous digest for a
- *   multihash code whose hasher is not loaded yet (null: none)
+ * @typedef {import('../check/block-errors.js').HashNow} HashNow
  */
-
-/**
- * A synchronous check of a block against its CID: what CarBlockIterator throws, it throws.
- *
- * @param {CID} cid
- * @param {Uint8Array} bytes
- * @param {number} offset
- * @param {ReaderOptions} options
- * @param {HashNow} [hashNow]
- */
-export function checkBlockNow (cid, bytes, offset, { verifyHashes = true, allowUnverified = false }, hashNow) {
-  if (!verifyHashes) return
-  /** @type {'ok' | 'mismatch' | 'unverified'} */
-  let result
-  try {
-    result = verifyBlock(cid, bytes)
-  } catch (err) {
-    if (!(err instanceof NotLoadedError)) throw err
-    // the loaded hasher for the next blocks and reads; this one now, the slower way, if there is one
-    loadHasher(err.code).catch(() => {})
-    const digest = hashNow?.(cid.multihash.code, bytes)
-    if (digest) result = digestVerdict(cid.multihash.code, cid.multihash.digest, digest)
-    else throw new Error(`the block at byte offset ${offset} has CID ${cid}, whose hash function (0x${cid.multihash.code.toString(16)}) is not loaded yet: await CarBufferReader.ready() once before reading synchronously`)
-  }
-  throwIfHashFailed(cid, offset, result, allowUnverified)
-}
 
 /**
  * A block copied out of the CAR: its own CID and bytes.
@@ -52,7 +25,7 @@ export function checkBlockNow (cid, bytes, offset, { verifyHashes = true, allowU
  * @param {import('../read/in-memory.js').SectionPlace} place
  * @returns {Block}
  */
-export function ownBlock (bytes, { cid, offset, blockOffset, end }) {
+function ownBlock (bytes, { cid, offset, blockOffset, end }) {
   const cidLength = cid.bytes.length
   // a plain Uint8Array's slice (a Buffer's is a view)
   const plain = bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)

@@ -1,6 +1,7 @@
 // @ipld/car's CarCIDIterator: a CAR's CIDs, in order, each the CID of a block CarBlockIterator
 // checked (a CID is handed out only once its block hashes to it; `verifyHashes: false` skips that).
-import { CarBlockIterator, checkIteratorOptions } from './car-block-iterator.js'
+import { CarBlockIterator } from './car-block-iterator.js'
+import { checkIteratorOptions } from '../run/reader-options.js'
 
 /**
  * @typedef {import('multiformats/cid').CID} CID

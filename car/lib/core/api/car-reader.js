@@ -9,9 +9,9 @@ import { CID } from 'multiformats/cid'
 import { readCarHeader, forEachSection } from '../read/in-memory.js'
 import { openSource } from '../read/source.js'
 import { BlockTable } from '../graph/block-table.js'
-import { checkBlockNow } from './car-buffer-reader.js'
+import { checkBlockNow } from '../check/block-errors.js'
 import { missing, loadFor } from '../check/on-demand.js'
-import { checkIteratorOptions } from './car-block-iterator.js'
+import { checkIteratorOptions } from '../run/reader-options.js'
 
 /**
  * @typedef {import('../read/source.js').CarInput} CarInput
@@ -209,7 +209,7 @@ export class CarReader {
  * @param {Source} source
  * @returns {Promise<Uint8Array>}
  */
-export async function readWhole (source) {
+async function readWhole (source) {
   if (source.seekable && source.size !== undefined) return source.readRange(0, source.size, new Uint8Array(source.size))
   /** @type {Uint8Array[]} */
   const chunks = []

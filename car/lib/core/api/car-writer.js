@@ -10,11 +10,13 @@
 // transfer), and the queue of unread chunks costs nothing per chunk taken (no Array#shift).
 // updateRootsInFile takes a FileHandle (or any object with FileHandle's read and write) everywhere;
 // a numeric file descriptor needs the Node entry (lib/node/writer-file-descriptors.js), which installs fs.read and
-// fs.write with installFileDescriptors().
+// fs.write with write/file-descriptors.js's installFileDescriptors().
 import { CID } from 'multiformats/cid'
 import { decode } from 'dag-cbor-fast'
 import { headerBytes, sectionBytes } from '../write/frames.js'
 import { asCid, blockHashProblem, booleanOption, optionsObject } from '../write/cid-check.js'
+import { CarWriterOut } from '../write/car-writer-out.js'
+import { fileDescriptors } from '../write/file-descriptors.js'
 
 /**
  * @typedef {{ cid: CID, bytes: Uint8Array }} Block
@@ -25,25 +27,12 @@ import { asCid, blockHashProblem, booleanOption, optionsObject } from '../write/
  * @typedef {{ bytes: Uint8Array, taken: (() => void) | null }} Chunk
  * @typedef {{ read: (buffer: Uint8Array, offset: number, length: number, position: number) => Promise<{ bytesRead: number }>, write: (buffer: Uint8Array, offset: number, length: number, position: number) => Promise<unknown> }} FileLike
  *   what updateRootsInFile needs of a file: Node's FileHandle has both (fs.promises.open(path, 'r+'))
- * @typedef {{ read: (fd: number, buffer: Uint8Array, offset: number, length: number, position: number) => Promise<{ bytesRead: number }>, write: (fd: number, buffer: Uint8Array, offset: number, length: number, position: number) => Promise<unknown> }} FileDescriptors
  */
 
 const CAR_V1_VERSION = 1
 
 /** Taken chunks kept at the front of the queue before it is compacted. */
 const COMPACT_AT = 1024
-
-/** @type {FileDescriptors | null} */
-let fileDescriptors = null
-
-/**
- * Lets updateRootsInFile take a numeric file descriptor (the Node entry installs fs.read and fs.write).
- *
- * @param {FileDescriptors | null} access
- */
-export function installFileDescriptors (access) {
-  fileDescriptors = access
-}
 
 /**
  * create()'s roots as a list of CIDs: none, one CID, or an array of them; anything else a TypeError
@@ -141,7 +130,7 @@ export class CarWriter {
     /** @type {FileLike} */
     let file
     if (typeof fd === 'number') {
-      const access = fileDescriptors
+      const access = fileDescriptors()
       if (access === null) throw new TypeError('Bad fd: a file descriptor number needs the Node entry (dag-cbor-car or dag-cbor-car/writer in Node); pass a FileHandle')
       file = { read: (buffer, offset, length, position) => access.read(fd, buffer, offset, length, position), write: (buffer, offset, length, position) => access.write(fd, buffer, offset, length, position) }
     } else if (fd !== null && typeof fd === 'object' && typeof fd.read === 'function' && typeof fd.write === 'function') {
@@ -300,30 +289,6 @@ export class CarWriter {
     const closed = this.closed
     this.closed = null
     if (closed) setTimeout(closed, 0)
-  }
-}
-
-/**
- * `out`: the CAR's bytes, as an async iterable that can be read once (a second reader is refused,
- * as @ipld/car refuses it: 'Multiple iterator not supported').
- *
- * @implements {AsyncIterable<Uint8Array>}
- */
-export class CarWriterOut {
-  /** @param {CarWriter} writer */
-  constructor (writer) {
-    /** @private */
-    this.writer = writer
-    /** @private */
-    this.iterating = false
-  }
-
-  /** @returns {AsyncIterator<Uint8Array>} */
-  [Symbol.asyncIterator] () {
-    if (this.iterating) throw new Error('Multiple iterator not supported')
-    this.iterating = true
-    const writer = this.writer
-    return { next: () => writer._read() }
   }
 }
 

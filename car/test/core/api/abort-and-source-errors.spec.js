@@ -12,7 +12,7 @@ import { Readable } from 'node:stream'
 import { inspect } from 'node:util'
 import * as raw from 'multiformats/codecs/raw'
 import * as core from '../../../lib/core/index.js'
-import * as node from '../../../lib/node/index.js'
+import * as node from '../../../lib/node/node-library.js'
 import { carV1, cidOf, section } from '../../helpers/car-oracle.js'
 
 /**
@@ -106,7 +106,7 @@ describe('library: options are checked before anything is opened', function () {
     // a process of its own, which ends when nothing is left to do: a run started before the
     // signal was found invalid would end then, and its rejection, unhandled, would exit with 1
     const script = `
-      import { verifyCar } from ${JSON.stringify(new URL('../../../lib/node/index.js', import.meta.url).href)}
+      import { verifyCar } from ${JSON.stringify(new URL('../../../lib/node/node-library.js', import.meta.url).href)}
       const car = Uint8Array.from(${JSON.stringify([...car])})
       for (const workers of [1, 2]) {
         await verifyCar(car, { workers, signal: { aborted: false } }).then(() => { throw new Error('resolved') }, (err) => { if (!(err instanceof TypeError)) throw err })
@@ -359,4 +359,3 @@ describe('library: an input that fails is blamed as the input, not the CAR', fun
     assertBlamesInput(err, error, 'after the last byte')
   })
 })
-

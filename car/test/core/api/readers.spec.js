@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import * as ipld from '@ipld/car'
 import * as raw from 'multiformats/codecs/raw'
 import * as core from '../../../lib/core/index.js'
-import * as node from '../../../lib/node/index.js'
+import * as node from '../../../lib/node/node-library.js'
 import { carV1, carV2, cidOf, section, varint } from '../../helpers/car-oracle.js'
 
 const SAMPLE = fileURLToPath(new URL('../../../../test/fixtures/cars/filecoin-sample-v1.car', import.meta.url)) // blake2b-256 CIDs
@@ -285,7 +285,7 @@ describe('@ipld/car-compatible readers: what this library adds', () => {
 
   it('CarBufferReader checks blake2b-256 blocks synchronously in a fresh process (before any hasher is loaded)', () => {
     const script = `import fs from 'node:fs'
-      import { CarBufferReader } from ${JSON.stringify(pathToFileURL(fileURLToPath(new URL('../../../lib/node/index.js', import.meta.url))).href)}
+      import { CarBufferReader } from ${JSON.stringify(pathToFileURL(fileURLToPath(new URL('../../../lib/node/node-library.js', import.meta.url))).href)}
       const bytes = fs.readFileSync(${JSON.stringify(SAMPLE)})
       const n = CarBufferReader.fromBytes(bytes).blocks().length
       bytes[bytes.length - 1] ^= 1
@@ -409,7 +409,6 @@ describe('@ipld/car-compatible readers: a section\'s own bytes', () => {
     const want = await all(await ipld.CarIndexer.fromBytes(withInline))
     assert.deepEqual(await all(await node.CarIndexer.fromBytes(withInline)), want)
   })
-
 
   it('the index is of CID bytes: a CIDv0 and the CIDv1 of the same multihash are different blocks, as in the CAR', async () => {
     const { blocks } = await smallCar()

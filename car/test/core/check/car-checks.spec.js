@@ -18,7 +18,7 @@ import * as dagJson from '@ipld/dag-json'
 import { roundTrip } from '../../../lib/node/run.js'
 import { openInput, bytesSource } from '../../../lib/node/input-source.js'
 import { carWriterBytes, carV1, varint } from '../../helpers/car-oracle.js'
-import { verifyCar } from '../../../lib/node/index.js'
+import { verifyCar } from '../../../lib/node/node-library.js'
 
 const TOOL = fileURLToPath(new URL('../../../bin/dag-cbor-car.js', import.meta.url))
 const V2_MH = fileURLToPath(new URL('../../fixtures/genesis-slice-v2.car', import.meta.url))

@@ -13,7 +13,7 @@ import { sha256, sha512 } from 'multiformats/hashes/sha2'
 import { identity } from 'multiformats/hashes/identity'
 import { blake2b256 } from '@multiformats/blake2/blake2b'
 import { carV1, carV2, section, varint } from '../../helpers/car-oracle.js'
-import { verifyCar } from '../../../lib/node/index.js'
+import { verifyCar } from '../../../lib/node/node-library.js'
 import { formatSummary } from '../../../lib/core/report/summary.js'
 
 const V2_MH = fileURLToPath(new URL('../../fixtures/genesis-slice-v2.car', import.meta.url))

@@ -8,7 +8,7 @@ import path from 'node:path'
 import * as dagJson from '@ipld/dag-json'
 import * as codec from 'dag-cbor-fast'
 import { CID } from 'multiformats/cid'
-import { blockToJson } from '../../../lib/node/index.js'
+import { blockToJson } from '../../../lib/node/node-library.js'
 import { cidOf, carV1 } from '../../helpers/car-oracle.js'
 import { tool, tempDir } from '../../commands/helpers.js'
 

@@ -7,7 +7,7 @@ import * as core from '../core/index.js'
 import { openInput } from './input-source.js'
 import { defaultCodecUrl, maxWorkers } from './run.js'
 import { checkVerifyOptions } from '../core/run/verify-car.js'
-import { checkIteratorOptions } from '../core/api/car-block-iterator.js'
+import { checkIteratorOptions } from '../core/run/reader-options.js'
 
 export { CarWriter, CarBufferWriter, CarBlockError, CarReadError, blockToJson, hashBackends, installHashers, contentType } from '../core/index.js'
 export { CarReader, CarBufferReader, CarIndexer, CarCIDIterator } from './readers.js'
