@@ -108,16 +108,24 @@ function bigArg () {
 // end of the code generated from lib/head.js
 
 /**
- * A length, checked against the bytes left (each item takes at least `unit` bytes).
+ * The length the head of the item at pos declares, when the item is of major type `major` (a
+ * string, list or map: 2 to 5), moving pos past the head; -1, with pos left at the item, when it
+ * is of another type (the caller's 'schema-kind' error names what it expected). The opening of
+ * every reader of a string, list or map.
  *
- * @param {number} info
- * @param {number} at
- * @param {number} unit
+ * @param {number} major
  * @returns {number}
  */
-function readLength (info, at, unit) {
-  const n = readArg(info, at)
-  if (n < 0 || n * unit > end - pos) throw fail('truncated', lengthPastEnd(src[at] >> 5, n < 0 ? bigArg() : n, end - pos), at)
+function headLength (major) {
+  if (pos >= end) throw truncated(pos)
+  const at = pos
+  const initial = src[pos]
+  if (initial >> 5 !== major) return -1
+  pos++
+  const n = readArg(initial & 31, at)
+  // checked against the bytes left (each item takes at least one, a map entry two), so a
+  // hostile head never makes a reader allocate more than the input could fill
+  if (n < 0 || n * (major === 5 ? 2 : 1) > end - pos) throw fail('truncated', lengthPastEnd(major, n < 0 ? bigArg() : n, end - pos), at)
   return n
 }
 
@@ -208,14 +216,9 @@ export function readNull () {
  * @returns {number}
  */
 function stringHead (major, expected) {
-  if (pos >= end) throw truncated(pos)
   const at = pos
-  const initial = src[pos++]
-  if (initial >> 5 !== major) {
-    pos = at
-    throw kindError(expected, at)
-  }
-  const n = readLength(initial & 31, at, 1)
+  const n = headLength(major)
+  if (n < 0) throw kindError(expected, at)
   const start = pos
   pos += n
   return start
@@ -370,14 +373,9 @@ function readValue (code, node, nullable) {
 export function listReader (node, nullable) {
   const code = codeOf(node)
   return function readList () {
-    if (pos >= end) throw truncated(pos)
     const at = pos
-    const initial = src[pos++]
-    if (initial >> 5 !== 4) {
-      pos = at
-      throw kindError(`a list (${node.name} list)`, at)
-    }
-    const n = readLength(initial & 31, at, 1)
+    const n = headLength(4)
+    if (n < 0) throw kindError(`a list (${node.name} list)`, at)
     enter(at)
     const list = building ? (n <= 1024 ? new Array(n) : []) : null
     let i = 0
@@ -421,14 +419,9 @@ MapObject.prototype = Object.prototype
 export function mapReader (node, nullable) {
   const code = codeOf(node)
   return function readMap () {
-    if (pos >= end) throw truncated(pos)
     const at = pos
-    const initial = src[pos++]
-    if (initial >> 5 !== 5) {
-      pos = at
-      throw kindError(`a map ({String:${node.name}})`, at)
-    }
-    const n = readLength(initial & 31, at, 2)
+    const n = headLength(5)
+    if (n < 0) throw kindError(`a map ({String:${node.name}})`, at)
     enter(at)
     const map = building ? (n > 128 ? {} : new MapObject()) : null
     let previous = -1
@@ -542,14 +535,9 @@ export function structMapReader (typeName, fields) {
   // only a struct with a field named __proto__ pays for the check at each store
   const proto = fields.some((f) => f.name === '__proto__')
   return function readStruct () {
-    if (pos >= end) throw truncated(pos)
     const at = pos
-    const initial = src[pos++]
-    if (initial >> 5 !== 5) {
-      pos = at
-      throw kindError(expected, at)
-    }
-    const n = readLength(initial & 31, at, 2)
+    const n = headLength(5)
+    if (n < 0) throw kindError(expected, at)
     enter(at)
     const struct = building ? new Struct() : null
     let j = 0
@@ -664,14 +652,9 @@ export function structTupleReader (typeName, fields) {
   const expected = `a list (tuple struct ${typeName})`
   const proto = fields.some((f) => f.name === '__proto__')
   return function readTuple () {
-    if (pos >= end) throw truncated(pos)
     const at = pos
-    const initial = src[pos++]
-    if (initial >> 5 !== 4) {
-      pos = at
-      throw kindError(expected, at)
-    }
-    const n = readLength(initial & 31, at, 1)
+    const n = headLength(4)
+    if (n < 0) throw kindError(expected, at)
     if (n !== F) throw fail('schema-tuple-length', `tuple struct ${typeName} has ${count(F, 'field')}, the list ${count(n, 'item')}`, at)
     enter(at)
     const struct = building ? new Struct() : null
@@ -728,14 +711,9 @@ function wrap (name, value) {
  */
 export function keyedUnionReader (typeName, members) {
   return function readKeyed () {
-    if (pos >= end) throw truncated(pos)
     const at = pos
-    const initial = src[pos++]
-    if (initial >> 5 !== 5) {
-      pos = at
-      throw kindError(`a map of one entry (keyed union ${typeName})`, at)
-    }
-    const n = readLength(initial & 31, at, 2)
+    const n = headLength(5)
+    if (n < 0) throw kindError(`a map of one entry (keyed union ${typeName})`, at)
     if (n !== 1) throw fail('schema-union', `keyed union ${typeName} is a map of one entry, not ${n}`, at)
     enter(at)
     const keyAt = pos
@@ -852,14 +830,9 @@ function kindName (at) {
 export function inlineUnionReader (typeName, discriminant, members) {
   const key = new TextDecoder().decode(discriminant.subarray(discriminant[0] < 0x78 ? 1 : 2))
   return function readInline () {
-    if (pos >= end) throw truncated(pos)
     const at = pos
-    const initial = src[pos++]
-    if (initial >> 5 !== 5) {
-      pos = at
-      throw kindError(`a map (inline union ${typeName})`, at)
-    }
-    const n = readLength(initial & 31, at, 2)
+    const n = headLength(5)
+    if (n < 0) throw kindError(`a map (inline union ${typeName})`, at)
     enter(at)
     let member = null
     let valueAt = -1
@@ -962,14 +935,9 @@ export const runtime = {
    * @param {string} typeName
    */
   tupleHead (fieldCount, typeName) {
-    if (pos >= end) throw truncated(pos)
     const at = pos
-    const initial = src[pos++]
-    if (initial >> 5 !== 4) {
-      pos = at
-      throw kindError(`a list (tuple struct ${typeName})`, at)
-    }
-    const n = readLength(initial & 31, at, 1)
+    const n = headLength(4)
+    if (n < 0) throw kindError(`a list (tuple struct ${typeName})`, at)
     if (n !== fieldCount) throw fail('schema-tuple-length', `tuple struct ${typeName} has ${count(fieldCount, 'field')}, the list ${count(n, 'item')}`, at)
     enter(at)
   },
@@ -980,14 +948,9 @@ export const runtime = {
    * @returns {number}
    */
   mapHead (typeName) {
-    if (pos >= end) throw truncated(pos)
     const at = pos
-    const initial = src[pos++]
-    if (initial >> 5 !== 5) {
-      pos = at
-      throw kindError(`a map (struct ${typeName})`, at)
-    }
-    const n = readLength(initial & 31, at, 2)
+    const n = headLength(5)
+    if (n < 0) throw kindError(`a map (struct ${typeName})`, at)
     enter(at)
     mapStarts[depth] = at
     return n
