@@ -119,7 +119,7 @@ function bigArg () {
  * @returns {number}
  */
 function length (info, at, unit) {
-  const n = readArg(info, at)
+  const n = info < 24 ? info : readArg(info, at)
   if (n < 0 || n * unit > end - pos) throw tooLong(n < 0 ? bigArg() : n, at)
   return n
 }
@@ -145,7 +145,7 @@ function item () {
     case 0:
     case 1:
       // 31 is reserved here (no indefinite integers), as decode reads it
-      readArg(info === 31 ? 28 : info, at)
+      if (info >= 24) readArg(info === 31 ? 28 : info, at)
       return
     case 2: {
       const n = length(info, at, 1)
@@ -300,7 +300,7 @@ function expectString (major, rule, detail) {
  * @param {number} at
  */
 function tag (info, at) {
-  const number = readArg(info === 31 ? 28 : info, at)
+  const number = info < 24 ? info : readArg(info === 31 ? 28 : info, at)
   if (number !== CID_TAG) throw fail('tag', `tag ${number < 0 ? bigArg() : number} is not allowed; DAG-CBOR has only tag 42 (CID)`, at)
   const start = expectString(2, 'cid', 'tag 42 (CID) must hold a byte string')
   checkCid(src, start, pos)
