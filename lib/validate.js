@@ -11,7 +11,7 @@ import { toByteView } from './byte-view.js'
 import { CID_TAG } from './cid-encode.js'
 import { DagCborDecodeError, decodeFail as fail, truncated, count, lengthPastEnd, withDecodeSegment as withSegment } from './errors.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
-import { LEAST, word } from './head.js'
+import { word } from './head.js'
 
 /**
  * @typedef {object} ValidateOptions

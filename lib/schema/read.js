@@ -19,7 +19,7 @@ import { decodeFirst } from '../decode.js'
 import { CID_TAG } from '../cid-encode.js'
 import { count, lengthPastEnd, truncated } from '../errors.js'
 import { DEFAULT_MAX_DEPTH } from '../limits.js'
-import { LEAST, word } from '../head.js'
+import { word } from '../head.js'
 import { decodeFail as fail, withSegments, fieldSegment } from './errors.js'
 
 /** @typedef {() => any} Read */
