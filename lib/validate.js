@@ -300,7 +300,8 @@ function expectString (major, rule, detail) {
  * @param {number} at
  */
 function tag (info, at) {
-  const number = info < 24 ? info : readArg(info === 31 ? 28 : info, at)
+  // a CID's tag head (0xd8 0x2a), nearly every tag there is, needs no head reader
+  const number = info === 24 && pos < end && src[pos] === CID_TAG ? src[pos++] : info < 24 ? info : readArg(info === 31 ? 28 : info, at)
   if (number !== CID_TAG) throw fail('tag', `tag ${number < 0 ? bigArg() : number} is not allowed; DAG-CBOR has only tag 42 (CID)`, at)
   const start = expectString(2, 'cid', 'tag 42 (CID) must hold a byte string')
   checkCid(src, start, pos)
