@@ -78,23 +78,26 @@ function readArg (info, at) {
   if (pos + size > end) throw truncated(at)
   let value = src[pos]
   // the least value this size holds in shortest form (LEAST's), a constant per branch: computed
-  // (2 ** ...) it made every multi-byte head slower, and read from LEAST it made the bundles larger
+  // (2 ** ...) it made every multi-byte head slower, and read from LEAST it made the bundles larger.
+  // A one-byte argument (tags, most lengths) takes no branch beyond the first.
   let least = 24
-  if (size === 2) {
-    value = (value << 8) | src[pos + 1]
-    least = 0x100
-  } else if (size === 4) {
-    value = word(src, pos)
-    least = 0x10000
-  } else if (size === 8) {
-    bigHi = word(src, pos)
-    bigLo = word(src, pos + 4)
-    if (bigHi > 0x1fffff) {
-      pos += 8 // past the argument, as below
-      return -1
+  if (size > 1) {
+    if (size === 2) {
+      value = (value << 8) | src[pos + 1]
+      least = 0x100
+    } else if (size === 4) {
+      value = word(src, pos)
+      least = 0x10000
+    } else {
+      bigHi = word(src, pos)
+      bigLo = word(src, pos + 4)
+      least = 4294967296
+      if (bigHi > 0x1fffff) {
+        pos += 8 // past the argument, as below
+        return -1
+      }
+      value = bigHi * 4294967296 + bigLo
     }
-    value = bigHi * 4294967296 + bigLo
-    least = 4294967296
   }
   pos += size // in a copy pos is its module's cursor, moved past the argument here
   if (value < least) throw fail('non-shortest', `${value} is not in shortest form`, at)
