@@ -171,6 +171,26 @@ export class DagCborDecodeError extends DagCborError {
 }
 
 /**
+ * A decode error (decode.js, validate.js, head.js and the typed reader make theirs here).
+ *
+ * @param {RuleName} rule - whether relaxed mode lifts it is in RULES
+ * @param {string} detail
+ * @param {number} offset
+ * @returns {DagCborDecodeError}
+ */
+export function decodeFail (rule, detail, offset) {
+  return new DagCborDecodeError(rule, detail, offset)
+}
+
+/**
+ * @param {number} at
+ * @returns {DagCborDecodeError}
+ */
+export function truncated (at) {
+  return decodeFail('truncated', 'unexpected end of input', at)
+}
+
+/**
  * A decode error unwinding out of a list or map gets that level's index or key (innermost first;
  * `finish` joins them into the path); any other error passes through as it is. Shared by decode.js
  * and validate.js, whose paths must be the same.

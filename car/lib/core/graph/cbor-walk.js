@@ -4,6 +4,12 @@
 // canonical DAG-CBOR but that JavaScript re-encodes differently can be explained.
 // Iterative (an explicit stack, no recursion), so deep nesting cannot overflow the call stack.
 // Accepts any well-formed CBOR, definite or indefinite, so it also walks relaxed (non-canonical) blocks.
+// A head's argument is read by the codec's head reader (dag-cbor-fast/head), relaxed: the walks
+// check bounds, reserved values and indefinite lengths first, and refuse in their own words, so it
+// never throws here. An argument above 2^53-1 (-1 from it) is taken as Infinity: more than any
+// input holds, so such a length or count fails as one past the end would.
+
+import { readArgument } from 'dag-cbor-fast/head'
 
 export class CborWalkError extends Error {}
 
@@ -97,8 +103,9 @@ export function walkCbor (bytes, visit) {
         if (itemDone()) break
         continue
       }
-      arg = 0
-      for (let i = 0; i < size; i++) arg = arg * 256 + bytes[pos++]
+      arg = readArgument(bytes, pos, end, info, at, true)
+      if (arg < 0) arg = Infinity
+      pos += size
     }
     let complete = false
     switch (major) {
@@ -189,9 +196,9 @@ export function scanLinks (bytes, from, to, link) {
           if (info > 27) return false
           const size = 1 << (info - 24)
           if (pos + size > to) return false
-          arg = 0
-          for (let i = 0; i < size; i++) arg = arg * 256 + bytes[pos++]
-          if (major === 7) arg = 0
+          arg = major === 7 ? 0 : readArgument(bytes, pos, to, info, pos - 1, true)
+          if (arg < 0) arg = Infinity
+          pos += size
         }
         if (major === 2 || major === 3) {
           if (pos + arg > to) return false

@@ -6,12 +6,11 @@
 // it against its schema: a map of `roots` (a list of CIDs) and `version` (an integer), nothing else.
 import { CID } from 'multiformats/cid'
 import { decode } from 'dag-cbor-fast'
+import { readArgument, LEAST } from 'dag-cbor-fast/head'
 
 const NOT_SHORTEST = 'CBOR decode error: integer encoded in more bytes than necessary (strict decode)'
 const NO_PREFIX = 'Invalid CID for CBOR tag 42; expected leading 0x00'
 const CID_TAG = 42
-/** the least argument each longer head form (additional information 24 to 27) may hold */
-const SHORTEST = [24, 0x100, 0x10000, 2 ** 32]
 
 /**
  * @param {Uint8Array} bytes the header, after its length varint
@@ -94,12 +93,13 @@ function scanHeads (bytes, stop) {
     let value = ai
     if (ai > 27) break
     if (ai >= 24) {
-      const n = 2 ** (ai - 24)
+      const n = 1 << (ai - 24)
       if (at + n > bytes.length) break
-      value = 0
-      for (let k = 0; k < n; k++) value = value * 256 + bytes[at + k]
+      // the codec's head reader, relaxed: the checks it would make are made above, in cborg's words
+      value = readArgument(bytes, at, bytes.length, ai, at - 1, true)
       at += n
-      if (major <= 6 && value < SHORTEST[ai - 24]) return { notShortest: true, cidBytes }
+      if (value < 0) value = Infinity // above 2^53-1: in shortest form, and more than the input holds
+      else if (major <= 6 && value < LEAST[ai - 24]) return { notShortest: true, cidBytes }
     }
     if (tagged) cidBytes = major === 2 ? bytes.subarray(at, at + value) : null
     tagged = major === 6 && value === CID_TAG
