@@ -1,10 +1,11 @@
 // The argument of a CBOR head: the one reader of it. The CAR tool's byte-level walkers call
 // readArgument through the package's 'dag-cbor-fast/head' entry. Decode (decode.js), validate
-// (validate.js) and the typed reader (schema/read.js) each read heads over a cursor that is their
-// own module state, on their hottest path: each holds a copy of readArgument and bigArgument
-// written over that cursor, which scripts/generate-head-readers.js makes from the text below
-// (test/head.spec.js fails when a copy differs from what it makes now). A call here from each
-// module would be one function more in every bundle, over the size ceilings.
+// (validate.js), the typed reader (schema/read.js) and the Lexicon reader (lexicon/read.js) each
+// read heads over a cursor that is their own module state, on their hottest path: each holds a
+// copy of readArgument and bigArgument written over that cursor, which
+// scripts/generate-head-readers.js makes from the text below (test/head.spec.js fails when a copy
+// differs from what it makes now). A call here from each module would be one function more in
+// every bundle, over the size ceilings.
 // Nothing here imports from Node.
 
 import { decodeFail as fail, truncated } from './errors.js'

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Writes the copies of lib/head.js's readArgument and bigArgument that decode, validate and the
-// typed reader hold, each over its own module's cursor (src, pos, end, and bigHi and bigLo, which
-// each declares beside it), between the markers below in each file. The copies are committed, so that a checkout runs as it is; test/head.spec.js
-// fails when one differs from what this makes now.
+// Writes the copies of lib/head.js's readArgument and bigArgument that decode, validate, the
+// typed reader and the Lexicon reader hold, each over its own module's cursor (src, pos, end, and
+// bigHi and bigLo, which each declares beside it), between the markers below in each file. The
+// copies are committed, so that a checkout runs as it is; test/head.spec.js fails when one differs
+// from what this makes now.
 //   node scripts/generate-head-readers.js
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -15,7 +16,8 @@ export const END = '// end of the code generated from lib/head.js'
 export const TARGETS = [
   { file: 'lib/decode.js', relaxed: true },
   { file: 'lib/validate.js', relaxed: false },
-  { file: 'lib/schema/read.js', relaxed: false }
+  { file: 'lib/schema/read.js', relaxed: false },
+  { file: 'lib/lexicon/read.js', relaxed: false }
 ]
 
 /**

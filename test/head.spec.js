@@ -1,11 +1,14 @@
 // The CBOR head reader (lib/head.js): the argument of each head form, the refusals in decode's
 // words, its package entry 'dag-cbor-fast/head' (which the CAR tool's walkers import it through),
-// and the copies decode, validate and the typed reader hold, which must be what
-// scripts/generate-head-readers.js makes from it now.
+// and the copies decode, validate, the typed reader and the Lexicon reader hold, which must be what
+// scripts/generate-head-readers.js makes from it now, and be the only head readers in lib/.
 import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import * as head from '../lib/head.js'
 import { DagCborDecodeError } from '../index.js'
-import { generate, block, BEGIN, END } from '../scripts/generate-head-readers.js'
+import { generate, block, BEGIN, END, TARGETS } from '../scripts/generate-head-readers.js'
 
 /** @param {number[]} bytes */
 const u8 = (bytes) => new Uint8Array(bytes)
@@ -63,11 +66,26 @@ describe('the CBOR head reader (lib/head.js)', () => {
     assert.equal(entry.readArgument, head.readArgument)
   })
 
-  it('the copies in decode.js, validate.js and schema/read.js are what scripts/generate-head-readers.js makes now', () => {
+  it('the copies in decode.js, validate.js, schema/read.js and lexicon/read.js are what scripts/generate-head-readers.js makes now', () => {
+    assert.deepEqual(TARGETS.map((t) => t.file), ['lib/decode.js', 'lib/validate.js', 'lib/schema/read.js', 'lib/lexicon/read.js'])
     for (const { file, text, current } of generate()) {
       assert.ok(current.includes(BEGIN) && current.includes(END), `${file} has no generated block`)
       assert.ok(text === current, `${file}'s copy of lib/head.js's reader differs from what it makes now: run node scripts/generate-head-readers.js`)
     }
+  })
+
+  it('no module in lib/ reads a head by hand: outside lib/head.js, only the generated copies refuse a reserved or non-shortest argument', () => {
+    const lib = fileURLToPath(new URL('../lib/', import.meta.url))
+    /** @type {string[]} */
+    const found = []
+    for (const name of fs.readdirSync(lib, { recursive: true, encoding: 'utf8' })) {
+      if (!name.endsWith('.js') || name === 'head.js') continue
+      let text = fs.readFileSync(path.join(lib, name), 'utf8')
+      const start = text.indexOf(BEGIN)
+      if (start >= 0) text = text.slice(0, start) + text.slice(text.indexOf(END))
+      if (/fail\('non-shortest'|additional information \$\{/.test(text)) found.push(`lib/${name.split(path.sep).join('/')}`)
+    }
+    assert.deepEqual(found, [], 'these read CBOR heads with a reader of their own: take a generated copy (scripts/generate-head-readers.js) or call lib/head.js')
   })
 
   it('a copy is readArgument over the module cursor, strict unless the module reads relaxed input', () => {
