@@ -1,0 +1,35 @@
+// Own file: the package's `imports` map names it (package.json's #modules-now, "node" condition).
+// lib/core/base/modules-now.js's functions in Node: each module loaded at the first call that asks
+// for it, not when the library is imported. Importing them would cost every program that imports
+// the library their modules' loading (DAG-JSON brings cborg's twenty), used or not. They are
+// loaded by require() of an ES module (Node 20.19 and later) of the file import resolves the name
+// to: @ipld/dag-pb's exports map has only an "import" condition, which require() does not match.
+// In Node every load of these comes through here, the on-demand ones included (check/codecs.js):
+// Node 24 refuses to require() a module that an import() of it is still loading.
+const { createRequire } = /** @type {typeof import('node:module')} */ (process.getBuiltinModule('node:module'))
+const { fileURLToPath } = /** @type {typeof import('node:url')} */ (process.getBuiltinModule('node:url'))
+const require = createRequire(import.meta.url)
+
+/**
+ * @param {string} specifier
+ * @returns {any} the module's namespace
+ */
+const load = (specifier) => require(fileURLToPath(import.meta.resolve(specifier)))
+
+/** @type {typeof import('@ipld/dag-json') | undefined} */
+let dagJsonModule
+/** @type {typeof import('@ipld/dag-pb') | undefined} */
+let dagPbModule
+/** @type {typeof import('@noble/hashes/sha2.js') | undefined} */
+let sha2Module
+/** @type {typeof import('@noble/hashes/blake2.js') | undefined} */
+let blake2Module
+
+/** @returns {typeof import('@ipld/dag-json')} */
+export const dagJson = () => (dagJsonModule ??= load('@ipld/dag-json'))
+/** @returns {typeof import('@ipld/dag-pb')} */
+export const dagPb = () => (dagPbModule ??= load('@ipld/dag-pb'))
+/** @returns {typeof import('@noble/hashes/sha2.js')} */
+export const sha2 = () => (sha2Module ??= load('@noble/hashes/sha2.js'))
+/** @returns {typeof import('@noble/hashes/blake2.js')} */
+export const blake2 = () => (blake2Module ??= load('@noble/hashes/blake2.js'))
