@@ -1,7 +1,8 @@
 // What importing the library loads: only what importing needs. What only some calls use (DAG-JSON
 // and dag-pb, which blockToJson and the checks of such blocks need; @noble/hashes, which a
 // synchronous hash before the faster hasher is loaded needs; the AT Protocol signature check's
-// @noble/curves; hash-wasm) is loaded by the first call that needs it. Each module loaded costs a
+// @noble/curves; hash-wasm; the verify pipeline, which only verifyCar and its kin run) is loaded
+// by the first call that needs it. Each module loaded costs a
 // fresh process its resolution, read and compile, so a dependency loaded at import costs every
 // program that imports the library, whether it calls it or not. No timing here: the modules a fresh
 // process loads, recorded by a module loader hook, are held to a list.
@@ -13,6 +14,8 @@ const car = fileURLToPath(new URL('../', import.meta.url))
 
 /** packages no entry loads at import (the first call that needs one loads it) */
 const NOT_AT_IMPORT = ['@ipld/dag-json', '@ipld/dag-pb', 'cborg', '@noble/hashes', '@noble/curves', 'hash-wasm']
+/** our modules no entry loads at import: the verify pipeline (and what only it uses), the CLI's words */
+const OURS_NOT_AT_IMPORT = ['lib/core/run/pipeline.js', 'lib/core/report/summary.js', 'lib/core/check/car-checks.js', 'lib/node/command-args.js']
 
 // the hook (it runs on the loader's own thread): each module's URL, as it is loaded, to standard
 // output, written at once, so that every line is out before the import it belongs to resolves
@@ -60,6 +63,12 @@ describe('importing the library loads only what importing needs', function () {
       assert.ok(loaded.some((m) => inPackage(m, 'multiformats')), loaded.join('\n'))
       const early = loaded.filter((m) => NOT_AT_IMPORT.some((pkg) => inPackage(m, pkg)))
       assert.deepEqual(early, [], `loaded at import:\n${early.join('\n')}`)
+    })
+
+    it(`${entry}: not the verify pipeline at import (${OURS_NOT_AT_IMPORT.join(', ')})`, () => {
+      const loaded = loadedBy(entry)
+      assert.ok(loaded.includes('lib/core/index.js'), loaded.join('\n'))
+      assert.deepEqual(OURS_NOT_AT_IMPORT.filter((m) => loaded.includes(m)), [])
     })
   }
 })
