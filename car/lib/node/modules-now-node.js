@@ -16,20 +16,22 @@ const require = createRequire(import.meta.url)
  */
 const load = (specifier) => require(fileURLToPath(import.meta.resolve(specifier)))
 
-/** @type {typeof import('@ipld/dag-json') | undefined} */
+/** @typedef {typeof import('../core/base/modules-now.js')} ModulesNow the same functions, outside Node */
+
+/** @type {ReturnType<ModulesNow['dagJson']> | undefined} */
 let dagJsonModule
-/** @type {typeof import('@ipld/dag-pb') | undefined} */
+/** @type {ReturnType<ModulesNow['dagPb']> | undefined} */
 let dagPbModule
-/** @type {typeof import('@noble/hashes/sha2.js') | undefined} */
+/** @type {ReturnType<ModulesNow['sha2']> | undefined} */
 let sha2Module
-/** @type {typeof import('@noble/hashes/blake2.js') | undefined} */
+/** @type {ReturnType<ModulesNow['blake2']> | undefined} */
 let blake2Module
 
-/** @returns {typeof import('@ipld/dag-json')} */
+/** @type {ModulesNow['dagJson']} */
 export const dagJson = () => (dagJsonModule ??= load('@ipld/dag-json'))
-/** @returns {typeof import('@ipld/dag-pb')} */
+/** @type {ModulesNow['dagPb']} */
 export const dagPb = () => (dagPbModule ??= load('@ipld/dag-pb'))
-/** @returns {typeof import('@noble/hashes/sha2.js')} */
+/** @type {ModulesNow['sha2']} */
 export const sha2 = () => (sha2Module ??= load('@noble/hashes/sha2.js'))
-/** @returns {typeof import('@noble/hashes/blake2.js')} */
+/** @type {ModulesNow['blake2']} */
 export const blake2 = () => (blake2Module ??= load('@noble/hashes/blake2.js'))

@@ -8,11 +8,7 @@ import * as dagPbModule from '@ipld/dag-pb'
 import * as sha2Module from '@noble/hashes/sha2.js'
 import * as blake2Module from '@noble/hashes/blake2.js'
 
-/** @returns {typeof import('@ipld/dag-json')} */
 export const dagJson = () => dagJsonModule
-/** @returns {typeof import('@ipld/dag-pb')} */
 export const dagPb = () => dagPbModule
-/** @returns {typeof import('@noble/hashes/sha2.js')} */
 export const sha2 = () => sha2Module
-/** @returns {typeof import('@noble/hashes/blake2.js')} */
 export const blake2 = () => blake2Module
