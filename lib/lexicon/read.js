@@ -208,8 +208,7 @@ function readInteger (node) {
   if (big) {
     if (bigValue > INT64_MAX) throw outOfRange(major, at)
     v = major === 0 ? bigValue : -1n - bigValue
-  }
-  else v = major === 0 ? n : n < Number.MAX_SAFE_INTEGER ? -1 - n : -1n - BigInt(n)
+  } else v = major === 0 ? n : n < Number.MAX_SAFE_INTEGER ? -1 - n : -1n - BigInt(n)
   check(integerProblem(node, v), at)
   return building ? v : undefined
 }
@@ -343,7 +342,6 @@ function store (object, name, value) {
   if (name === '__proto__') Object.defineProperty(object, name, { value, enumerable: true, writable: true, configurable: true })
   else object[name] = value
 }
-
 
 /**
  * The value at pos, as `node` types it.

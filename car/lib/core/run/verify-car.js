@@ -213,7 +213,6 @@ class BlockInfoView {
   }
 }
 
-
 /**
  * The same bytes the CLI's `verify --out X --canonicalize` writes: non-canonical DAG-CBOR blocks in
  * canonical form, the blocks linking to them (and the roots) relinked up the DAG. The output is

@@ -64,7 +64,6 @@ export function asCid (value) {
   return problem === null ? cid : `a CID whose bytes are not one (${problem})`
 }
 
-
 const SHA2_256 = 0x12
 const BLAKE2B_256 = 0xb220
 const IDENTITY = 0x00
