@@ -23,4 +23,3 @@ export function mstNode (rnd) {
   }
   return { e, l: rnd() < 0.5 ? cid() : null }
 }
-

@@ -23,7 +23,7 @@ const names = Object.keys(SCHEMA_CORPORA).filter((n) => n.includes(only))
 const corpora = await loadCorpora({ quick, filter: (n) => names.includes(n) })
 const fmt = (/** @type {number} */ x) => `${x.toFixed(2)}x`
 console.log(`typed codec (${quick ? 'quick' : 'full'} run; speed ratios, median of ${cfg.rounds} rounds; ${process.release.name} ${process.version})`)
-console.log(`| corpus | root | blocks | avg B | typed decode MB/s | typed / ours decode | typed / (@ipld + toTyped) | ahead of time / ours decode | ahead of time / (@ipld + toTyped) | (ours + toTyped) / (@ipld + toTyped) | (ours + toTyped) / ours | typed / ours encode |`)
+console.log('| corpus | root | blocks | avg B | typed decode MB/s | typed / ours decode | typed / (@ipld + toTyped) | ahead of time / ours decode | ahead of time / (@ipld + toTyped) | (ours + toTyped) / (@ipld + toTyped) | (ours + toTyped) / ours | typed / ours encode |')
 console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
 for (const c of corpora) {
   const typed = /** @type {NonNullable<ReturnType<typeof typedCells>>} */ (typedCells(c))

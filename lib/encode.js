@@ -136,7 +136,6 @@ function writeArray (array) {
   ancestors[--depth] = null
 }
 
-
 /**
  * Write a map whose keys are all strings, sorted by UTF-8 length, then bytewise.
  *

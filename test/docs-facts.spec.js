@@ -131,7 +131,7 @@ describe('docs: one place for each fact', () => {
     assert.deepEqual([...flags].filter((flag) => !new RegExp(`${flag}(?![\\w-])`).test(readme)), [], 'car/README.md should name each')
   })
 
-  it("car/docs/atproto.md names every fault rule of the repo check", () => {
+  it('car/docs/atproto.md names every fault rule of the repo check', () => {
     const lib = new URL('../car/lib/', import.meta.url)
     const sources = fs.readdirSync(lib, { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('.js') && file.includes('atproto'))

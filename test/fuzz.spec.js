@@ -12,9 +12,9 @@ describe('fuzz', function () {
 
   it('loads the whole mutation corpus (codec-fixtures and both real CARs)', async () => {
     const corpus = await loadCorpus()
-    assert.equal(corpus.filter(s => s.name.startsWith('fixture:')).length, 128)
-    assert.equal(corpus.filter(s => s.name.startsWith('filecoin-calibnet-genesis.car:')).length, 1197)
-    assert.equal(corpus.filter(s => s.name.startsWith('filecoin-sample-v1.car:')).length, 1043)
+    assert.equal(corpus.filter((s) => s.name.startsWith('fixture:')).length, 128)
+    assert.equal(corpus.filter((s) => s.name.startsWith('filecoin-calibnet-genesis.car:')).length, 1197)
+    assert.equal(corpus.filter((s) => s.name.startsWith('filecoin-sample-v1.car:')).length, 1043)
   })
 
   it('20,000 seeded inputs: no invariant fails; every source runs; accepts and rejects both occur', async () => {

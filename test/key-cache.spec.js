@@ -178,7 +178,7 @@ describe('key cache: what a key leaves in the cache is exactly its bytes', () =>
    * @param {Uint8Array} key @param {ArrayLike<number>} value */
   const readKeyBefore = (key, value) => Object.keys(decode(concat([0xa1], head(3, key.length), key, value)))[0]
 
-  it("a 32-byte key does not write the byte after it into the next slot", () => {
+  it('a 32-byte key does not write the byte after it into the next slot', () => {
     // E = e y and F = f y share slot s, f a letter; a 32-byte key X in slot s - 1 read before a
     // text of f - 0x60 characters (so the byte after X is f) would, written one byte too far,
     // turn E's bytes into F's

@@ -42,13 +42,13 @@ describe('limits: length claims larger than the input', () => {
       const bytes = fromHex(hex)
       for (const opts of [undefined, { relaxed: true }, { viewBytes: true }]) {
         const before = memNow()
-        const e = throwsClean(() => decode(bytes, opts), e => e instanceof DagCborDecodeError)
+        const e = throwsClean(() => decode(bytes, opts), (e) => e instanceof DagCborDecodeError)
         const grew = memNow() - before
         assert.equal(e.rule, 'truncated')
         assert.ok(e.offset >= 0 && e.offset < bytes.length, `offset ${e.offset}`)
         assert.ok(grew < 4 * 1024 * 1024, `heap+arrayBuffers grew by ${grew} bytes`)
       }
-      throwsClean(() => decodeFirst(bytes), e => e instanceof DagCborDecodeError && e.rule === 'truncated')
+      throwsClean(() => decodeFirst(bytes), (e) => e instanceof DagCborDecodeError && e.rule === 'truncated')
     })
   }
 })
@@ -106,13 +106,13 @@ describe('limits: deep nesting', function () {
   for (const [label, bytes] of Object.entries(inputs)) {
     for (const opts of [undefined, { relaxed: true }, { maxDepth: 10_000_000 }, { maxDepth: Infinity }]) {
       it(`${label}, options ${JSON.stringify(opts) ?? 'none'}: a clean DagCborDecodeError, never a stack overflow`, () => {
-        const e = throwsClean(() => decode(bytes, opts), e => !isStackOverflow(e))
+        const e = throwsClean(() => decode(bytes, opts), (e) => !isStackOverflow(e))
         assert.ok(e instanceof DagCborDecodeError, `${e.name}: ${e.message}`)
         assert.equal(e.rule, 'depth')
       })
     }
     it(`${label}: decodeFirst likewise`, () => {
-      const e = throwsClean(() => decodeFirst(bytes), e => !isStackOverflow(e))
+      const e = throwsClean(() => decodeFirst(bytes), (e) => !isStackOverflow(e))
       assert.ok(e instanceof DagCborDecodeError && e.rule === 'depth', e.message)
     })
   }
@@ -148,10 +148,10 @@ describe('limits: deep nesting', function () {
           assert.deepEqual(encode(value, opts), bytes)
           assert.equal(encodedLength(value, opts), bytes.length)
         } else {
-          const d = throwsClean(() => decode(bytes, opts), e => e instanceof DagCborDecodeError)
+          const d = throwsClean(() => decode(bytes, opts), (e) => e instanceof DagCborDecodeError)
           assert.equal(d.rule, 'depth', d.message)
           assert.equal(d.offset, limit * open.length, 'offset of the first container too deep')
-          const e = throwsClean(() => encode(value, opts), e => e instanceof DagCborEncodeError)
+          const e = throwsClean(() => encode(value, opts), (e) => e instanceof DagCborEncodeError)
           assert.equal(e.rule, 'depth', e.message)
         }
       })
@@ -203,7 +203,7 @@ describe('limits: deep nesting', function () {
     for (const [fn, call] of [['encode', (/** @type {any} */ v) => encode(v)], ['encode maxDepth 1e9', (/** @type {any} */ v) => encode(v, { maxDepth: 1e9 })],
       ['encodedLength', (/** @type {any} */ v) => encodedLength(v)], ['encodeInto', (/** @type {any} */ v) => encodeInto(v, new Uint8Array(1 << 20))]]) {
       it(`${fn} of ${label}: a clean DagCborEncodeError (rule depth), never a stack overflow`, () => {
-        const e = throwsClean(() => call(value), e => !isStackOverflow(e))
+        const e = throwsClean(() => call(value), (e) => !isStackOverflow(e))
         assert.ok(e instanceof DagCborEncodeError, `${e.name}: ${e.message}`)
         assert.equal(e.rule, 'depth')
       })
@@ -211,9 +211,9 @@ describe('limits: deep nesting', function () {
   }
 
   it('after a depth error, the next encode and decode work normally', () => {
-    throwsClean(() => encode(deepValue(100_000, false)), e => e instanceof DagCborEncodeError)
+    throwsClean(() => encode(deepValue(100_000, false)), (e) => e instanceof DagCborEncodeError)
     assert.deepEqual(encode({ a: [1] }), fromHex('a1616181' + '01'))
-    throwsClean(() => decode(nested(1_000_000, [0x81], [0x00]), { maxDepth: Infinity }), e => e instanceof DagCborDecodeError)
+    throwsClean(() => decode(nested(1_000_000, [0x81], [0x00]), { maxDepth: Infinity }), (e) => e instanceof DagCborDecodeError)
     assert.deepEqual(decode(fromHex('a161618101')), { a: [1] })
   })
 })

@@ -90,7 +90,7 @@ const DECODE = [
   { root: 'Inline', data: 'a1617461 62', expected: { B: {} } },
   { root: 'Inline', data: 'a261746163617805', error: { rule: 'schema-union', offset: 3, typePath: 'Inline' } },
   { root: 'Inline', data: 'a1617805', error: { rule: 'schema-union', offset: 0, typePath: 'Inline' } },
-    { root: 'Inline', data: 'a261746161 6178f6', error: { rule: 'schema-kind', offset: 7, path: '/x', typePath: 'Inline(A).x' } },
+  { root: 'Inline', data: 'a261746161 6178f6', error: { rule: 'schema-kind', offset: 7, path: '/x', typePath: 'Inline(A).x' } },
   // enums
   { root: 'Color', data: '6172', expected: 'Red' },
   { root: 'Color', data: '65477265656e', expected: 'Green' },

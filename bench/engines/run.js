@@ -234,7 +234,7 @@ function copyBoundLines (run) {
 function printTyped (run) {
   const typed = run.results.filter((r) => r.decode?.rows.includes(TYPED_ROW))
   if (!typed.length) return
-  console.log(`\nTyped codec (median over rounds, (min-max)): typed decode / ours (generic decode), / (@ipld/dag-cbor + toTyped); the same with the struct readers toJavaScript writes (ahead of time); (ours + toTyped) / (@ipld/dag-cbor + toTyped); typed encode / ours (generic encode of the representation).\n`)
+  console.log('\nTyped codec (median over rounds, (min-max)): typed decode / ours (generic decode), / (@ipld/dag-cbor + toTyped); the same with the struct readers toJavaScript writes (ahead of time); (ours + toTyped) / (@ipld/dag-cbor + toTyped); typed encode / ours (generic encode of the representation).\n')
   console.log('| corpus | typed / ours decode | typed / (@ipld + toTyped) | ahead of time / ours decode | ahead of time / (@ipld + toTyped) | (ours + toTyped) / (@ipld + toTyped) | typed / ours encode |')
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |')
   for (const r of typed) {

@@ -147,7 +147,7 @@ describe('dag-cbor-car: no lie under corruption (seeded flips, inserts, deletes 
     })
   }
 
-  it(`a sample of the cases through the command line: the same exit status, one-line reasons, no stack trace`, () => {
+  it('a sample of the cases through the command line: the same exit status, one-line reasons, no stack trace', () => {
     assert.equal(sample.length, CLI_SAMPLE * CARS.length)
     for (const c of sample) {
       const file = path.join(tmp, c.name)

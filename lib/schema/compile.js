@@ -361,10 +361,14 @@ export class Compiler {
     let defn = typeof type === 'string' && hasOwn(this.types, type) ? this.types[type] : undefined
     for (let i = 0; i < 100 && isObject(defn) && isObject(defn.copy) && typeof defn.copy.fromType === 'string'; i++) defn = hasOwn(this.types, defn.copy.fromType) ? this.types[defn.copy.fromType] : undefined
     const kind = isObject(defn) ? Object.keys(defn)[0] : ''
-    const holds = kind === 'int' ? Number.isInteger(implicit)
-      : kind === 'string' ? typeof implicit === 'string'
-        : kind === 'bool' ? typeof implicit === 'boolean'
-          : kind === 'enum' ? typeof implicit === 'string' && Array.isArray(defn?.enum.members) && defn?.enum.members.includes(implicit)
+    const holds = kind === 'int'
+      ? Number.isInteger(implicit)
+      : kind === 'string'
+        ? typeof implicit === 'string'
+        : kind === 'bool'
+          ? typeof implicit === 'boolean'
+          : kind === 'enum'
+            ? typeof implicit === 'string' && Array.isArray(defn?.enum.members) && defn?.enum.members.includes(implicit)
             : false
     if (!holds) throw refuse(name, `field ${JSON.stringify(fieldName)}: its implicit value ${JSON.stringify(implicit)} is not ${kind === 'int' || kind === 'string' || kind === 'bool' || kind === 'enum' ? `of its type (${kind})` : 'supported for its type (only Int, String, Bool and enum fields have one)'}`)
   }

@@ -39,9 +39,9 @@ export function loadCorpus () {
   corpusPromise ??= (async () => {
     /** @type {Seed[]} */
     const seeds = []
-    const files = fs.readdirSync(FIXTURES, { recursive: true }).map(String).filter(f => f.endsWith('.dag-cbor')).sort()
+    const files = fs.readdirSync(FIXTURES, { recursive: true }).map(String).filter((f) => f.endsWith('.dag-cbor')).sort()
     for (const f of files) seeds.push({ name: `fixture:${f}`, bytes: new Uint8Array(fs.readFileSync(path.join(FIXTURES, f))) })
-    const cars = fs.readdirSync(DATA).filter(f => f.endsWith('.car')).sort()
+    const cars = fs.readdirSync(DATA).filter((f) => f.endsWith('.car')).sort()
     for (const f of cars) {
       const reader = await CarReader.fromBytes(fs.readFileSync(path.join(DATA, f)))
       for await (const { cid, bytes } of reader.blocks()) {
@@ -96,7 +96,7 @@ function seedItems (s) {
 /** @param {any} e */
 function errText (e) {
   if (!(e instanceof Error)) return `non-Error thrown: ${String(e)}`
-  const frame = (e.stack || '').split('\n').slice(1, 3).map(s => s.trim()).join(' | ')
+  const frame = (e.stack || '').split('\n').slice(1, 3).map((s) => s.trim()).join(' | ')
   return `${e.name}: ${e.message.slice(0, 200)}${frame ? ` @ ${frame}` : ''}`
 }
 
@@ -113,10 +113,10 @@ export function describe (v, depth = 0, seen = new Set()) {
     if (v instanceof Uint8Array) return `Uint8Array(${toHex(v.subarray(0, 32))}${v.length > 32 ? '…' : ''})`
     if (v.asCID === v) return `CID(${v})`
     if (v instanceof Map) return `Map{${[...v].slice(0, 20).map(([k, x]) => `${describe(k, depth + 1, seen)}=>${describe(x, depth + 1, seen)}`).join(', ')}}`
-    if (Array.isArray(v)) return `[${v.slice(0, 20).map(x => describe(x, depth + 1, seen)).join(', ')}${v.length > 20 ? ', …' : ''}]`
+    if (Array.isArray(v)) return `[${v.slice(0, 20).map((x) => describe(x, depth + 1, seen)).join(', ')}${v.length > 20 ? ', …' : ''}]`
     const proto = Object.getPrototypeOf(v)
     const name = proto === Object.prototype ? '' : (proto?.constructor?.name ?? 'null-proto') + ' '
-    return `${name}{${Object.keys(v).slice(0, 20).map(k => `${JSON.stringify(k)}: ${describe(v[k], depth + 1, seen)}`).join(', ')}}`
+    return `${name}{${Object.keys(v).slice(0, 20).map((k) => `${JSON.stringify(k)}: ${describe(v[k], depth + 1, seen)}`).join(', ')}}`
   } finally {
     seen.delete(v)
   }
@@ -125,7 +125,7 @@ export function describe (v, depth = 0, seen = new Set()) {
 class Stats {
   constructor () {
     /** @type {Record<string, number>} inputs per source */
-    this.inputs = Object.fromEntries(SOURCES.map(s => [s, 0]))
+    this.inputs = Object.fromEntries(SOURCES.map((s) => [s, 0]))
     /** @type {Record<string, number>} */
     this.outcomes = {}
     /** @type {Record<string, number>} oracle (@ipld/dag-cbor) accepts, our strict decode rejects; by our rule */

@@ -145,7 +145,7 @@ function entrySpan (items, it) {
 
 /** delete, duplicate or swap children of an array or map, fixing the parent's count (mostly) */
 function structural (r, b, items) {
-  const kids = items.filter(i => i.parent >= 0 && (items[i.parent].major === 4 || items[i.parent].major === 5))
+  const kids = items.filter((i) => i.parent >= 0 && (items[i.parent].major === 4 || items[i.parent].major === 5))
   if (!kids.length) return null
   const it = r.pick(kids)
   const p = items[it.parent]
@@ -178,7 +178,7 @@ function wrap (r, b, items) {
 
 /** put a UTF-8 hazard into a text string and fix its length */
 function utf8Hazard (r, b, items) {
-  const strs = items.filter(i => i.major === 3)
+  const strs = items.filter((i) => i.major === 3)
   if (!strs.length) return null
   const it = r.pick(strs)
   const content = b.subarray(it.start + it.hdrLen, it.end)

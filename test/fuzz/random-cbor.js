@@ -10,7 +10,7 @@ export function randomBytes (r) {
   return r.bytes(r.size(r.chance(0.1) ? 1024 : 48))
 }
 
-const TAGGED = INTERESTING.filter(b => b[0] === 0xd8)
+const TAGGED = INTERESTING.filter((b) => b[0] === 0xd8)
 const utf8 = new TextEncoder()
 const CHARS = ['a', 'b', 'z', 'A', '0', ' ', '~', '\u0000', '\u007f', '\u0080', 'é', '\u07ff', '\u0800', '☺', '\ufeff', '\uffff', '\ufffd', '\u{10000}', '\u{1f600}', '\u{10ffff}']
 

@@ -22,31 +22,31 @@ export function smallSize (shape) {
 /** @type {Record<string, Shape>} */
 export const SHAPES = {
   // one map with many keys, in canonical order (equal-length keys, so bytewise order)
-  'map of many keys': size => {
+  'map of many keys': (size) => {
     const n = Math.floor(size / 10)
     const parts = [head(5, n)]
     for (let i = 0; i < n; i++) parts.push(text('k' + String(i).padStart(7, '0')), [0x01])
     return concatAll(parts)
   },
   // one long ASCII text string, one long multi-byte text string, 4 KiB byte strings
-  'long ASCII string': size => text('a'.repeat(size)),
-  'long multi-byte string': size => text('é☺\u{1f600}'.repeat(Math.floor(size / 9))),
-  'byte strings of 4 KiB': size => {
+  'long ASCII string': (size) => text('a'.repeat(size)),
+  'long multi-byte string': (size) => text('é☺\u{1f600}'.repeat(Math.floor(size / 9))),
+  'byte strings of 4 KiB': (size) => {
     const piece = concat(head(2, 4096), new Uint8Array(4096).fill(7))
     const n = Math.floor(size / piece.length)
     return concatAll([head(4, n), ...Array(n).fill(piece)])
   },
   // an array of many 100-deep nested arrays: one array per input byte
-  'nested arrays': size => {
+  'nested arrays': (size) => {
     const one = concat(new Uint8Array(99).fill(0x81), [0x80])
     const n = Math.floor(size / one.length)
     return concatAll([head(4, n), ...Array(n).fill(one)])
   },
-  'array of short strings': size => {
+  'array of short strings': (size) => {
     const n = Math.floor(size / 6)
     return concatAll([head(4, n), ...Array.from({ length: n }, (_, i) => text(String(i % 100000).padStart(5, '0')))])
   },
-  'array of CIDs': size => {
+  'array of CIDs': (size) => {
     const cid = fromHex('d82a58250001711220e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855')
     const n = Math.floor(size / cid.length)
     return concatAll([head(4, n), ...Array(n).fill(cid)])

@@ -531,4 +531,3 @@ export function collisionsOf (schema, root) {
   visit(root)
   return found
 }
-

@@ -48,7 +48,6 @@ exit status: 0 every check passed (or, with --canonicalize, every problem was a 
              1 problems found in the data (hashes, DAG-CBOR, roots, CARv2 index)
              2 bad usage, or input that is unreadable or malformed (no output file is left)`
 
-
 /** verify's options (also read by many.js, to tell a flag's value from an input) */
 export const OPTIONS = /** @type {const} */ ({
   out: { type: 'string' },

@@ -14,7 +14,7 @@ import { CarIndexer as CoreCarIndexer } from '../core/api/car-indexer.js'
 import { CarCIDIterator as CoreCarCIDIterator } from '../core/api/car-cid-iterator.js'
 import { missing, loadFor } from '../core/check/on-demand.js'
 import { openInput } from './input-source.js'
-import { blake2b } from '@noble/hashes/blake2.js'
+import { blake2 } from '#modules-now'
 
 const fsread = promisify(fs.read)
 
@@ -52,11 +52,12 @@ async function nodeBlockIterator (input, options) {
 }
 
 /**
- * blake2b-256 in JavaScript, for a synchronous read that meets one before its WebAssembly is loaded.
+ * blake2b-256 in JavaScript, for a synchronous read that meets one before its WebAssembly is loaded
+ * (@noble/hashes, loaded then: lib/node/modules-now-node.js).
  *
  * @type {import('../core/api/car-buffer-reader.js').HashNow}
  */
-const hashNow = (code, bytes) => code === 0xb220 ? blake2b(bytes, { dkLen: 32 }) : null
+const hashNow = (code, bytes) => code === 0xb220 ? blake2().blake2b(bytes, { dkLen: 32 }) : null
 
 /** @param {RawLocation} blockIndex */
 function checkLocation (blockIndex) {

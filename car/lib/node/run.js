@@ -2,10 +2,10 @@
 // plugged in: worker threads, the output CAR and --map file written atomically, the codec loaded by
 // module URL (so worker threads load the same one; the bench swaps it), and the default number of
 // threads from the input's size and the machine's cores.
-import { runPipeline } from '../core/run/pipeline.js'
+// The library (index.js) imports this module for its worker threads; the pipeline and the CLI's
+// words are loaded by the first run, so that a program that only reads blocks does not load them.
 import { idleCores, availableCores } from './idle-cores.js'
 import { setClock } from '../core/base/clock.js'
-import { inCommandWords } from './command-args.js'
 
 // runs are timed with process.uptime() rather than the global `performance`, whose first read loads
 // perf_hooks; both count from the process's start (a time taken before this runs still compares)
@@ -74,6 +74,7 @@ export async function roundTrip (options) {
   let early = threads > 0 ? startPool(threads) : null
   early?.catch(() => {}) // its failure, if any, is the run's when the run takes it
   try {
+    const { runPipeline } = await import('../core/run/pipeline.js')
     return await runPipeline({
       ...rest,
       workers,
@@ -87,7 +88,7 @@ export async function roundTrip (options) {
       output: out === undefined ? undefined : fileTarget(out, mapFile)
     })
   } catch (err) {
-    throw inCommandWords(err) // the summary verify prints from it too
+    throw (await import('./command-args.js')).inCommandWords(err) // the summary verify prints from it too
   } finally {
     // not taken: the run ended before it needed them (a header it could not read)
     if (early !== null) await early.then((pool) => pool.close(), () => {})

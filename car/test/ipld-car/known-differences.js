@@ -19,9 +19,9 @@ export const KNOWN = [
   ['test-errors.spec.js', "Misc errors bad header bad 'version' type", 'differs', MESSAGES],
   ['test-errors.spec.js', "Misc errors bad header no 'roots' array", 'differs', MESSAGES],
   ['test-errors.spec.js', "Misc errors bad header bad 'roots' type", 'differs', MESSAGES],
-  ['test-errors.spec.js', "Misc errors bad header extraneous properties", 'differs', MESSAGES],
-  ['test-errors.spec.js', "Misc errors bad header not an object", 'differs', MESSAGES],
-  ['test-errors.spec.js', "Misc errors bad header recursive v2 header", 'differs', MESSAGES],
+  ['test-errors.spec.js', 'Misc errors bad header extraneous properties', 'differs', MESSAGES],
+  ['test-errors.spec.js', 'Misc errors bad header not an object', 'differs', MESSAGES],
+  ['test-errors.spec.js', 'Misc errors bad header recursive v2 header', 'differs', MESSAGES],
   ['test-reader.spec.js', 'CarReader fromBytes() decode error - trailing null bytes', 'differs', MESSAGES],
   ['test-reader.spec.js', 'CarReader fromBytes() decode error - trailing null bytes *', 'differs', MESSAGES],
   ['test-reader.spec.js', 'CarReader fromBytes() decode error - bad first byte', 'differs', MESSAGES],
@@ -40,7 +40,7 @@ export const KNOWN = [
   ['test-buffer-writer.spec.js', 'CarBufferWriter has no space for the root', 'differs', PRIVATE_BLOCKS],
   ['test-buffer-writer.spec.js', 'CarBufferWriter has no space for the block', 'differs', PRIVATE_BLOCKS],
   ['test-buffer-writer.spec.js', 'CarBufferWriter provide roots', 'differs', PRIVATE_BLOCKS],
-  ['test-buffer-writer.spec.js', 'CarBufferWriter provide large CID root', 'differs', PRIVATE_BLOCKS],
+  ['test-buffer-writer.spec.js', 'CarBufferWriter provide large CID root', 'differs', PRIVATE_BLOCKS]
 ]
 
 /**

@@ -2,9 +2,11 @@
 // classify.js checks strictly): raw is any bytes; dag-pb, dag-json and json must decode as such
 // (with @ipld/dag-pb, @ipld/dag-json, JSON.parse over fatal UTF-8). A codec this tool does not
 // know is reported, not passed: its content was not checked, and a CID whose codec was damaged
-// (0x71 becoming 0x51, say) still hashes right. @ipld/dag-pb and @ipld/dag-json are loaded by
-// loadCodec when the first block of theirs is met (on-demand.js), not at start-up.
+// (0x71 becoming 0x51, say) still hashes right. @ipld/dag-pb and @ipld/dag-json are taken by
+// loadCodec when the first block of theirs is met (on-demand.js), from #modules-now: in Node
+// loaded then, not at start-up (lib/node/modules-now-node.js, the one way Node loads them).
 import { NotLoadedError } from '../base/errors.js'
+import { dagJson as dagJsonNow, dagPb as dagPbNow } from '#modules-now'
 
 const RAW = 0x55
 const DAG_PB = 0x70
@@ -29,9 +31,10 @@ export function loadCodec (code) {
   if (!codecMissing(code)) return Promise.resolve()
   let load = loading.get(code)
   if (!load) {
-    load = code === DAG_PB
-      ? import('@ipld/dag-pb').then((m) => { dagPb = m })
-      : import('@ipld/dag-json').then((m) => { dagJson = m })
+    load = Promise.resolve().then(() => {
+      if (code === DAG_PB) dagPb = dagPbNow()
+      else dagJson = dagJsonNow()
+    })
     loading.set(code, load)
   }
   return load

@@ -2,8 +2,7 @@
 // the bytes (cbor-walk.js: no values built, and non-canonical blocks walk too); dag-pb (UnixFS) and
 // DAG-JSON blocks are decoded; raw and JSON blocks have none. Other codecs are not read: callers
 // count such blocks, so a report never claims a DAG is complete when some links went unseen.
-import * as dagJson from '@ipld/dag-json'
-import * as dagPb from '@ipld/dag-pb'
+import { dagJson, dagPb } from '#modules-now' // in Node loaded at their first use (lib/node/modules-now-node.js)
 import { CID } from 'multiformats/cid'
 import { scanLinks } from './cbor-walk.js'
 import { toHex } from '../base/bytes.js'
@@ -40,7 +39,7 @@ export function forEachLink (code, bytes, onLink) {
   if (code === DAG_PB) {
     let node
     try {
-      node = dagPb.decode(bytes)
+      node = dagPb().decode(bytes)
     } catch {
       return true // not dag-pb at all (verify reports it): it names nothing we can follow
     }
@@ -50,7 +49,7 @@ export function forEachLink (code, bytes, onLink) {
   if (code === DAG_JSON) {
     let value
     try {
-      value = dagJson.decode(bytes)
+      value = dagJson().decode(bytes)
     } catch {
       return true // not DAG-JSON at all: it names nothing we can follow
     }

@@ -379,4 +379,3 @@ function batchBuffer (spare, size, batchBytes, [Batch, reused]) {
   }
   return new Uint8Array(new Batch(reused ? Math.max(size, batchBytes + (batchBytes >> 3)) : size), 0, size)
 }
-

@@ -114,4 +114,3 @@ export function scanSections (range, base, visit) {
     at = end
   }
 }
-

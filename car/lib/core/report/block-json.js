@@ -9,8 +9,7 @@
 // a map whose key "/" holds text, or a float64 holding an integer; raw, or a codec this tool does not decode) is written as its
 // bytes, with a "note" saying why when its codec has values. So export | import gives back every
 // block byte for byte, or import fails.
-import * as dagJson from '@ipld/dag-json'
-import * as dagPb from '@ipld/dag-pb'
+import { dagJson, dagPb } from '#modules-now' // in Node loaded at their first use (lib/node/modules-now-node.js)
 import * as codec from 'dag-cbor-fast'
 import { CID } from 'multiformats/cid'
 import { create as createDigest } from 'multiformats/hashes/digest'
@@ -31,8 +30,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true })
  * @type {Map<number, { name: string, decode: (bytes: Uint8Array) => any, encode: (value: any) => Uint8Array }>}
  */
 const OTHER_VALUE_CODECS = new Map([
-  [DAG_JSON, { name: 'DAG-JSON', decode: (b) => dagJson.decode(b), encode: (v) => dagJson.encode(v) }],
-  [DAG_PB, { name: 'dag-pb', decode: (b) => dagPb.decode(b), encode: (v) => dagPb.encode(v) }]
+  [DAG_JSON, { name: 'DAG-JSON', decode: (b) => dagJson().decode(b), encode: (v) => dagJson().encode(v) }],
+  [DAG_PB, { name: 'dag-pb', decode: (b) => dagPb().decode(b), encode: (v) => dagPb().encode(v) }]
 ])
 
 /** @param {number} code a codec other than DAG-CBOR @returns {{ name: string, decode: (bytes: Uint8Array) => any } | undefined} */
@@ -41,7 +40,7 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 
 /** @param {import('multiformats').CID[]} roots */
 export function headerLine (roots) {
-  return utf8.decode(dagJson.encode({ roots, version: 1 }))
+  return utf8.decode(dagJson().encode({ roots, version: 1 }))
 }
 
 /**
@@ -104,7 +103,7 @@ function valueText (value, encode, bytes) {
   const exact = exactDagJson(value)
   if (exact.error !== null) return { json: null, note: exact.error }
   try {
-    if (sameBytes(encode(dagJson.decode(new TextEncoder().encode(exact.json))), bytes)) return { json: exact.json, note: null }
+    if (sameBytes(encode(dagJson().decode(new TextEncoder().encode(exact.json))), bytes)) return { json: exact.json, note: null }
   } catch {}
   return { json: null, note: NOT_BACK }
 }
@@ -115,7 +114,7 @@ export class LineError extends Error {}
 /** @param {Uint8Array} line @param {number} n */
 function parse (line, n) {
   try {
-    return dagJson.decode(line)
+    return dagJson().decode(line)
   } catch (err) {
     throw new LineError(`line ${n} is not DAG-JSON: ${String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]}`)
   }

@@ -1,8 +1,8 @@
 // Any block as DAG-JSON text, for a person to read (the web page's block view): DAG-CBOR (a
 // non-canonical block through relaxed decode, marked so), DAG-JSON, dag-pb (its PBNode), raw and
-// json; with its links as CID strings.
-import * as dagJson from '@ipld/dag-json'
-import * as dagPb from '@ipld/dag-pb'
+// json; with its links as CID strings. @ipld/dag-json and @ipld/dag-pb come from #modules-now: in
+// Node, loaded at the first call that needs them (lib/node/modules-now-node.js).
+import { dagJson, dagPb } from '#modules-now'
 import * as codec from 'dag-cbor-fast'
 import { CID } from 'multiformats/cid'
 import { describeError, hasEscapedBytes } from '../check/classify.js'
@@ -29,8 +29,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true })
 export function decodeBlock (cid, bytes, relaxed = false) {
   const code = cid.code
   if (code === DAG_CBOR) return relaxed ? codec.decode(bytes, { relaxed: true }) : codec.decode(bytes)
-  if (code === DAG_JSON) return dagJson.decode(bytes)
-  if (code === DAG_PB) return dagPb.decode(bytes)
+  if (code === DAG_JSON) return dagJson().decode(bytes)
+  if (code === DAG_PB) return dagPb().decode(bytes)
   if (code === RAW) return bytes
   if (code === JSON_CODE) return JSON.parse(utf8.decode(bytes))
   throw new Error(`codec 0x${code.toString(16)} is not one this tool reads (dag-cbor, dag-json, dag-pb, raw, json)`)
@@ -61,8 +61,8 @@ export function blockToJson (cid, bytes, { relaxed = true } = {}) {
         }
         wasRelaxed = true
       }
-    } else if (code === DAG_JSON) value = dagJson.decode(bytes)
-    else if (code === DAG_PB) value = dagPb.decode(bytes)
+    } else if (code === DAG_JSON) value = dagJson().decode(bytes)
+    else if (code === DAG_PB) value = dagPb().decode(bytes)
     else if (code === RAW) value = bytes
     else if (code === JSON_CODE) value = JSON.parse(utf8.decode(bytes))
     else return { json: '', relaxed: false, links: [], error: `codec 0x${code.toString(16)} is not one this tool reads (dag-cbor, dag-json, dag-pb, raw, json)` }
@@ -91,12 +91,12 @@ export function exactDagJson (value) {
   if (unsaid !== null) return refused(unsaid)
   let json
   try {
-    json = dagJson.encode(value)
+    json = dagJson().encode(value)
   } catch (err) {
     return refused(describeError(err))
   }
   try {
-    if (!sameBytes(codec.encode(dagJson.decode(json)), codec.encode(value))) return refused('@ipld/dag-json reads its DAG-JSON back as another value')
+    if (!sameBytes(codec.encode(dagJson().decode(json)), codec.encode(value))) return refused('@ipld/dag-json reads its DAG-JSON back as another value')
   } catch (err) {
     return refused(`@ipld/dag-json does not read its DAG-JSON back (${describeError(err)})`)
   }

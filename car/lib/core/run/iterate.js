@@ -106,7 +106,6 @@ function heapCid (code, hashCode, size, bytes, multihash, digest) {
  *   'hash' jobs), each batch's buffer transferred there and back
  */
 
-
 /**
  * The CAR's sections in batches, through the one loop (feed.js): without a pool, each as it is read
  * (its blocks' hashes are checked as they are handed out); with a shell's worker threads, each sent

@@ -2,7 +2,6 @@
 // (or on the worker threads a shell adds through runVerify).
 import { CID } from 'multiformats/cid'
 import { openSource } from '../read/source.js'
-import { runPipeline } from './pipeline.js'
 import { memoryTarget } from '../write/memory-target.js'
 import { ToolError } from '../base/errors.js'
 import { uvarint, varintEnd } from '../base/varint.js'
@@ -88,8 +87,13 @@ export function checkVerifyOptions (api, options) {
  * @param {Partial<import('./pipeline.js').RunOptions>} extra
  */
 export async function runVerify (source, options, extra) {
+  /** @type {typeof import('./pipeline.js').runPipeline} */
+  let runPipeline
   try {
     checkVerifyOptions('verifyCar', options)
+    // the pipeline's modules are loaded by the first run, not with the library: a program that
+    // only reads blocks does not load them (test/library-import.spec.js)
+    ;({ runPipeline } = await import('./pipeline.js'))
   } catch (err) {
     await source.close() // a shell's source, opened before: nothing is left open
     throw err
@@ -208,7 +212,6 @@ class BlockInfoView {
     return this.made
   }
 }
-
 
 /**
  * The same bytes the CLI's `verify --out X --canonicalize` writes: non-canonical DAG-CBOR blocks in

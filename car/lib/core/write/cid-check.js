@@ -3,8 +3,7 @@
 // read them back), a block's bytes against its CID's hash (blockHashProblem: what the readers would
 // refuse), and their options' types and ranges.
 import { CID } from 'multiformats/cid'
-import { sha256 } from '@noble/hashes/sha2.js'
-import { blake2b } from '@noble/hashes/blake2.js'
+import { sha2, blake2 } from '#modules-now'
 import { digest32Matches, digestOf, digestVerdict, hashName, hasherMissing, loadHasher } from '../check/hash.js'
 import { sha256Matches } from '../check/sha256-js.js'
 import { firstDifference, sameBytes, toHex } from '../base/bytes.js'
@@ -64,7 +63,6 @@ export function asCid (value) {
   const problem = cidProblem(cid)
   return problem === null ? cid : `a CID whose bytes are not one (${problem})`
 }
-
 
 const SHA2_256 = 0x12
 const BLAKE2B_256 = 0xb220
@@ -127,7 +125,8 @@ function matches32 (code, bytes, expected) {
  */
 function slowDigest (code, bytes) {
   if (!hasherMissing(code)) return /** @type {Uint8Array} */ (digestOf(code, bytes))
-  return code === SHA2_256 ? sha256(bytes) : blake2b(bytes, { dkLen: 32 })
+  // @noble/hashes, from #modules-now: in Node loaded at its first use, not at start-up
+  return code === SHA2_256 ? sha2().sha256(bytes) : blake2().blake2b(bytes, { dkLen: 32 })
 }
 
 /**
