@@ -1,6 +1,7 @@
 // A/B: two builds of this codec, interleaved in one process with @ipld/dag-cbor, on one corpus and
 // direction. For judging a change on a busy machine, where separate runs differ more than the change.
-//   node bench/ab.js <a/index.js> <b/index.js> <corpus> <encode|decode> [--rounds=N] [--ms=N] [--one-order] [--pool]
+//   node bench/ab.js <a/index.js> <b/index.js> <corpus> <encode|decode|validate> [--rounds=N] [--ms=N] [--one-order] [--pool]
+// (validate: each build's lib/validate.js beside its index.js, on the blocks strict decode accepts)
 // (--pool: both builds encode with { pool: true })
 // (also `bun bench/ab.js ...` and `deno run -A --node-modules-dir=manual bench/ab.js ...`)
 // The build a process imports second runs slower, by up to half on decode (bench/README.md, "Order
@@ -16,8 +17,8 @@ import { loadCorpora } from './corpora.js'
 const args = process.argv.slice(2)
 const [aPath, bPath, corpus, dir] = args.filter((x) => !x.startsWith('--'))
 const flag = (name, fallback) => Number(args.find((x) => x.startsWith(`--${name}=`))?.split('=')[1] ?? fallback)
-if (!aPath || !bPath || !corpus || !['encode', 'decode'].includes(dir)) {
-  console.log('usage: node bench/ab.js <a/index.js> <b/index.js> <corpus> <encode|decode> [--rounds=N] [--ms=N] [--one-order] [--pool]')
+if (!aPath || !bPath || !corpus || !['encode', 'decode', 'validate'].includes(dir)) {
+  console.log('usage: node bench/ab.js <a/index.js> <b/index.js> <corpus> <encode|decode|validate> [--rounds=N] [--ms=N] [--one-order] [--pool]')
   process.exit(2)
 }
 const RESULT = '@@ab '
@@ -51,8 +52,15 @@ async function measure () {
   const bun = /** @type {any} */ (globalThis).Bun
   if (typeof globalThis.gc !== 'function' && bun) globalThis.gc = () => bun.gc(false)
   const { runInterleaved, medianRatio } = await import('./harness.js')
-  const a = await import(pathToFileURL(path.resolve(aPath)).href)
-  const b = await import(pathToFileURL(path.resolve(bPath)).href)
+  /** @param {string} entry a build's index.js, and for validate its lib/validate.js beside it */
+  const load = async (entry) => {
+    const codec = await import(pathToFileURL(path.resolve(entry)).href)
+    if (dir !== 'validate') return codec
+    const { validate } = await import(pathToFileURL(path.resolve(path.dirname(entry), 'lib/validate.js')).href)
+    return { ...codec, validate }
+  }
+  const a = await load(aPath)
+  const b = await load(bPath)
   const [c] = await loadCorpora({ filter: (name) => name === corpus })
   if (!c) throw new Error(`no corpus ${corpus}`)
   // blocks strict decode rejects (the real CARs hold some) are left out of a decode run
@@ -60,7 +68,7 @@ async function measure () {
   if (items.length < (dir === 'encode' ? c.values : c.blocks).length) console.log(`(${c.blocks.length - items.length} blocks strict decode rejects are left out)`)
   const options = args.includes('--pool') ? { pool: true } : undefined
   const job = (codec) => dir === 'encode' ? (v) => codec.encode(v) : (x) => codec.decode(x)
-  const ours = (codec) => dir === 'encode' ? (v) => codec.encode(v, options) : (x) => codec.decode(x)
+  const ours = (codec) => dir === 'encode' ? (v) => codec.encode(v, options) : dir === 'validate' ? (x) => codec.validate(x) : (x) => codec.decode(x)
   const cells = [{ name: 'ref', fn: job(ref), items }, { name: 'a', fn: ours(a), items }, { name: 'b', fn: ours(b), items }]
   const [r, ra, rb] = runInterleaved(cells, { rounds: flag('rounds', 21), roundMs: flag('ms', 60), warmMs: 300, chunk: 16 })
   const result = { first: medianRatio(ra, r), second: medianRatio(rb, r), ratio: medianRatio(rb, ra) }
