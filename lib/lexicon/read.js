@@ -230,7 +230,8 @@ function readString (node) {
   if (!building && (node.plain || (node.countsOnly &&
       (node.maxGraphemes === undefined || n <= node.maxGraphemes) &&
       (node.minGraphemes === undefined || node.minGraphemes <= (n === 0 ? 0 : 1))))) {
-    if (invalidUtf8At(src, start, pos) >= 0) throw fail('invalid-utf8', 'text is not valid UTF-8', invalidUtf8At(src, start, pos))
+    const invalid = invalidUtf8At(src, start, pos)
+    if (invalid >= 0) throw fail('invalid-utf8', 'text is not valid UTF-8', invalid)
     return undefined
   }
   // an ASCII format that passes on the bytes is valid UTF-8 too, and is the string's only check;
