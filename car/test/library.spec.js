@@ -461,6 +461,28 @@ describe('library: CarWriter, canonicalizeCar, checkRepo', function () {
       fs.rmSync(dir, { recursive: true, force: true })
     }
   })
+
+  it('checkRepo with lexicons (the documents): the report repo verify --lexicons --json prints; a broken document is refused before the input is read', async () => {
+    const signer = keyPair('k256', new Uint8Array(32).fill(7))
+    const { car } = await buildRepo([{ key: 'app.bsky.feed.post/3k00000000001', value: post('x'.repeat(301)) }, { key: 'app.bsky.feed.post/3k00000000002', value: post('fine') }], { signer })
+    const lexiconDir = fileURLToPath(new URL('../../test/fixtures/lexicons', import.meta.url))
+    const documents = fs.readdirSync(lexiconDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(lexiconDir, f), 'utf8')))
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dag-cbor-car-library-'))
+    try {
+      const file = path.join(dir, 'repo.car')
+      fs.writeFileSync(file, car)
+      const expected = JSON.parse(cli(['repo', 'verify', file, '--json', '--lexicons', lexiconDir]).stdout)
+      const got = await core.checkRepo(car, { name: file, lexicons: documents })
+      assert.deepEqual(got, expected)
+      assert.deepEqual([got.result, got.lexicons?.valid, got.lexicons?.invalid, got.faults.map((f) => [f.rule, f.key, f.lexicon?.rule])], ['faults', 1, 1, [['record-lexicon', 'app.bsky.feed.post/3k00000000001', 'lexicon-max-graphemes']]])
+      const broken = structuredClone(documents)
+      broken.find((d) => d.id === 'app.bsky.feed.post').defs.main.record.properties.text.maxLength = -1
+      await assert.rejects(core.checkRepo(new Uint8Array(0), { lexicons: broken }), { name: 'LexiconDocumentError', message: /app\.bsky\.feed\.post, at \/defs\/main\/record\/properties\/text\/maxLength/ })
+      await assert.rejects(core.checkRepo(car, { lexicons: /** @type {any} */ ('not a list') }), { name: 'TypeError', message: /options\.lexicons must be an array/ })
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })
 
 describe('library: hashes where WebAssembly cannot be compiled', function () {

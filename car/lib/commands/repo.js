@@ -11,10 +11,11 @@ import { createProgress, drawProgress } from '../node/progress.js'
 import { checkRepo } from '../core/check/atproto/repo-walk.js'
 import { faultLine, formatSummary, oneLine } from '../core/check/atproto/report.js'
 import { createExporter } from '../node/atproto/export-dir.js'
+import { loadLexiconDir } from '../node/atproto/lexicon-dir.js'
 
-const USAGE = `usage: dag-cbor-car repo verify FILE|- [--key KEY] [--json]
+const USAGE = `usage: dag-cbor-car repo verify FILE|- [--key KEY] [--lexicons DIR] [--json]
        dag-cbor-car repo ls FILE|- [--json]
-       dag-cbor-car repo export FILE|- --out DIR [--key KEY] [--json]
+       dag-cbor-car repo export FILE|- --out DIR [--key KEY] [--lexicons DIR] [--json]
 
   verify    check the commit, the MST (structure, key order and heights, repo paths) and every
             record (present, strict DAG-CBOR, inside the atproto data model); one line per fault
@@ -23,6 +24,9 @@ const USAGE = `usage: dag-cbor-car repo verify FILE|- [--key KEY] [--json]
   --key KEY did:key:z... or a DID document (JSON file) holding the account's #atproto key:
             the commit signature is checked; without it, it is not
   --out DIR a new or empty directory
+  --lexicons DIR  the Lexicon documents (every *.json under DIR): each record whose collection
+            they define is checked against it, one fault per invalid record (record-lexicon);
+            records of other collections are counted as not checked
   (--json: verify and export print the summary as one JSON object, ls one JSON object per record)
 ${COMMON_USAGE}
 
@@ -30,7 +34,7 @@ exit status: 0 checked and good, 1 faults found or blocks missing, 2 bad usage o
 
 const SUBCOMMANDS = ['verify', 'ls', 'export']
 
-/** @param {string[]} argv @returns {{ sub: string, input: string, key?: string, out?: string, json: boolean, maxBlockSize: number } | null} null: help was printed */
+/** @param {string[]} argv @returns {{ sub: string, input: string, key?: string, out?: string, lexicons?: string, json: boolean, maxBlockSize: number } | null} null: help was printed */
 function parse (argv) {
   const [sub, ...rest] = argv
   if (sub === '-h' || sub === '--help') {
@@ -38,7 +42,7 @@ function parse (argv) {
     return null
   }
   if (!SUBCOMMANDS.includes(sub)) throw new UsageError(sub === undefined ? 'repo needs a subcommand: verify, ls or export' : `unknown repo subcommand "${sub}"; expected verify, ls or export`, USAGE)
-  const parsed = parseCommand(rest, { key: { type: 'string' }, out: { type: 'string' } }, USAGE, ['FILE'])
+  const parsed = parseCommand(rest, { key: { type: 'string' }, out: { type: 'string' }, lexicons: { type: 'string' } }, USAGE, ['FILE'])
   if (!parsed) return null
   const { values, positionals, maxBlockSize } = parsed
   /** @param {string} message */
@@ -46,7 +50,8 @@ function parse (argv) {
   if (sub === 'export' && !values.out) throw usage('repo export needs --out DIR')
   if (sub !== 'export' && values.out !== undefined) throw usage('--out is for repo export')
   if (sub === 'ls' && values.key !== undefined) throw usage('--key is for repo verify and repo export (ls reads no signature)')
-  return { sub, input: positionals[0], key: values.key, out: values.out, json: !!values.json, maxBlockSize }
+  if (sub === 'ls' && values.lexicons !== undefined) throw usage('--lexicons is for repo verify and repo export (ls reads no records)')
+  return { sub, input: positionals[0], key: values.key, out: values.out, lexicons: values.lexicons, json: !!values.json, maxBlockSize }
 }
 
 /**
@@ -86,6 +91,7 @@ export async function run (argv) {
   const args = parse(argv)
   if (!args) return 0
   const key = args.key === undefined ? null : await loadKey(args.key)
+  const lexicons = args.lexicons === undefined ? undefined : (await loadLexiconDir(args.lexicons)).lexicons
   const source = await openInput(args.input)
   try {
     const store = await readBlocks(source, { maxBlockSize: args.maxBlockSize, onOpen: (car) => drawProgress(car, createProgress({ total: source.size, stdoutListing: true })) })
@@ -98,6 +104,7 @@ export async function run (argv) {
       input: source.name,
       records: args.sub !== 'ls',
       key,
+      lexicons,
       // ls keeps stdout for the listing; verify and export print faults where the summary goes
       onFault: args.json ? undefined : (f) => (args.sub === 'ls' ? process.stderr : process.stdout).write(faultLine(f) + '\n'),
       onRecord: (entry, record) => {

@@ -15,10 +15,13 @@ const SHA2_256 = 0x12
 /**
  * The AT Protocol repository check (`repo verify --json`'s object): the signed commit, the MST,
  * every record. With didKey (did:key:z...) or didDocument (the account's DID document, parsed
- * JSON), the commit's signature is checked; without, it is not.
+ * JSON), the commit's signature is checked; without, it is not. With lexicons (Lexicon documents,
+ * parsed JSON objects or JSON text, as dag-cbor-fast/lexicon's compile takes them; refs must
+ * resolve among them), each record whose collection they define is checked against it: a
+ * LexiconDocumentError, before the input is opened, when one is broken.
  *
  * @param {CarInput} input
- * @param {{ didKey?: string, didDocument?: object, name?: string, maxBlockSize?: number, records?: boolean,
+ * @param {{ didKey?: string, didDocument?: object, name?: string, maxBlockSize?: number, records?: boolean, lexicons?: unknown[],
  *   onFault?: (fault: import('../check/atproto/mst-walk.js').Fault) => void,
  *   onRecord?: (entry: import('../check/atproto/mst-walk.js').Entry, record: any) => void }} [options]
  * @returns {Promise<import('../check/atproto/repo-walk.js').RepoSummary>}
@@ -30,11 +33,13 @@ export async function checkRepo (input, options = {}) {
   const key = options.didKey !== undefined
     ? { key: parseDidKey(options.didKey), did: null }
     : options.didDocument !== undefined ? keyFromDidDocument(options.didDocument, 'the DID document') : null
+  // the compiler is loaded only when Lexicons are given
+  const lexicons = options.lexicons === undefined ? undefined : (await import('dag-cbor-fast/lexicon')).compile(options.lexicons)
   await loadHasher(SHA2_256) // the MST's key heights and every block's hash
   const source = openSource(input, { name: options.name })
   try {
     const store = await readBlocks(source, { maxBlockSize: options.maxBlockSize })
-    return await check(store, { input: source.name, records: options.records ?? true, key, onFault: options.onFault, onRecord: options.onRecord })
+    return await check(store, { input: source.name, records: options.records ?? true, key, lexicons, onFault: options.onFault, onRecord: options.onRecord })
   } finally {
     await source.close()
   }
@@ -53,6 +58,8 @@ function checkRepoOptions (options) {
   checkString(api, 'name', o.name)
   checkByteCount(api, 'maxBlockSize', o.maxBlockSize, MAX_MAX_BLOCK_SIZE)
   checkBoolean(api, 'records', o.records)
+  if (o.lexicons !== undefined && !Array.isArray(o.lexicons)) throw new TypeError(`${api}: options.lexicons must be an array of Lexicon documents (parsed JSON objects, or JSON text)`)
+  if (o.lexicons !== undefined && o.records === false) throw new TypeError(`${api}: options.lexicons checks records, which records: false does not read`)
   checkFunction(api, 'onFault', o.onFault)
   checkFunction(api, 'onRecord', o.onRecord)
 }

@@ -17,7 +17,8 @@ import { toHex } from '../../base/bytes.js'
 
 /**
  * @typedef {import('multiformats/cid').CID} CID
- * @typedef {{ rule: string, node: string | null, key: string | null, message: string }} Fault
+ * @typedef {{ rule: string, node: string | null, key: string | null, message: string, lexicon?: { rule: string, path: string, offset: number } }} Fault
+ *   lexicon: on a `record-lexicon` fault, the Lexicon rule broken, the place in the record and the byte
  * @typedef {object} Entry a record's place in the tree
  * @property {string} path the key as text (printable)
  * @property {string | null} collection null when the key is not a valid repo path

@@ -9,6 +9,7 @@ import { unblessed } from './blessed-cids.js'
 import { walkMst } from './mst-walk.js'
 import { dataModelFaults } from './data-model.js'
 import { blockKey } from './repo-blocks.js'
+import { lexiconChecker } from './lexicon-check.js'
 
 const DAG_CBOR = 0x71
 /** Faults kept in the summary; more are counted (by rule) but not kept. */
@@ -33,6 +34,7 @@ const MISSING_RULES = new Set(['commit-missing', 'mst-node-missing', 'record-mis
  * @property {number} faultCount
  * @property {Record<string, number>} faultsByRule
  * @property {'ok' | 'incomplete' | 'faults'} result
+ * @property {import('./lexicon-check.js').LexiconSummary} [lexicons] the check against the Lexicons given (only when given)
  */
 
 /**
@@ -43,9 +45,11 @@ const MISSING_RULES = new Set(['commit-missing', 'mst-node-missing', 'record-mis
  * @param {{ key: import('./did-key.js').PublicKey, did: string | null } | null} options.key the signing key, and the DID its document named
  * @param {(fault: Fault) => void} [options.onFault]
  * @param {(entry: Entry, record: { value: unknown, ok: boolean } | null) => void | Promise<void>} [options.onRecord] record: null when not read
+ * @param {import('dag-cbor-fast/lexicon').Lexicons} [options.lexicons] compiled Lexicon documents: each record whose
+ *   collection they define is checked against its record type
  * @returns {Promise<RepoSummary>}
  */
-export async function checkRepo (store, { input, records, key, onFault, onRecord }) {
+export async function checkRepo (store, { input, records, key, onFault, onRecord, lexicons }) {
   /** @type {RepoSummary} */
   const summary = {
     input,
@@ -61,6 +65,8 @@ export async function checkRepo (store, { input, records, key, onFault, onRecord
     faultsByRule: {},
     result: 'ok'
   }
+  const lexicon = lexicons && records ? lexiconChecker(lexicons) : null
+  if (lexicon) summary.lexicons = lexicon.summary
   /** @param {Fault} f */
   const report = (f) => {
     summary.faultCount++
@@ -124,7 +130,7 @@ export async function checkRepo (store, { input, records, key, onFault, onRecord
       summary.records.count++
       if (entry.collection === null) summary.records.invalidPaths++
       else summary.records.byCollection[entry.collection] = (summary.records.byCollection[entry.collection] ?? 0) + 1
-      const record = records ? await checkRecord(store, entry, report, summary, reached) : null
+      const record = records ? await checkRecord(store, entry, report, summary, reached, lexicon) : null
       await onRecord?.(entry, record)
     }
     summary.mst = { nodes: stats.nodes, height: stats.height, empty: stats.empty }
@@ -139,43 +145,68 @@ export async function checkRepo (store, { input, records, key, onFault, onRecord
 }
 
 /**
- * Read and check one record: present, hash-verified, DAG-CBOR, strict, inside the data model.
+ * Read and check one record: present, hash-verified, DAG-CBOR, strict, inside the data model;
+ * and, with Lexicons given, against its collection's record type.
  *
  * @param {import('./repo-blocks.js').BlockStore} store
  * @param {Entry} entry
  * @param {(f: Fault) => void} report
  * @param {RepoSummary} summary
  * @param {Set<string>} reached
+ * @param {import('./lexicon-check.js').LexiconChecker | null} lexicon
  * @returns {Promise<{ value: unknown, ok: boolean }>}
  */
-async function checkRecord (store, entry, report, summary, reached) {
+async function checkRecord (store, entry, report, summary, reached, lexicon) {
   const id = entry.value.toString()
-  reached.add(blockKey(entry.value))
   const before = summary.faultCount
   /** @param {string} rule @param {string} message */
   const fault = (rule, message) => report({ rule, node: entry.node, key: entry.path, message: `record ${id}: ${message}` })
+  const read = await readRecord(store, entry, fault, summary, reached)
+  const broken = lexicon?.check(entry.collection, read ? read.bytes : null)
+  if (broken) {
+    const { rule, path, offset, message } = broken
+    report({ rule: 'record-lexicon', node: entry.node, key: entry.path, message: `record ${id}: ${message}`, lexicon: { rule, path, offset } })
+  }
+  if (!read) return { value: undefined, ok: false }
+  return { value: read.value, ok: summary.faultCount === before && entry.collection !== null }
+}
+
+/**
+ * The record's bytes and value, once present, hash-verified, DAG-CBOR and strict (null if not);
+ * the data model's faults reported.
+ *
+ * @param {import('./repo-blocks.js').BlockStore} store
+ * @param {Entry} entry
+ * @param {(rule: string, message: string) => void} fault
+ * @param {RepoSummary} summary
+ * @param {Set<string>} reached
+ * @returns {Promise<{ value: unknown, bytes: Uint8Array } | null>}
+ */
+async function readRecord (store, entry, fault, summary, reached) {
+  const id = entry.value.toString()
+  reached.add(blockKey(entry.value))
   const bytes = await store.get(entry.value)
   if (!bytes) {
     summary.missing.records.push({ key: entry.path, cid: id, node: entry.node })
     fault('record-missing', 'not in the CAR')
-    return { value: undefined, ok: false }
+    return null
   }
   const hash = verifyBlock(entry.value, bytes)
   if (hash !== 'ok') {
     fault('block-hash', hash === 'mismatch' ? 'its bytes do not hash to its CID' : `its hash function (${hashName(entry.value.multihash.code)}) is not one this tool can check`)
-    return { value: undefined, ok: false }
+    return null
   }
   if (entry.value.code !== DAG_CBOR) {
     fault('record-codec', `its CID has codec 0x${entry.value.code.toString(16)}; records are DAG-CBOR (0x71)`)
-    return { value: undefined, ok: false }
+    return null
   }
   let value
   try {
     value = codec.decode(bytes)
   } catch (err) {
     fault('record-dag-cbor', `not strict DAG-CBOR: ${describeError(err)}`)
-    return { value: undefined, ok: false }
+    return null
   }
   for (const f of dataModelFaults(value, bytes)) fault(f.rule, `at ${f.path}: ${f.message}`)
-  return { value, ok: summary.faultCount === before && entry.collection !== null }
+  return { value, bytes }
 }

@@ -39,18 +39,39 @@ export function formatSummary (s, extra = []) {
     if (s.records.invalidPaths) counts.push(`invalid paths ${s.records.invalidPaths}`)
     lines.push(`records     ${s.records.count}${s.records.checked ? '' : ' (listed, not read)'}${s.missing.records.length ? `, ${s.missing.records.length} missing` : ''}${counts.length ? `: ${counts.join(', ')}` : ''}`)
   }
+  if (s.lexicons) lines.push(`lexicons    ${lexiconLine(s.lexicons)}`)
   if (s.unreached !== null) lines.push(`unreached   ${s.unreached} blocks in the CAR are not reached from the commit`)
   lines.push(...extra)
   lines.push(`result      ${resultText(s)}`)
   return lines.join('\n')
 }
 
+/**
+ * What the check against the Lexicons found: never a record of a collection no document defines
+ * counted as valid.
+ *
+ * @param {import('./lexicon-check.js').LexiconSummary} l
+ */
+function lexiconLine (l) {
+  const types = `${l.recordTypes.length} record type${l.recordTypes.length === 1 ? '' : 's'} given`
+  const counts = [`${l.valid} valid`, `${l.invalid} invalid${l.invalid ? ' (above)' : ''}`]
+  if (l.unread) counts.push(`${l.unread} unreadable (above)`)
+  const others = Object.entries(l.notCheckedByCollection).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([k, n]) => `${oneLine(k)} ${n}`)
+  counts.push(`${l.notChecked} not checked${others.length ? ` (no Lexicon given: ${others.join(', ')})` : ''}`)
+  return `${types}; records ${counts.join(', ')}`
+}
+
 /** @param {import('./repo-walk.js').RepoSummary} s */
 function resultText (s) {
   if (s.result === 'ok') {
+    const records = !s.lexicons
+      ? 'every record checked'
+      : s.lexicons.notChecked === 0
+        ? 'every record checked, and against its Lexicon'
+        : `every record checked, ${s.lexicons.valid} against their Lexicon (${s.lexicons.notChecked} of collections with no Lexicon given not checked against one)`
     return s.signature.checked
-      ? 'OK: commit, signature, MST and every record checked'
-      : 'OK: commit, MST and every record checked; the signature was not checked'
+      ? `OK: commit, signature, MST and ${records}`
+      : `OK: commit, MST and ${records}; the signature was not checked`
   }
   const missing = []
   if (s.missing.commit) missing.push('the commit')

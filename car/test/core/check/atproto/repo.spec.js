@@ -271,6 +271,93 @@ describe('atproto repo: built repos', function () {
   })
 })
 
+describe('atproto repo: records against their Lexicons (--lexicons DIR)', function () {
+  this.timeout(60000)
+  const signer = keyPair('k256')
+  // the repository's Lexicon fixtures (its test/fixtures/lexicons/: app.bsky records and what they reach)
+  const LEXICONS = fileURLToPath(new URL('../../../../../test/fixtures/lexicons', import.meta.url))
+  /** @type {import('dag-cbor-fast/lexicon').Lexicons} */
+  let lexicons
+  before(async () => {
+    const { compile } = await import('dag-cbor-fast/lexicon')
+    const files = fs.readdirSync(LEXICONS, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json'))
+    lexicons = compile(files.map((f) => fs.readFileSync(path.join(LEXICONS, f), 'utf8')))
+  })
+  const POST_CID = block(post('liked')).cid.toString()
+  const LIKE = { key: 'app.bsky.feed.like/3jzfcijpj2z2f', value: { $type: 'app.bsky.feed.like', subject: { uri: 'at://did:plc:ewvi7nxzyoun6zhxrhs64oiz/app.bsky.feed.post/3jzfcijpj2z2a', cid: POST_CID }, createdAt: '2024-01-01T00:00:00.000Z' } }
+  const LIST = { key: 'app.bsky.graph.list/3jzfcijpj2z2g', value: { $type: 'app.bsky.graph.list', name: 'no Lexicon given for this one' } }
+  const longPost = { key: POSTS[2].key, value: post('x'.repeat(301)) }
+  const badLike = { key: LIKE.key, value: { ...LIKE.value, subject: { ...LIKE.value.subject, uri: 'https://example.com/not-an-at-uri' } } }
+
+  it('a valid repo passes, each record counted valid; a collection with no Lexicon is counted as not checked, never valid', async () => {
+    const { summary } = await check((await buildRepo([...POSTS, PROFILE, LIKE], { signer })).car, { lexicons })
+    assert.deepEqual(summary.faults, [])
+    assert.deepEqual({ ...summary.lexicons, recordTypes: undefined }, { recordTypes: undefined, valid: 7, invalid: 0, notChecked: 0, notCheckedByCollection: {}, unread: 0 })
+    assert.ok(summary.lexicons?.recordTypes.includes('app.bsky.feed.post'))
+    const withList = await check((await buildRepo([...POSTS, LIST], { signer })).car, { lexicons })
+    assert.deepEqual(withList.summary.faults, [])
+    assert.deepEqual([withList.summary.lexicons?.valid, withList.summary.lexicons?.notChecked, withList.summary.lexicons?.notCheckedByCollection], [5, 1, { 'app.bsky.graph.list': 1 }])
+    assert.equal((await check((await buildRepo(POSTS, { signer })).car)).summary.lexicons, undefined, 'no lexicons given: no lexicons field')
+  })
+
+  it('a post over 300 graphemes and a like whose subject is not an at-uri: one record-lexicon fault each, naming the record, its CID, the place in it and the rule', async () => {
+    const repo = await buildRepo([...POSTS.map((p) => (p.key === longPost.key ? longPost : p)), badLike], { signer })
+    const { summary } = await check(repo.car, { lexicons })
+    const cidOf = (/** @type {string} */ key) => String(repo.records.find((r) => r.key === key)?.block.cid)
+    assert.deepEqual(summary.faults.map((f) => [f.rule, f.key, f.lexicon?.rule, f.lexicon?.path]), [
+      ['record-lexicon', badLike.key, 'lexicon-format', '/subject/uri'],
+      ['record-lexicon', longPost.key, 'lexicon-max-graphemes', '/text']
+    ])
+    assert.match(summary.faults[0].message, new RegExp(`^record ${cidOf(badLike.key)}: Lexicon decode of app\\.bsky\\.feed\\.like at byte \\d+, /subject/uri: .*\\[rule: lexicon-format\\]$`))
+    assert.match(summary.faults[1].message, new RegExp(`^record ${cidOf(longPost.key)}: Lexicon decode of app\\.bsky\\.feed\\.post at byte \\d+, /text: .*300.*\\[rule: lexicon-max-graphemes\\]$`))
+    assert.equal(summary.result, 'faults')
+    assert.deepEqual([summary.lexicons?.valid, summary.lexicons?.invalid], [4, 2])
+  })
+
+  it('the command: exit 0 and the lexicons line on a valid repo; exit 1 and a FAULT line per invalid record; --json carries both', async () => {
+    const good = tmpFile('lexicon-good.car', (await buildRepo([...POSTS, LIKE, LIST], { signer })).car)
+    const ok = tool('repo', 'verify', good, '--lexicons', LEXICONS)
+    assert.equal(ok.code, 0, ok.stdout + ok.stderr)
+    assert.match(ok.stdout, /^lexicons {4}\d+ record types given; records 6 valid, 0 invalid, 1 not checked \(no Lexicon given: app\.bsky\.graph\.list 1\)$/m)
+    assert.match(ok.stdout, /result {6}OK: commit, MST and every record checked, 6 against their Lexicon \(1 of collections with no Lexicon given not checked against one\)/)
+    const repo = await buildRepo([...POSTS.map((p) => (p.key === longPost.key ? longPost : p))], { signer })
+    const bad = tmpFile('lexicon-bad.car', repo.car)
+    const cid = String(repo.records.find((r) => r.key === longPost.key)?.block.cid)
+    const r = tool('repo', 'verify', bad, '--lexicons', LEXICONS)
+    assert.equal(r.code, 1, r.stdout + r.stderr)
+    const faults = r.stdout.split('\n').filter((l) => l.startsWith('FAULT'))
+    assert.equal(faults.length, 1, r.stdout)
+    assert.match(faults[0], new RegExp(`^FAULT record-lexicon \\(node \\w+, key ${longPost.key}\\): record ${cid}: Lexicon decode of app\\.bsky\\.feed\\.post at byte \\d+, /text: .*\\[rule: lexicon-max-graphemes\\]$`))
+    assert.match(r.stdout, /records 4 valid, 1 invalid \(above\), 0 not checked/)
+    assert.match(r.stdout, /result {6}FAIL: 1 fault \(record-lexicon 1\)/)
+    const json = JSON.parse(tool('repo', 'verify', bad, '--lexicons', LEXICONS, '--json').stdout)
+    assert.deepEqual([json.result, json.lexicons.invalid, json.faults[0].key, json.faults[0].lexicon.rule, json.faults[0].lexicon.path], ['faults', 1, longPost.key, 'lexicon-max-graphemes', '/text'])
+    assert.equal(typeof json.faults[0].lexicon.offset, 'number')
+    assert.equal(tool('repo', 'ls', bad, '--lexicons', LEXICONS).code, 2, 'ls reads no records')
+  })
+
+  it('a broken Lexicon directory is a usage error (exit 2) naming the file and the path in the document; so is a file that is not JSON, and no documents', () => {
+    const dir = path.join(tmp, 'broken-lexicons')
+    fs.cpSync(LEXICONS, dir, { recursive: true })
+    const like = path.join(dir, 'app', 'bsky', 'feed', 'like.json')
+    const doc = JSON.parse(fs.readFileSync(like, 'utf8'))
+    doc.defs.main.record.properties.createdAt.maxLenght = 10
+    fs.writeFileSync(like, JSON.stringify(doc))
+    const file = tmpFile('lexicon-dir.car', fs.readFileSync(SMALL))
+    const r = tool('repo', 'verify', file, '--lexicons', dir)
+    assert.equal(r.code, 2)
+    assert.equal(r.stdout, '')
+    assert.match(r.stderr, /--lexicons .*broken-lexicons: .*broken-lexicons[/\\]app[/\\]bsky[/\\]feed[/\\]like\.json: Lexicon document app\.bsky\.feed\.like, at \/defs\/main\/record\/properties\/createdAt\/maxLenght: /)
+    fs.writeFileSync(like, '{ "lexicon": 1,')
+    assert.match(tool('repo', 'verify', file, '--lexicons', dir).stderr, /like\.json is not JSON/)
+    const empty = path.join(tmp, 'no-lexicons')
+    fs.mkdirSync(empty)
+    const none = tool('repo', 'verify', file, '--lexicons', empty)
+    assert.equal(none.code, 2)
+    assert.match(none.stderr, /holds no \*\.json file/)
+  })
+})
+
 describe('atproto repo export', function () {
   this.timeout(60000)
   const signer = keyPair('k256')

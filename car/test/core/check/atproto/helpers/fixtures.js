@@ -18,9 +18,10 @@ export const fixtureLines = (name) => fs.readFileSync(fixture(name), 'utf8').spl
 
 /**
  * @param {Uint8Array} car
- * @param {{ did?: string, records?: boolean }} [options] did: a did:key to check the signature with
+ * @param {{ did?: string, records?: boolean, lexicons?: import('dag-cbor-fast/lexicon').Lexicons }} [options] did: a did:key to check the
+ *   signature with; lexicons: compiled documents to check the records against
  */
-export async function check (car, { did, records = true } = {}) {
+export async function check (car, { did, records = true, lexicons } = {}) {
   const store = await readBlocks(bytesSource('test.car', car))
   /** @type {import('../../../../../lib/core/check/atproto/mst-walk.js').Entry[]} */
   const entries = []
@@ -28,6 +29,7 @@ export async function check (car, { did, records = true } = {}) {
     input: 'test.car',
     records,
     key: did ? { key: parseDidKey(did), did: null } : null,
+    lexicons,
     onRecord: (entry) => { entries.push(entry) }
   })
   return { summary, entries, rules: summary.faults.map((f) => f.rule) }
