@@ -6,6 +6,7 @@
 //   post.decode(bytes)    // the record, every Lexicon rule checked as it is read (one pass)
 //   post.validate(bytes)  // the same checks, nothing built
 //   post.encode(value)    // checked, then canonical DAG-CBOR
+//   toTypeScript(documents)  // the records' TypeScript types (a .d.ts module's text)
 //
 // The documents are checked first (LexiconDocumentError: the document and the path in it). A
 // record that breaks a rule is refused with the codec's DagCborDecodeError or DagCborEncodeError,
@@ -26,6 +27,7 @@ import { checkObject } from './write.js'
 export { LEXICON_RULES } from './rules.js'
 export { LexiconDocumentError } from './documents.js'
 export { FORMATS } from './formats.js'
+export { toTypeScript } from './typescript.js'
 
 /**
  * @typedef {object} DecodeOptions
