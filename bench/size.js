@@ -5,8 +5,8 @@
 // size markers), then the checks: each of the three drop-in bundles (named encode + decode, the
 // namespace used as a value, the README's Block.encode example) at most its ceiling in
 // bench/size-ceilings.json, so that no change grows one unnoticed (the dag-cbor-fast/lexicon entry
-// has a ceiling there too); and, reported beside, the goal:
-// each at most @ipld/dag-cbor's same bundle. Exits 1 exactly when a bundle is over its ceiling (or
+// and its app.bsky.feed.post codec have ceilings there too); and, reported beside, the goals:
+// each at most @ipld/dag-cbor's same bundle, the post codec at most 1.5x @atcute's post schema and validator. Exits 1 exactly when a bundle is over its ceiling (or
 // cannot be built or compared).
 import * as esbuild from 'esbuild'
 import zlib from 'node:zlib'
@@ -53,6 +53,28 @@ const namespaceEntry = `import * as dagCbor from '${me}'\nexport default dagCbor
  * the budget is each of ours at most @ipld/dag-cbor's */
 /** the Lexicon entry: not a drop-in, but held to its own ceiling too */
 const LEXICON = 'ours: dag-cbor-fast/lexicon compile (Lexicon record codecs)'
+/** The published Lexicon documents an app.bsky.feed.post codec needs (test/fixtures/lexicons/): the
+ * post's and every document a ref in them names, since compile checks that every ref resolves. */
+function postDocuments () {
+  const dir = path.join(root, 'test/fixtures/lexicons')
+  const byId = new Map(fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json'))
+    .map((f) => [JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).id, f.split(path.sep).join('/')]))
+  const needed = new Set(['app.bsky.feed.post'])
+  for (const id of needed) {
+    const text = fs.readFileSync(path.join(dir, byId.get(id)), 'utf8')
+    for (const [, ref] of text.matchAll(/"(?:ref|refs)":\s*(\[[^\]]*\]|"[^"]*")/g)) {
+      for (const r of [JSON.parse(ref)].flat()) if (!r.startsWith('#')) needed.add(r.split('#')[0])
+    }
+  }
+  return [...needed].map((id) => `./test/fixtures/lexicons/${byId.get(id)}`)
+}
+const POST_FILES = postDocuments()
+/** issue 64's size goal: our post codec (compile of the published documents, then decode, which
+ * checks as it reads), bundled, at most 1.5x @atcute's post schema and validator (of a value
+ * already decoded) */
+const LEXICON_POST = `ours: app.bsky.feed.post codec (compile of its ${POST_FILES.length} published documents, decode)`
+const ATCUTE_POST = '@atcute/bluesky app.bsky.feed.post schema + @atcute/lexicons safeParse'
+const LEXICON_POST_GOAL = 1.5
 const DROP_IN = [
   ['encode + decode', `export { encode, decode } from '${me}'`],
   ['import * as dagCbor, used as a value', namespaceEntry],
@@ -66,6 +88,9 @@ const rows = [
   ['ours: encode + decode + options', `export { encode, decode, encodeOptions, decodeOptions } from '${me}'`],
   ['ours: dag-cbor-fast/schema compile (typed codec; no @ipld/schema)', "export { compile } from './lib/schema/index.js'"],
   [LEXICON, "export { compile } from './lib/lexicon/index.js'"],
+  [LEXICON_POST, POST_FILES.map((f, i) => `import d${i} from '${f}' with { type: 'json' }\n`).join('') +
+    `import { compile } from './lib/lexicon/index.js'\nconst post = compile([${POST_FILES.map((_, i) => `d${i}`).join(', ')}]).record('app.bsky.feed.post')\nexport const decodePost = (bytes) => post.decode(bytes)\n`],
+  [ATCUTE_POST, "import { mainSchema } from '@atcute/bluesky/types/app/feed/post'\nimport { safeParse } from '@atcute/lexicons/validations'\nexport const checkPost = (value) => safeParse(mainSchema, value)\n"],
   ['@atcute/cbor: encode + decode', "export { encode, decode } from '@atcute/cbor'"],
   ['multiformats: CID alone', "export { CID } from 'multiformats/cid'"]
 ]
@@ -123,6 +148,14 @@ for (const [label, code] of DROP_IN) {
   const lexicon = results.get(LEXICON)
   const ceiling = ceilings[LEXICON]
   checks.push([lexicon.error ? `${LEXICON}: builds (${lexicon.error})` : `${LEXICON}: at most its ceiling (${lexicon.gz} <= ${ceiling} B gz)`, !lexicon.error && typeof ceiling === 'number' && lexicon.gz <= ceiling])
+  const post = results.get(LEXICON_POST)
+  const atcute = results.get(ATCUTE_POST)
+  if (post.error || atcute.error) checks.push([`${LEXICON_POST}: both build (${post.error || atcute.error})`, false])
+  else {
+    const postCeiling = ceilings[LEXICON_POST]
+    checks.push([`${LEXICON_POST}: at most its ceiling (${post.gz} <= ${postCeiling} B gz)`, typeof postCeiling === 'number' && post.gz <= postCeiling])
+    goals.push([`${LEXICON_POST}: at most ${LEXICON_POST_GOAL}x @atcute's post schema + validator (${post.gz} <= ${Math.floor(atcute.gz * LEXICON_POST_GOAL)} B gz; ${(post.gz / atcute.gz).toFixed(2)}x)`, post.gz <= atcute.gz * LEXICON_POST_GOAL])
+  }
 }
 
 // bench/README.md's table is this one: rewritten on request, otherwise compared
