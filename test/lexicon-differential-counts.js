@@ -4,7 +4,7 @@
 import { runDifferential, DISAGREEMENTS } from './helpers/lexicon-differential.js'
 
 const { counts, findings } = await runDifferential()
-console.log(`record types ${counts.recordTypes}, generated records ${counts.records}, mutations ${counts.mutations}, real records ${counts.realRecords}`)
+console.log(`record types ${counts.recordTypes}, generated records ${counts.records}, mutations ${counts.mutations}, real records ${counts.realRecords}, interop format lines ${counts.formatLines}`)
 console.log(`rules broken: ${Object.entries(counts.rules).map(([rule, n]) => `${rule} ${n}`).join(', ')}`)
 for (const [peer, c] of Object.entries(counts.peers)) {
   console.log(`${peer}: compared ${c.compared}, agreed with the spec ${c.agreed}, disagreed ${c.disagreed}${c.notCompared ? `, not compared ${c.notCompared} (no schema of the type)` : ''}`)

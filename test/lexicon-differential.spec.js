@@ -2,7 +2,8 @@
 // built from the same documents, @atcute/lexicons with @atcute/bluesky's schemas), on the published
 // Lexicons (test/fixtures/lexicons/) and one written to reach the rules those leave out
 // (helpers/lexicon-everything.js): seeded records of every record type, valid, and each changed to
-// break one rule at one place; and the records of the real repo exports. Our codec must give the
+// break one rule at one place; the records of the real repo exports; and each line of the atproto
+// interop syntax files in a string of its format. Our codec must give the
 // spec's verdict, naming the rule and the path, in decode, validate and encode alike, and the
 // value of generic decode; each peer must give the spec's verdict, except in the cases of the
 // table of known disagreements (helpers/lexicon-differential.js, DISAGREEMENTS), each of which
@@ -45,9 +46,10 @@ describe('dag-cbor-fast/lexicon: differential, against @atproto/lexicon, @atprot
     assert.deepEqual(unused, [])
   })
 
-  it('every rule of LEXICON_RULES is broken by some mutation, and the real records are all read', () => {
+  it('every rule of LEXICON_RULES is broken by some mutation, and the real records and interop lines are all read', () => {
     assert.deepEqual(Object.keys(LEXICON_RULES).filter((rule) => !(run.counts.rules[rule] > 0)), [])
     assert.equal(run.counts.realRecords, 7)
+    assert.ok(run.counts.formatLines > 400, `${run.counts.formatLines} interop lines`)
     assert.ok(run.counts.recordTypes >= 27 && run.counts.records > 150 && run.counts.mutations > 5000, JSON.stringify(run.counts))
   })
 })

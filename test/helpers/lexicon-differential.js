@@ -1,7 +1,8 @@
 // The differential run of dag-cbor-fast/lexicon against @atproto/lexicon, @atproto/lex-schema and
 // @atcute/lexicons (test/lexicon-differential.spec.js asserts it; test/lexicon-differential-counts.js
-// prints its counts). Generated records (valid ones, and one-rule mutations of each) and the
-// records of the real repo exports are encoded to DAG-CBOR; our codec judges the bytes, each peer
+// prints its counts). Generated records (valid ones, and one-rule mutations of each), the records of
+// the real repo exports and the lines of the atproto interop syntax files (each in a string of its
+// format) are encoded to DAG-CBOR; our codec judges the bytes, each peer
 // the value its own decoder reads from them. The spec's verdict is the mutation's (refused with its
 // rule, or accepted); a peer must give it unless a known disagreement (DISAGREEMENTS) says which
 // verdict that peer gives instead, quoting the spec.
@@ -11,7 +12,7 @@ import { CarReader } from '@ipld/car'
 import { compile } from '../../lib/lexicon/index.js'
 import { encode, decode } from '../../index.js'
 import { publishedDocuments } from './lexicons.js'
-import { EVERYTHING } from './lexicon-everything.js'
+import { EVERYTHING, FORMATS_DOCUMENT } from './lexicon-everything.js'
 import { recordGenerator } from './lexicon-records.js'
 import { peerVerdicts, atcuteSchema, PEERS } from './lexicon-peers.js'
 import { mulberry32 } from './prng.js'
@@ -56,11 +57,33 @@ export const DISAGREEMENTS = [
     matches: (c) => holdsRecord(c.value)
   },
   {
-    name: 'a datetime without a timezone (2024-11-30T12:34:56.789) is accepted',
+    name: 'a datetime without a timezone (2024-11-30T12:34:56.789; the interop file\'s 1985-04-12T23:20:50 and 1985-04-12T23:20:50.123) is accepted',
     peers: ['@atproto/lexicon'],
     peerAccepts: true,
     spec: `${LEXICON_SPEC}, datetime: "Timezone specification is required."`,
-    matches: (c) => c.kind === 'format datetime' && c.what.startsWith('"2024-11-30T12:34:56.789" ')
+    matches: (c) => (c.kind === 'format datetime' && c.what.startsWith('"2024-11-30T12:34:56.789" ')) ||
+      (c.kind === 'interop datetime' && ['"1985-04-12T23:20:50" ', '"1985-04-12T23:20:50.123" '].some((line) => c.what.startsWith(line)))
+  },
+  {
+    name: 'datetimes of the interop file datetime_syntax_invalid.txt are accepted: 1985-04-12T23:20:50.123+0000 (an offset without its colon), 1985-04-12T23:20:5Z (a one-digit second), 0000-01-01T00:00:00+01:00 (before year 0 once the offset is applied)',
+    peers: ['@atproto/lexicon'],
+    peerAccepts: true,
+    spec: `${LEXICON_SPEC}, datetime: "While hour/minute suffix syntax (like +01:00 or -10:30) is supported"; "Datetime strings in atproto should meet the intersecting requirements of the RFC 3339, ISO 8601, and WHATWG HTML datetime standards."; "Datetimes before year zero (in astronomical time) are specifically disallowed."`,
+    matches: (c) => c.kind === 'interop datetime' && ['"1985-04-12T23:20:50.123+0000" ', '"1985-04-12T23:20:5Z" ', '"0000-01-01T00:00:00+01:00" '].some((line) => c.what.startsWith(line))
+  },
+  {
+    name: 'language tags that are well formed but not valid (language_parse_invalid.txt: JA, jaja, de-DE-1901-1901, en-rozaj-ROZAJ, en-a-foo-a-bar, en-u-co-phonebk-U-ca-buddhist) are refused',
+    peers: ['@atproto/lex-schema'],
+    peerAccepts: false,
+    spec: `${LEXICON_SPEC}, language: "The Lexicon string must validate as a "well-formed" language tag, as defined in the RFC. Clients should ignore language strings which are "well-formed" but not "valid" according to the RFC."`,
+    matches: (c) => c.kind === 'interop language' && c.what.endsWith('(language_parse_invalid.txt)') && ['"JA"', '"jaja"', '"de-DE-1901-1901"', '"en-rozaj-ROZAJ"', '"en-a-foo-a-bar"', '"en-u-co-phonebk-U-ca-buddhist"'].some((line) => c.what.startsWith(line + ' '))
+  },
+  {
+    name: 'language tags with an upper-case private-use singleton (X-fr-CH, de-X-foo; language_syntax_valid.txt) are refused',
+    peers: ['@atcute/lexicons'],
+    peerAccepts: false,
+    spec: `${LEXICON_SPEC}, language: "The Lexicon string must validate as a "well-formed" language tag, as defined in the RFC." (RFC 5646 §2.1.1: tags and subtags are case-insensitive)`,
+    matches: (c) => c.kind === 'interop language' && ['"X-fr-CH" ', '"de-X-foo" '].some((line) => c.what.startsWith(line))
   },
   {
     name: "a blob whose MIME type the field's accept does not list is accepted (legacy blobs too)",
@@ -192,6 +215,29 @@ function outcome (run) {
 }
 
 /**
+ * The lines of the atproto interop syntax files (test/fixtures/lexicons/syntax/), with the verdict
+ * the spec gives: *_syntax_valid pass, *_syntax_invalid fail, *_parse_invalid fail for datetime
+ * (not a real time) and pass for language (well formed, not registered: "the Lexicon string must
+ * validate as a well-formed language tag").
+ *
+ * @returns {Array<{ format: string, line: string, valid: boolean, file: string }>}
+ */
+function interopLines () {
+  const files = { atidentifier: 'at-identifier', aturi: 'at-uri', datetime: 'datetime', did: 'did', handle: 'handle', language: 'language', nsid: 'nsid', recordkey: 'record-key', tid: 'tid' }
+  const out = []
+  for (const [prefix, format] of Object.entries(files)) {
+    for (const [kind, valid] of /** @type {Array<[string, boolean]>} */ ([['syntax_valid', true], ['syntax_invalid', false], ['parse_invalid', format === 'language']])) {
+      const file = new URL(`../fixtures/lexicons/syntax/${prefix}_${kind}.txt`, import.meta.url)
+      if (!fs.existsSync(file)) continue
+      for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+        if (line !== '' && !line.startsWith('#')) out.push({ format, line, valid, file: `${prefix}_${kind}.txt` })
+      }
+    }
+  }
+  return out
+}
+
+/**
  * @returns {Promise<Array<{ car: string, bytes: Uint8Array, value: any }>>} the records of the
  *   AT Protocol repo exports in the test data
  */
@@ -220,7 +266,7 @@ export async function realRecords () {
  *   per published record type, and of the synthetic one
  */
 export async function runDifferential ({ perType = 6, synthetic = 40, seed = 64 } = {}) {
-  const documents = [...publishedDocuments().map((text) => JSON.parse(text)), EVERYTHING]
+  const documents = [...publishedDocuments().map((text) => JSON.parse(text)), EVERYTHING, FORMATS_DOCUMENT]
   const lexicons = compile(documents)
   RECORD_TYPES = new Set(lexicons.records)
   const peers = peerVerdicts(documents)
@@ -231,6 +277,7 @@ export async function runDifferential ({ perType = 6, synthetic = 40, seed = 64 
     recordTypes: lexicons.records.length,
     records: 0,
     realRecords: 0,
+    formatLines: 0,
     mutations: 0,
     /** @type {Record<string, number>} */
     rules: {},
@@ -277,7 +324,13 @@ export async function runDifferential ({ perType = 6, synthetic = 40, seed = 64 
     }
   }
 
+  for (const { format, line, valid, file } of interopLines()) {
+    counts.formatLines++
+    const value = { $type: FORMATS_DOCUMENT.id, [format]: line }
+    judge({ nsid: FORMATS_DOCUMENT.id, kind: `interop ${format}`, what: `${JSON.stringify(line)} (${file})`, path: `/${format}`, rule: valid ? null : 'lexicon-format', value }, encode(value))
+  }
   for (const nsid of lexicons.records) {
+    if (nsid === FORMATS_DOCUMENT.id) continue
     const n = nsid === EVERYTHING.id ? synthetic : perType
     for (let i = 0; i < n; i++) {
       const { value, sites } = generator.record(nsid)

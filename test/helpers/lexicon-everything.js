@@ -45,3 +45,19 @@ export const EVERYTHING = {
     marked: { type: 'token' }
   }
 }
+
+/** The string formats, one optional property each, for the atproto interop syntax files' lines. */
+export const FORMATS_DOCUMENT = {
+  lexicon: 1,
+  id: 'com.example.lexdiff.formats',
+  defs: {
+    main: {
+      type: 'record',
+      key: 'tid',
+      record: {
+        type: 'object',
+        properties: Object.fromEntries(['at-identifier', 'at-uri', 'cid', 'datetime', 'did', 'handle', 'language', 'nsid', 'record-key', 'tid', 'uri'].map((format) => [format, { type: 'string', format }]))
+      }
+    }
+  }
+}

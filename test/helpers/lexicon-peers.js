@@ -13,7 +13,7 @@ import { Lexicons, ipldToLex } from '@atproto/lexicon'
 import { l } from '@atproto/lex-schema'
 import { decode as lexCborDecode } from '@atproto/lex-cbor'
 import { decode as atcuteDecode } from '@atcute/cbor'
-import { safeParse } from '@atcute/lexicons/validations'
+import * as v from '@atcute/lexicons/validations'
 import * as atcuteBluesky from '@atcute/bluesky'
 
 /**
@@ -23,9 +23,26 @@ import * as atcuteBluesky from '@atcute/bluesky'
  * @returns {any}
  */
 export function atcuteSchema (nsid) {
+  if (nsid === 'com.example.lexdiff.formats') return ATCUTE_FORMATS
   const name = nsid.split('.').map((part) => part[0].toUpperCase() + part.slice(1)).join('')
   return /** @type {Record<string, any>} */ (atcuteBluesky)[name]?.mainSchema
 }
+
+/** helpers/lexicon-everything.js's FORMATS_DOCUMENT, written with @atcute/lexicons' validators */
+const ATCUTE_FORMATS = v.record(v.tidString(), v.object({
+  $type: v.literal('com.example.lexdiff.formats'),
+  'at-identifier': v.optional(v.actorIdentifierString()),
+  'at-uri': v.optional(v.resourceUriString()),
+  cid: v.optional(v.cidString()),
+  datetime: v.optional(v.datetimeString()),
+  did: v.optional(v.didString()),
+  handle: v.optional(v.handleString()),
+  language: v.optional(v.languageCodeString()),
+  nsid: v.optional(v.nsidString()),
+  'record-key': v.optional(v.recordKeyString()),
+  tid: v.optional(v.tidString()),
+  uri: v.optional(v.genericUriString())
+}))
 
 export const PEERS = ['@atproto/lexicon', '@atproto/lex-schema', '@atcute/lexicons']
 
@@ -58,7 +75,7 @@ export function peerVerdicts (documents) {
       case '@atcute/lexicons': {
         const schema = atcuteSchema(nsid)
         if (schema === undefined) throw new Error(`no @atcute/bluesky schema for ${nsid}`)
-        return accepts(() => safeParse(schema, atcuteDecode(bytes), { strict: true }).ok)
+        return accepts(() => v.safeParse(schema, atcuteDecode(bytes), { strict: true }).ok)
       }
       default:
         throw new Error(`no peer ${peer}`)
