@@ -284,6 +284,14 @@ export function recordGenerator (documents, random) {
           if (def.maxGraphemes === undefined || n <= def.maxGraphemes) add('max-length', `${n} graphemes of 18 bytes`, 'lexicon-max-length', () => family.repeat(n))
           else add('max-length', 'maxLength + 1 ASCII bytes', 'lexicon-max-length', () => 'a'.repeat(def.maxLength + 1))
         }
+        if (def.maxLength !== undefined && def.maxLength <= 30_000 && def.format === undefined && def.enum === undefined && def.const === undefined && (def.maxGraphemes === undefined || def.maxGraphemes >= Math.ceil(def.maxLength / 18))) {
+          // exactly maxLength bytes: 18-byte graphemes, then ASCII (accepted)
+          add('at-bound', 'exactly maxLength bytes', null, () => '👨‍👩‍👧'.repeat(Math.floor(def.maxLength / 18)) + 'a'.repeat(def.maxLength % 18).slice(0, Math.max(0, (def.maxGraphemes ?? Infinity) - Math.floor(def.maxLength / 18))))
+        }
+        if (def.maxGraphemes !== undefined && def.maxGraphemes <= 30_000 && def.format === undefined && def.enum === undefined && def.const === undefined && def.maxGraphemes * 8 <= (def.maxLength ?? Infinity)) {
+          // exactly maxGraphemes graphemes of several code points each (accepted)
+          add('at-bound', 'exactly maxGraphemes graphemes', null, () => '👍🏽'.repeat(def.maxGraphemes))
+        }
         if (def.maxGraphemes !== undefined && def.maxGraphemes <= 30_000 && def.format === undefined && def.enum === undefined && (def.maxLength === undefined || def.maxGraphemes < def.maxLength)) {
           // over maxGraphemes, within maxLength (a grapheme is at least a byte: only where
           // maxLength leaves room)
@@ -301,6 +309,8 @@ export function recordGenerator (documents, random) {
         add('float', 'a float for an integer', 'lexicon-kind', (v) => v + 0.5)
         if (def.const !== undefined) add('const', 'not the constant', 'lexicon-const', (v) => v + 1)
         if (def.enum !== undefined) add('enum', 'not in the enum', 'lexicon-enum', () => Math.max(...def.enum) + 1)
+        if (def.minimum !== undefined && def.enum === undefined && def.const === undefined) add('at-bound', `the minimum ${def.minimum}`, null, () => def.minimum)
+        if (def.maximum !== undefined && def.enum === undefined && def.const === undefined) add('at-bound', `the maximum ${def.maximum}`, null, () => def.maximum)
         if (def.minimum !== undefined) add('minimum', `${def.minimum - 1}`, 'lexicon-minimum', () => def.minimum - 1)
         if (def.maximum === undefined && def.enum === undefined && def.const === undefined) {
           add('integer-range', '2^53, beyond the safe integers', null, () => 2n ** 53n)
@@ -314,6 +324,7 @@ export function recordGenerator (documents, random) {
         break
       case 'bytes':
         add('kind', 'a string for bytes', 'lexicon-kind', () => 'AAEC')
+        if (def.maxLength !== undefined) add('at-bound', 'maxLength bytes', null, () => new Uint8Array(def.maxLength))
         if (def.maxLength !== undefined) add('max-length', 'maxLength + 1 bytes', 'lexicon-max-length', () => new Uint8Array(def.maxLength + 1))
         if (def.minLength !== undefined && def.minLength > 0) add('min-length', 'minLength - 1 bytes', 'lexicon-min-length', () => new Uint8Array(def.minLength - 1))
         break
@@ -322,6 +333,7 @@ export function recordGenerator (documents, random) {
         break
       case 'array':
         add('kind', 'an object for an array', 'lexicon-kind', () => ({}))
+        if (def.maxLength !== undefined && current.length > 0) add('at-bound', `${def.maxLength} items`, null, (v) => Array.from({ length: def.maxLength }, (_, i) => v[i % v.length]))
         if (def.maxLength !== undefined && current.length > 0) add('max-length', `${def.maxLength + 1} items`, 'lexicon-max-length', (v) => Array.from({ length: def.maxLength + 1 }, (_, i) => v[i % v.length]))
         if (def.minLength !== undefined && def.minLength > 0) add('min-length', `${def.minLength - 1} items`, 'lexicon-min-length', (v) => v.slice(0, def.minLength - 1))
         break
@@ -336,6 +348,7 @@ export function recordGenerator (documents, random) {
         add('blob-ref-codec', 'a ref of codec dag-cbor, not raw', null, (v) => ({ ...v, ref: LINK_CID }))
         if (def.accept !== undefined && !def.accept.includes('*/*')) add('blob-accept', 'a MIME type not accepted', 'lexicon-blob-accept', (v) => ({ ...v, mimeType: 'application/x-not-accepted' }))
         if (def.accept !== undefined && !def.accept.includes('*/*')) add('blob-legacy-accept', 'a legacy blob of a MIME type not accepted', 'lexicon-blob-accept', (v) => ({ cid: v.ref.toString(), mimeType: 'application/x-not-accepted' }))
+        if (def.maxSize !== undefined) add('at-bound', 'a blob of maxSize bytes', null, (v) => ({ ...v, size: def.maxSize }))
         if (def.maxSize !== undefined) add('blob-size', 'maxSize + 1 bytes', 'lexicon-blob-size', (v) => ({ ...v, size: def.maxSize + 1 }))
         break
       }
