@@ -121,11 +121,18 @@ export const DISAGREEMENTS = [
     matches: (c) => c.kind === 'float' && c.path === '/zzExtra'
   },
   {
-    name: 'a union member whose $type ends in #main (app.bsky.embed.images#main) is accepted',
+    name: 'a union member whose $type ends in #main (app.bsky.embed.images#main) is accepted (by @atproto/lexicon only where the member is an object, not a record)',
     peers: ['@atproto/lexicon', '@atproto/lex-schema', '@atcute/lexicons'],
     peerAccepts: true,
     spec: `${LEXICON_SPEC}, references: "For references in the $type fields in data objects themselves (eg, records or contents of a union), this is a "must" (use of a #main suffix is invalid)."`,
     matches: (c) => c.kind === 'union-type' && c.what === 'a member $type ending in #main'
+  },
+  {
+    name: 'a union member that is a record, its $type ending in #main, is accepted',
+    peers: ['@atproto/lex-schema'],
+    peerAccepts: true,
+    spec: `${LEXICON_SPEC}, references: "For references in the $type fields in data objects themselves (eg, records or contents of a union), this is a "must" (use of a #main suffix is invalid)."`,
+    matches: (c) => c.kind === 'union-type' && c.what === 'a member $type ending in #main (a record member)'
   },
   {
     name: 'an unknown field holding a blob is accepted',

@@ -28,6 +28,7 @@ export const EVERYTHING = {
           extra: { type: 'unknown' },
           choice: { type: 'union', refs: ['#small', '#text'], closed: true },
           open: { type: 'union', refs: ['#small'] },
+          recordUnion: { type: 'union', refs: ['com.example.lexdiff.formats'] },
           items: { type: 'array', minLength: 1, maxLength: 3, items: { type: 'ref', ref: '#small' } },
           note: { type: 'string', maxLength: 20 },
           file: { type: 'blob', accept: ['image/*', 'text/plain'], maxSize: 100 },

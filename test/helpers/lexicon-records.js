@@ -368,7 +368,10 @@ export function recordGenerator (documents, random) {
       case 'union': {
         add('kind', 'a string for a union', 'lexicon-kind', () => 'x')
         add('union-type', 'a member without $type', 'lexicon-type', (v) => { const { $type, ...rest } = v; return rest })
-        if (!current.$type.includes('#')) add('union-type', 'a member $type ending in #main', 'lexicon-type', (v) => ({ ...v, $type: v.$type + '#main' }), undefined)
+        if (!current.$type.includes('#') && byId.has(current.$type)) {
+          const memberIsRecord = byId.get(current.$type).defs.main.type === 'record'
+          add('union-type', `a member $type ending in #main${memberIsRecord ? ' (a record member)' : ''}`, 'lexicon-type', (v) => ({ ...v, $type: v.$type + '#main' }))
+        }
         if (def.closed) add('union-closed', 'a $type the closed union does not list', 'lexicon-union', () => ({ $type: 'com.example.unlisted' }))
         else add('union-open', 'a $type the open union does not list', null, () => ({ $type: 'com.example.unlisted', n: 1 }))
         break
