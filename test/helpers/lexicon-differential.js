@@ -72,6 +72,55 @@ export const DISAGREEMENTS = [
     matches: (c) => c.kind === 'interop datetime' && ['"1985-04-12T23:20:50.123+0000" ', '"1985-04-12T23:20:5Z" ', '"0000-01-01T00:00:00+01:00" '].some((line) => c.what.startsWith(line))
   },
   {
+    name: 'datetimes of days that do not exist (2024-02-30, 2023-02-29) are accepted',
+    peers: ['@atproto/lexicon', '@atproto/lex-schema', '@atcute/lexicons'],
+    peerAccepts: true,
+    spec: `${LEXICON_SPEC}, datetime: "Implementations "should" validate that the semantics of the datetime are valid. For example, a month or day 00 is invalid."`,
+    matches: (c) => c.kind === 'edge datetime' && (c.what === '"2024-02-30T00:00:00Z"' || c.what === '"2023-02-29T00:00:00Z"')
+  },
+  {
+    name: 'a leap second (23:59:60) is accepted',
+    peers: ['@atproto/lexicon'],
+    peerAccepts: true,
+    spec: `${LEXICON_SPEC}, datetime: "Datetime strings in atproto should meet the intersecting requirements of the RFC 3339, ISO 8601, and WHATWG HTML datetime standards." (WHATWG HTML's seconds are 0-59)`,
+    matches: (c) => c.kind === 'edge datetime' && c.what === '"1985-04-12T23:59:60Z"'
+  },
+  {
+    name: 'year 0000 (0000-01-01T00:00:00Z) is refused',
+    peers: ['@atcute/lexicons'],
+    peerAccepts: false,
+    spec: `${LEXICON_SPEC}, datetime: "Datetimes before year zero (in astronomical time) are specifically disallowed." (year zero itself is not before it)`,
+    matches: (c) => c.kind === 'edge datetime' && c.what === '"0000-01-01T00:00:00Z"'
+  },
+  {
+    name: 'URIs RFC 3986 allows are refused: http:// (an empty authority), a+b.c-d:x (a scheme with +, . and -)',
+    peers: ['@atproto/lexicon', '@atproto/lex-schema', '@atcute/lexicons'],
+    peerAccepts: false,
+    spec: `${LEXICON_SPEC}, uri: "Flexible to any URI schema, following the generic RFC-3986 on URIs." (RFC 3986: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ); the authority may be empty)`,
+    matches: (c) => c.kind === 'edge uri' && (c.what === '"http://"' || c.what === '"a+b.c-d:x"')
+  },
+  {
+    name: 'a URI whose scheme starts with a digit (1abc:x) is accepted',
+    peers: ['@atproto/lexicon', '@atproto/lex-schema', '@atcute/lexicons'],
+    peerAccepts: true,
+    spec: `${LEXICON_SPEC}, uri: "following the generic RFC-3986 on URIs" (RFC 3986: a scheme begins with a letter)`,
+    matches: (c) => c.kind === 'edge uri' && c.what === '"1abc:x"'
+  },
+  {
+    name: 'a CIDv1 string in base58btc (z...) is accepted as format cid',
+    peers: ['@atproto/lexicon'],
+    peerAccepts: true,
+    spec: `${DATA_MODEL_SPEC}, CID formats: "Encoding: binary serialization within DRISL-CBOR cid-link fields, and base32 (with b prefix) for string encoding elsewhere"`,
+    matches: (c) => c.kind === 'edge cid' && c.what.startsWith('"zb2')
+  },
+  {
+    name: "a CIDv0 string (Qm...) is refused as format cid. Here the spec's blessed set (CID version 1) is the peer's: we accept a CIDv0, as docs/lexicon.md says (a string that reads back to itself)",
+    peers: ['@atcute/lexicons'],
+    peerAccepts: false,
+    spec: `${DATA_MODEL_SPEC}, CID formats: "The blessed formats for CIDs in atproto are: CID version: 1 (0x01)"`,
+    matches: (c) => c.kind === 'edge cid' && c.what.startsWith('"Qm')
+  },
+  {
     name: 'language tags that are well formed but not valid (language_parse_invalid.txt: JA, jaja, de-DE-1901-1901, en-rozaj-ROZAJ, en-a-foo-a-bar, en-u-co-phonebk-U-ca-buddhist) are refused',
     peers: ['@atproto/lex-schema'],
     peerAccepts: false,
@@ -222,6 +271,25 @@ function outcome (run) {
 }
 
 /**
+ * Strings at the edges of their format, written here (the interop files do not hold them), with
+ * the spec's verdict.
+ *
+ * @type {Array<{ format: string, line: string, valid: boolean }>}
+ */
+const EDGE_STRINGS = [
+  { format: 'datetime', line: '2024-02-30T00:00:00Z', valid: false },
+  { format: 'datetime', line: '2023-02-29T00:00:00Z', valid: false },
+  { format: 'datetime', line: '2024-02-29T00:00:00Z', valid: true },
+  { format: 'datetime', line: '1985-04-12T23:59:60Z', valid: false },
+  { format: 'datetime', line: '0000-01-01T00:00:00Z', valid: true },
+  { format: 'uri', line: 'http://', valid: true },
+  { format: 'uri', line: 'a+b.c-d:x', valid: true },
+  { format: 'uri', line: '1abc:x', valid: false },
+  { format: 'cid', line: 'zb2rhe5P4gXftAwvA4eXQ5HJwsER2owDyS9sKaQRRVQPn93bA', valid: false },
+  { format: 'cid', line: 'QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG', valid: true }
+]
+
+/**
  * The lines of the atproto interop syntax files (test/fixtures/lexicons/syntax/), with the verdict
  * the spec gives: *_syntax_valid pass, *_syntax_invalid fail, *_parse_invalid fail for datetime
  * (not a real time) and pass for language (well formed, not registered: "the Lexicon string must
@@ -335,6 +403,11 @@ export async function runDifferential ({ perType = 6, synthetic = 40, seed = 64 
     counts.formatLines++
     const value = { $type: FORMATS_DOCUMENT.id, [format]: line }
     judge({ nsid: FORMATS_DOCUMENT.id, kind: `interop ${format}`, what: `${JSON.stringify(line)} (${file})`, path: `/${format}`, rule: valid ? null : 'lexicon-format', value }, encode(value))
+  }
+  for (const { format, line, valid } of EDGE_STRINGS) {
+    counts.formatLines++
+    const value = { $type: FORMATS_DOCUMENT.id, [format]: line }
+    judge({ nsid: FORMATS_DOCUMENT.id, kind: `edge ${format}`, what: JSON.stringify(line), path: `/${format}`, rule: valid ? null : 'lexicon-format', value }, encode(value))
   }
   for (const nsid of lexicons.records) {
     if (nsid === FORMATS_DOCUMENT.id) continue
