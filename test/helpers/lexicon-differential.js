@@ -50,10 +50,10 @@ let RECORD_TYPES = new Set()
  */
 export const DISAGREEMENTS = [
   {
-    name: 'a record that holds a record by ref (site.standard.publication#basicTheme, a ref to the record site.standard.theme.basic) is refused whatever else it holds ("Unexpected lexicon type: record")',
+    name: 'a record that holds a record, by ref (site.standard.publication#basicTheme, a ref to the record site.standard.theme.basic) or as a union member, is refused whatever else it holds ("Unexpected lexicon type: record")',
     peers: ['@atproto/lexicon'],
     peerAccepts: false,
-    spec: `${LEXICON_SPEC}, ref: "When a ref points to an object type, the type of the encoded data is unambiguous. This means that the $type field should not be included in encoded data as a discriminator. This does not apply to references to record types, which always include the $type discriminator."`,
+    spec: `${LEXICON_SPEC}, ref: "When a ref points to an object type, the type of the encoded data is unambiguous. This means that the $type field should not be included in encoded data as a discriminator. This does not apply to references to record types, which always include the $type discriminator."; union: "The schema definitions pointed to by a union must have type object or record."`,
     matches: (c) => holdsRecord(c.value)
   },
   {
@@ -170,7 +170,7 @@ export const DISAGREEMENTS = [
     matches: (c) => c.kind === 'float' && c.path === '/zzExtra'
   },
   {
-    name: 'a union member whose $type ends in #main (app.bsky.embed.images#main) is accepted (by @atproto/lexicon only where the member is an object, not a record)',
+    name: 'a union member whose $type ends in #main (app.bsky.embed.images#main) is accepted (by @atproto/lexicon where the member is an object: it refuses records as members)',
     peers: ['@atproto/lexicon', '@atproto/lex-schema', '@atcute/lexicons'],
     peerAccepts: true,
     spec: `${LEXICON_SPEC}, references: "For references in the $type fields in data objects themselves (eg, records or contents of a union), this is a "must" (use of a #main suffix is invalid)."`,
