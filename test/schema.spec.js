@@ -435,6 +435,18 @@ describe('schema: safety', () => {
     const outer = { x: long, get y () { typed.encode(inner); return long } }
     assert.deepEqual(encode(outer), encode({ x: long, y: long }))
   })
+  it('a getter that throws, or runs a typed encode, while a struct\'s fields are read leaves nothing of that value to the next encode', () => {
+    const typed = compile(fromDSL('type S struct { a optional String b optional Int c optional String }'), 'S')
+    const throwing = { a: 'x', b: 1, get c () { throw new Error('getter') } }
+    assert.throws(() => typed.encode(throwing), /getter/)
+    assert.equal(toHex(typed.encode({})), 'a0')
+    assert.equal(toHex(typed.encode({ c: 'z' })), 'a16163617a')
+    const nested = { a: 'x', get b () { typed.encode({ c: 'inner' }); return 2 }, c: 'y' }
+    assert.equal(toHex(typed.encode(nested)), 'a361616178616202616361' + '79')
+    const pair = compile(fromDSL('type Pair struct { a Int b String } representation tuple'), 'Pair')
+    assert.throws(() => pair.encode({ a: 1, get b () { throw new Error('getter') } }), /getter/)
+    assert.throws(() => pair.encode({ a: 1 }), { rule: 'schema-missing-field' })
+  })
   it('a union member type named __proto__ is an own property of the typed value, not its prototype', () => {
     const schema = JSON.parse('{"types":{"U":{"union":{"members":["__proto__"],"representation":{"keyed":{"p":"__proto__"}}}},"__proto__":{"int":{}}}}')
     const value = compile(schema, 'U').decode(hex('a1617005'))

@@ -21,6 +21,11 @@ const MAP = 0xa0
 let depth = 0
 let maxDepth = DEFAULT_MAX_DEPTH
 let busy = false
+/** The field values of the structs being written (see gather): each holds slots[base, base + F)
+ * below `top`; the slots from top on hold undefined. */
+/** @type {unknown[]} */
+const slots = []
+let top = 0
 
 /**
  * What a value is, for messages.
@@ -264,6 +269,93 @@ function fieldOf (v, name) {
 }
 
 /**
+ * The field values of struct value `v`, into slots[base + j] for field j (undefined: absent), read
+ * by one for-in over its keys: there V8 reads each property by its index in the object's layout,
+ * where `v[name]` per field is a lookup by name through a cache shared by every struct type (and
+ * hasOwnProperty one more). True when `v` is a plain case: each key own, and a field; and each
+ * absent field optional, and not an own property the for-in did not list (non-enumerable, or held
+ * undefined). Otherwise false (slots left clear), and the caller writes it by name, which reports
+ * the missing or unknown field.
+ *
+ * @param {Record<string, unknown>} v
+ * @param {Array<string|null>} names - fields[j].name as the for-in gives it (see propertyKey);
+ *   null for an inline union's discriminant, which is no property
+ * @param {boolean[]} required - whether field j must be present
+ * @param {number} base
+ * @returns {boolean}
+ */
+function gather (v, names, required, base) {
+  const F = names.length
+  let j = 0
+  let found = 0
+  for (const key in v) {
+    if (!hasOwnProperty.call(v, key)) return clearSlots(base, F)
+    // values made by decode list the fields in this order; others are searched
+    let k = j
+    if (k === F || names[k] !== key) {
+      k = 0
+      while (k < F && names[k] !== key) k++
+      if (k === F) return clearSlots(base, F)
+    }
+    const x = v[key]
+    slots[base + k] = x
+    // an own field holding undefined is absent, and then checked below
+    if (x !== undefined) found++
+    j = k + 1
+  }
+  if (found < F) {
+    for (let f = 0; f < F; f++) {
+      const name = names[f]
+      if (slots[base + f] === undefined && name !== null && (required[f] || hasOwnProperty.call(v, name))) return clearSlots(base, F)
+    }
+  }
+  return true
+}
+
+/**
+ * gather, leaving the slots clear when a getter it runs throws.
+ *
+ * @param {Record<string, unknown>} v
+ * @param {Array<string|null>} names
+ * @param {boolean[]} required
+ * @param {number} base
+ * @returns {boolean}
+ */
+function gatherOrClear (v, names, required, base) {
+  try {
+    return gather(v, names, required, base)
+  } catch (e) {
+    clearSlots(base, names.length)
+    throw e
+  }
+}
+
+/**
+ * Let go of the values in slots[base, base + count), and of the slots (top = base): slots from top
+ * on hold undefined, which gather relies on.
+ *
+ * @param {number} base
+ * @param {number} count
+ * @returns {false}
+ */
+function clearSlots (base, count) {
+  for (let f = 0; f < count; f++) slots[base + f] = undefined
+  top = base
+  return false
+}
+
+/**
+ * A field name as a property key is: the same string the for-in of gather gives, which then
+ * compares by identity.
+ *
+ * @param {string} name
+ * @returns {string}
+ */
+function propertyKey (name) {
+  return Object.keys({ [name]: 0 })[0] ?? name
+}
+
+/**
  * The own enumerable keys of `v` that are not fields (for the error), when it has any that hold
  * a value.
  *
@@ -332,8 +424,14 @@ export function structMapWriter (typeName, fields) {
   // an inline union's discriminant: its key and value as one block
   const blocks = fields.map((f) => f.fixed === null ? encode(f.key) : concat(encode(f.key), encode(f.fixed)))
   const held = F < 24
-  return function writeStruct (v) {
-    if (!isMap(v)) throw kindError(expected, v)
+  const keys = fields.map((f) => f.fixed === null ? propertyKey(f.name) : null)
+  const required = fields.map((f) => f.fixed === null && !f.optional && f.implicit === undefined)
+  /**
+   * The value whose fields gather did not read: each read by name, missing and unknown fields found.
+   *
+   * @param {Record<string, unknown>} v
+   */
+  const writeByName = (v) => {
     /** @type {unknown} */
     let caught
     let failed = false
@@ -391,6 +489,53 @@ export function structMapWriter (typeName, fields) {
     if (keys !== own) checkUnknown(v, names, typeName)
     depth--
   }
+  return function writeStruct (v) {
+    if (!isMap(v)) throw kindError(expected, v)
+    const base = top
+    // reserved first: a getter read by gather may run a typed encode, which takes slots from top
+    top = base + F
+    if (!gatherOrClear(v, keys, required, base)) return writeByName(v)
+    if (depth >= maxDepth) clearSlots(base, F)
+    enter(v)
+    let j = 0
+    try {
+      let present = 0
+      let at = -1
+      /** @type {Uint8Array|null} */
+      let head = null
+      if (held) {
+        at = out.holdByte()
+        head = out.held()
+      } else {
+        for (let f = 0; f < F; f++) {
+          const x = slots[base + f]
+          if (fields[f].fixed !== null || (x !== undefined && x !== fields[f].implicit)) present++
+        }
+        out.writeHead(MAP, present)
+      }
+      for (; j < F; j++) {
+        const f = fields[j]
+        if (f.fixed !== null) {
+          out.writeBlock(blocks[j])
+          if (held) present++
+          continue
+        }
+        const x = slots[base + j]
+        if (x === undefined) continue
+        slots[base + j] = undefined
+        if (x === f.implicit) continue
+        if (held) present++
+        out.writeBlock(blocks[j])
+        writeValue(f.code, f.node, x, f.nullable)
+      }
+      if (head !== null) head[at] = MAP | present
+    } catch (e) {
+      clearSlots(base, F)
+      throw withSegments(e, fields[j].key, fieldSegment(fields[j].name))
+    }
+    top = base
+    depth--
+  }
 }
 
 /**
@@ -436,8 +581,14 @@ export function structTupleWriter (typeName, fields) {
   const F = fields.length
   const names = new Set(fields.map((f) => f.name))
   const expected = `an object (tuple struct ${typeName})`
-  return function writeTuple (v) {
-    if (!isMap(v)) throw kindError(expected, v)
+  const keys = fields.map((f) => propertyKey(f.name))
+  const required = fields.map(() => true)
+  /**
+   * The value whose fields gather did not read: each read by name, missing and unknown fields found.
+   *
+   * @param {Record<string, unknown>} v
+   */
+  const writeByName = (v) => {
     let keys = 0
     for (const key in v) keys++ // eslint-disable-line no-unused-vars
     if (keys !== F) checkUnknown(v, names, typeName)
@@ -454,6 +605,30 @@ export function structTupleWriter (typeName, fields) {
     } catch (e) {
       throw withSegments(e, j, fieldSegment(fields[j].name))
     }
+    depth--
+  }
+  return function writeTuple (v) {
+    if (!isMap(v)) throw kindError(expected, v)
+    const base = top
+    // reserved first: a getter read by gather may run a typed encode, which takes slots from top
+    top = base + F
+    if (!gatherOrClear(v, keys, required, base)) return writeByName(v)
+    if (depth >= maxDepth) clearSlots(base, F)
+    enter(v)
+    out.writeHead(ARRAY, F)
+    let j = 0
+    try {
+      for (; j < F; j++) {
+        const f = fields[j]
+        const x = slots[base + j]
+        slots[base + j] = undefined
+        writeValue(f.code, f.node, x, f.nullable)
+      }
+    } catch (e) {
+      clearSlots(base, F)
+      throw withSegments(e, j, fieldSegment(fields[j].name))
+    }
+    top = base
     depth--
   }
 }
@@ -547,14 +722,18 @@ export function enumWriter (typeName, members) {
  */
 export function run (value, node, maxDepthOption, finish) {
   const outerWriter = out.begin()
-  const outer = busy ? [depth, maxDepth] : null
+  const outer = busy ? [depth, maxDepth, top] : null
   busy = true
+  if (outer === null) top = 0
+  const first = top
   depth = 0
   maxDepth = maxDepthOption
   try {
     node.write(value)
     return finish()
   } catch (e) {
+    // each struct lets go of its slots as an error passes; this holds even if one could not
+    clearSlots(first, slots.length - first)
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
       throw fail('depth', `nesting too deep for the JavaScript stack, which ran out before maxDepth (${count(maxDepth, 'level')})`)
     }
@@ -565,6 +744,7 @@ export function run (value, node, maxDepthOption, finish) {
     if (outer !== null) {
       depth = /** @type {number} */ (outer[0])
       maxDepth = /** @type {number} */ (outer[1])
+      top = /** @type {number} */ (outer[2])
       busy = true
     }
   }
