@@ -1,0 +1,156 @@
+#!/usr/bin/env node
+// Lexicon record codecs (dag-cbor-fast/lexicon) against decoding and validating apart, on valid
+// app.bsky.feed.post, app.bsky.feed.like and app.bsky.actor.profile records, interleaved in one
+// process per corpus (bench/harness.js).
+//   node bench/lexicon.js [--quick] [--only=SUBSTRING]
+// Rows (µs per record, median over rounds):
+//   ours lexicon decode      compile(documents).record(nsid).decode(bytes): the record, every rule checked
+//   ours lexicon validate    .validate(bytes): the same checks, nothing built
+//   ours generic decode      decode(bytes): no Lexicon rule checked
+//   @atcute                  @atcute/cbor decode, then @atcute/lexicons `is` of @atcute/bluesky's
+//                            schema with { strict: true }
+//   @atproto/lexicon         @ipld/dag-cbor decode, ipldToLex (what @atproto/repo does to a record
+//                            before it is validated: blobs as BlobRef), then assertValidRecord
+//   @atproto/lex-schema      @atproto/lex-cbor decode, then the record schema built from the same
+//                            documents (bench/lexicon-schema.js), strict
+// Then the issue's targets as per-round time ratios (median, min-max over rounds): lexicon
+// decode's time over generic decode's (target ≤ 1.5), validate's over generic decode's (≤ 0.67),
+// and each peer pipeline's time over lexicon decode's (@atcute ≥ 2, @atproto/lexicon ≥ 10).
+// Before anything is timed, every pipeline runs on every record: one that refuses a record is not
+// timed on that corpus, and the refusal is printed.
+import { readFileSync } from 'node:fs'
+import { CarReader } from '@ipld/car'
+import * as ipld from '@ipld/dag-cbor'
+import * as atcuteCbor from '@atcute/cbor'
+import { is } from '@atcute/lexicons/validations'
+import { AppBskyFeedPost, AppBskyFeedLike, AppBskyActorProfile } from '@atcute/bluesky'
+import { Lexicons, ipldToLex } from '@atproto/lexicon'
+import { decode, encode } from '../index.js'
+import { compile } from '../lib/lexicon/index.js'
+import { publishedDocuments } from '../test/helpers/lexicons.js'
+import { runInterleaved, median } from './harness.js'
+import { lexiconCorpora } from './lexicon-corpora.js'
+
+const args = process.argv.slice(2)
+const quick = args.includes('--quick')
+const only = (args.find((a) => a.startsWith('--only=')) || '').slice(7)
+const cfg = quick ? { rounds: 5, roundMs: 25, warmMs: 30 } : { rounds: 15, roundMs: 60, warmMs: 120 }
+
+// each its own parse: new Lexicons() rewrites the refs of the documents it is given
+const parsed = () => publishedDocuments().map((text) => JSON.parse(text))
+const ours = compile(parsed())
+const atproto = new Lexicons(parsed())
+/** @type {Record<string, any>} */
+const ATCUTE = { 'app.bsky.feed.post': AppBskyFeedPost.mainSchema, 'app.bsky.feed.like': AppBskyFeedLike.mainSchema, 'app.bsky.actor.profile': AppBskyActorProfile.mainSchema }
+const STRICT = { strict: true }
+
+const LEX_DECODE = 'ours lexicon decode'
+const LEX_VALIDATE = 'ours lexicon validate'
+const GENERIC = 'ours generic decode'
+const ATCUTE_ROW = '@atcute/cbor + @atcute/lexicons strict'
+const ATPROTO_ROW = '@ipld/dag-cbor + @atproto/lexicon'
+const LEX_SCHEMA_ROW = '@atproto/lex-cbor + @atproto/lex-schema'
+
+/**
+ * A record to read: its bytes, its type, and each pipeline's compiled form of that type.
+ *
+ * @typedef {{ bytes: Uint8Array, nsid: string, codec: import('../lib/lexicon/index.js').RecordCodec, atcute: any, lexSchema: any }} Item
+ */
+
+/** @type {Array<{ name: string, fn: (it: Item) => unknown }>} */
+const PIPELINES = [
+  { name: LEX_DECODE, fn: (it) => it.codec.decode(it.bytes) },
+  { name: LEX_VALIDATE, fn: (it) => it.codec.validate(it.bytes) },
+  { name: GENERIC, fn: (it) => decode(it.bytes) },
+  {
+    name: ATCUTE_ROW,
+    fn: (it) => {
+      const value = atcuteCbor.decode(it.bytes)
+      if (!is(it.atcute, value, STRICT)) throw new Error(`@atcute/lexicons refuses it as ${it.nsid}`)
+      return value
+    }
+  },
+  { name: ATPROTO_ROW, fn: (it) => atproto.assertValidRecord(it.nsid, ipldToLex(ipld.decode(it.bytes))) }
+]
+
+/**
+ * @param {number[]} a - rates (ops/s) of one row, per round
+ * @param {number[]} b - of another, the same rounds
+ * @returns {string} the time of a over the time of b (b's rate over a's): median (min-max)
+ */
+function timeRatio (a, b) {
+  const rs = []
+  for (let r = 0; r < Math.min(a.length, b.length); r++) rs.push(b[r] / a[r])
+  return `${median(rs).toFixed(2)} (${Math.min(...rs).toFixed(2)}-${Math.max(...rs).toFixed(2)})`
+}
+
+async function realRecords () {
+  /** @type {Array<{ bytes: Uint8Array, nsid: string }>} */
+  const found = []
+  for (const car of ['repo-small-v2.car', 'repo-slice-v2.car']) {
+    const reader = await CarReader.fromBytes(readFileSync(new URL(`../car/test/fixtures/atproto/${car}`, import.meta.url)))
+    for await (const block of reader.blocks()) {
+      if (block.cid.code !== 0x71) continue
+      const value = decode(block.bytes)
+      if (value !== null && typeof value === 'object' && ATCUTE[value.$type] !== undefined) found.push({ bytes: new Uint8Array(block.bytes), nsid: value.$type })
+    }
+  }
+  return found
+}
+
+const corpora = [...lexiconCorpora(quick), { name: 'real records', description: 'the posts and profile of the repo CARs of car/test/fixtures/atproto/', records: await realRecords() }]
+const lexSchemas = await import('./lexicon-schema.js').then((m) => m.recordSchemas(parsed()), (e) => { console.log(`  (${LEX_SCHEMA_ROW} not run: ${e.message})`); return null })
+if (lexSchemas !== null) {
+  const lexCbor = await import('@atproto/lex-cbor')
+  PIPELINES.push({ name: LEX_SCHEMA_ROW, fn: (it) => it.lexSchema.parse(lexCbor.decode(it.bytes)) })
+}
+
+console.log(`Lexicon record codecs (${quick ? 'quick' : 'full'} run; ${process.release.name} ${process.version}; median of ${cfg.rounds} interleaved rounds)`)
+console.log('µs per record; then time ratios, median (min-max) over rounds: lexicon decode / generic decode (target ≤ 1.5), validate / generic decode (≤ 0.67), @atcute / lexicon decode (≥ 2), @atproto/lexicon / lexicon decode (≥ 10)')
+for (const corpus of corpora) {
+  if (only && !corpus.name.includes(only)) continue
+  /** @type {Item[]} */
+  const items = corpus.records.map(({ bytes, nsid }) => ({ bytes, nsid, codec: ours.record(nsid), atcute: ATCUTE[nsid], lexSchema: lexSchemas?.[nsid] }))
+  const avg = items.reduce((s, it) => s + it.bytes.length, 0) / items.length
+  console.log(`\n== ${corpus.name}: ${corpus.description} — ${items.length} record(s), avg ${avg.toFixed(0)} B`)
+  // every pipeline on every record first; our decode also against generic decode, by re-encoding
+  const cells = []
+  for (const p of PIPELINES) {
+    let refused = 0
+    let first = ''
+    for (const it of items) {
+      try {
+        p.fn(it)
+        if (p.name === LEX_DECODE && !sameBytes(encode(p.fn(it)), it.bytes)) throw new Error('decoded a value other than generic decode\'s')
+      } catch (e) {
+        if (refused++ === 0) first = String(/** @type {Error} */ (e).message).split('\n')[0].slice(0, 160)
+      }
+    }
+    if (refused > 0) console.log(`  ! ${p.name} refuses ${refused} of ${items.length} records (not timed here); the first: ${first}`)
+    else cells.push({ name: p.name, fn: p.fn, items })
+  }
+  const rates = runInterleaved(cells, { ...cfg, chunk: 64 })
+  /** @param {string} name */
+  const rate = (name) => rates[cells.findIndex((c) => c.name === name)]
+  for (let c = 0; c < cells.length; c++) console.log(`  ${cells[c].name.padEnd(42)} ${(1e6 / median(rates[c])).toFixed(2).padStart(8)} µs`)
+  const lex = rate(LEX_DECODE)
+  if (lex === undefined) continue
+  const line = (/** @type {string} */ label, /** @type {string} */ a, /** @type {string} */ b, /** @type {string} */ target) => {
+    if (rate(a) !== undefined && rate(b) !== undefined) console.log(`  ${label.padEnd(42)} ${timeRatio(rate(a), rate(b)).padStart(17)}  target ${target}`)
+  }
+  line('lexicon decode / generic decode', LEX_DECODE, GENERIC, '≤ 1.5')
+  line('lexicon validate / generic decode', LEX_VALIDATE, GENERIC, '≤ 0.67')
+  line('@atcute / lexicon decode', ATCUTE_ROW, LEX_DECODE, '≥ 2')
+  line('@atproto/lexicon / lexicon decode', ATPROTO_ROW, LEX_DECODE, '≥ 10')
+  line('@atproto/lex-schema / lexicon decode', LEX_SCHEMA_ROW, LEX_DECODE, '(none)')
+}
+
+/**
+ * @param {Uint8Array} a
+ * @param {Uint8Array} b
+ */
+function sameBytes (a, b) {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
