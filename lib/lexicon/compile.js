@@ -5,6 +5,15 @@
 
 import { FORMATS, isDatetimeBytes, isCidBytes } from './formats.js'
 import { resolve } from './documents.js'
+import { isAtUriBytes, isDidBytes, isLanguageBytes, isUriBytes } from './format-bytes.js'
+
+/**
+ * The formats checked on the UTF-8 itself first: datetime and cid settle it both ways; the others
+ * (format-bytes.js) only accept their common spellings, and leave the rest to the full checker.
+ *
+ * @type {Record<string, (src: Uint8Array, start: number, n: number) => boolean>}
+ */
+const FORMAT_BYTES = { datetime: isDatetimeBytes, cid: isCidBytes, 'at-uri': isAtUriBytes, did: isDidBytes, language: isLanguageBytes, uri: isUriBytes }
 
 /** @typedef {{ kind: 'null' }} NullNode */
 /** @typedef {{ kind: 'boolean', const: boolean|undefined }} BooleanNode */
@@ -164,7 +173,7 @@ export class Compiler {
         const countsOnly = format === null && def.const === undefined && def.enum === undefined
         const plain = countsOnly && def.minGraphemes === undefined && def.maxGraphemes === undefined
         const formatOnly = def.const === undefined && def.enum === undefined && def.minGraphemes === undefined && def.maxGraphemes === undefined
-        const formatBytes = !formatOnly ? null : def.format === 'datetime' ? isDatetimeBytes : def.format === 'cid' ? isCidBytes : null
+        const formatBytes = !formatOnly || def.format === undefined ? null : FORMAT_BYTES[def.format] ?? null
         return { kind: 'string', const: def.const, enum: def.enum ?? null, minLength: def.minLength, maxLength: def.maxLength, minGraphemes: def.minGraphemes, maxGraphemes: def.maxGraphemes, format, formatName: def.format ?? '', plain, countsOnly, formatBytes }
       }
       case 'bytes': return { kind: 'bytes', minLength: def.minLength, maxLength: def.maxLength }
