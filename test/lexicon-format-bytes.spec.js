@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import { FORMATS } from '../lib/lexicon/index.js'
-import { isAtUriBytes, isDidBytes, isLanguageBytes, isUriBytes } from '../lib/lexicon/format-bytes.js'
+import { isAtUriBytes, isCidV1Bytes, isDidBytes, isLanguageBytes, isUriBytes } from '../lib/lexicon/format-bytes.js'
 import { mulberry32 } from './helpers/prng.js'
+import { base32 } from 'multiformats/bases/base32'
 
 const syntaxDir = new URL('./fixtures/lexicons/syntax/', import.meta.url)
 const utf8 = new TextEncoder()
@@ -28,13 +29,26 @@ const CHECKS = [
     'at://did:plc:z72i7hdynmk6r22z27h6tvur'
   ]],
   ['language', isLanguageBytes, ['language'], ['en', 'ja', 'pt-BR', 'haw', 'zh-TW']],
+  ['cid', isCidV1Bytes, [], [
+    'bafyreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpm', 'bafkreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpm',
+    'bafyreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku'
+  ]],
   ['uri', isUriBytes, [], ['https://example.com/a?b=c#d', 'http://x.y', 'mailto:a@b.c', 'at://did:plc:abc/app.bsky.feed.post/x', 'web+app:x']]
 ]
 
 /** strings at the grammars' limits */
 const EDGES = ['x'.repeat(9000), `https://${'x'.repeat(8200)}`, `at://did:plc:${'a'.repeat(2050)}`, `did:plc:${'a'.repeat(2050)}`,
   'at://did:plc:abc/app.bsky.feed.post/.', 'at://did:plc:abc/app.bsky.feed.post/..', `at://did:plc:abc/app.bsky.feed.post/${'a'.repeat(513)}`,
-  `at://did:plc:abc/a.b.${'c'.repeat(64)}`, 'at://did:plc:abc/a.b.1c', 'at://did:plc:abc/1a.b.c', 'enga', 'abcdefghi', 'en-B', 'en-BRA', 'https:']
+  `at://did:plc:abc/a.b.${'c'.repeat(64)}`, 'at://did:plc:abc/a.b.1c', 'at://did:plc:abc/1a.b.c', 'enga', 'abcdefghi', 'en-B', 'en-BRA', 'https:', 'bafyreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpmq', 'bafybeie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpm',
+  'bafyreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hp', 'bafkqaaa', 'bafyqaaa', 'bafkqaaaa', 'bafkqaaaaaaaaaa',
+  'bagaaierasords4njcts6vs7qvdjfcvgnume4hqohf65zsfguprqphs3icwea', 'QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG', 'baeaaaaa', 'bagaaaaa', 'bafyreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpmaa', 'b', 'bafyreie',
+  'bafyreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpma', 'bafyreie5737gdxlw5i64vzichcalba3z2v5n6icifvx5xytvske7mr3hpn']
+
+// CIDv1-shaped base32 with one header byte wrong: the version, the codec, the digest length
+const digest = new Uint8Array(32).fill(7)
+for (const header of [[0, 0x71, 0x12, 0x20], [2, 0x71, 0x12, 0x20], [1, 0x81, 0x12, 0x20], [1, 0x71, 0x12, 0x21], [1, 0x71, 0x12, 0x1f], [0x12, 0x20]]) {
+  EDGES.push(base32.encode(new Uint8Array([...header, ...digest])))
+}
 
 /** characters the one-character changes draw from: the grammars' own, their edges, and others */
 const ALPHABET = 'aAzZ09:/.-_~%#?@!+ \t\u00a0é日\u2028'

@@ -3,17 +3,17 @@
 // functions, properties in a Map). A ref is replaced by the node of what it names, made once
 // per definition, so recursive definitions give a cyclic graph. Nothing is generated as code.
 
-import { FORMATS, isDatetimeBytes, isCidBytes } from './formats.js'
+import { FORMATS, isDatetimeBytes } from './formats.js'
 import { resolve } from './documents.js'
-import { isAtUriBytes, isDidBytes, isLanguageBytes, isUriBytes } from './format-bytes.js'
+import { isAtUriBytes, isCidV1Bytes, isDidBytes, isLanguageBytes, isUriBytes } from './format-bytes.js'
 
 /**
- * The formats checked on the UTF-8 itself first: datetime and cid settle it both ways; the others
- * (format-bytes.js) only accept their common spellings, and leave the rest to the full checker.
+ * The formats checked on the UTF-8 itself first: a pass settles it; on a fail the string is made
+ * and the full checker decides (format-bytes.js's checks accept only the common spellings).
  *
  * @type {Record<string, (src: Uint8Array, start: number, n: number) => boolean>}
  */
-const FORMAT_BYTES = { datetime: isDatetimeBytes, cid: isCidBytes, 'at-uri': isAtUriBytes, did: isDidBytes, language: isLanguageBytes, uri: isUriBytes }
+const FORMAT_BYTES = { datetime: isDatetimeBytes, cid: isCidV1Bytes, 'at-uri': isAtUriBytes, did: isDidBytes, language: isLanguageBytes, uri: isUriBytes }
 
 /** @typedef {{ kind: 'null' }} NullNode */
 /** @typedef {{ kind: 'boolean', const: boolean|undefined }} BooleanNode */

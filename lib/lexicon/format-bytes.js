@@ -143,3 +143,40 @@ export function isUriBytes (c, start, n) {
   for (i++; i < stop; i++) if (c[i] < 0x21 || c[i] > 0x7e) return false
   return true
 }
+
+/** each base32 (RFC 4648, lower case) character's value, by ASCII code; -1 for others */
+const BASE32 = new Int8Array(256).fill(-1)
+for (let i = 0; i < 32; i++) BASE32['abcdefghijklmnopqrstuvwxyz234567'.charCodeAt(i)] = i
+
+/**
+ * A CIDv1 in base32 (`b...`) whose version, codec, hash code and digest length are one byte each
+ * (every CID the network writes): the characters are checked, only the first eight decoded.
+ * As formats.js's isCidBytes reads it: no leftover bits, the digest filling the rest.
+ *
+ * @param {Uint8Array} c
+ * @param {number} start
+ * @param {number} n
+ * @returns {boolean}
+ */
+export function isCidV1Bytes (c, start, n) {
+  if (n < 9 || c[start] !== 0x62) return false
+  let all = 0
+  for (let i = start + 1; i < start + n; i++) all |= BASE32[c[i]]
+  if (all < 0) return false
+  const bits = (n - 1) * 5
+  const size = bits >> 3 // the CID's bytes
+  const leftover = bits - size * 8
+  if (leftover >= 5 || (BASE32[c[start + n - 1]] & ((1 << leftover) - 1)) !== 0) return false
+  const v0 = BASE32[c[start + 1]]
+  const v1 = BASE32[c[start + 2]]
+  const v2 = BASE32[c[start + 3]]
+  const v3 = BASE32[c[start + 4]]
+  const v4 = BASE32[c[start + 5]]
+  const v5 = BASE32[c[start + 6]]
+  const v6 = BASE32[c[start + 7]]
+  const version = (v0 << 3) | (v1 >> 2)
+  const codec = ((v1 & 3) << 6) | (v2 << 1) | (v3 >> 4)
+  const hash = ((v3 & 15) << 4) | (v4 >> 1)
+  const length = ((v4 & 1) << 7) | (v5 << 2) | (v6 >> 3)
+  return version === 1 && codec < 0x80 && hash < 0x80 && length < 0x80 && 4 + length === size
+}

@@ -419,6 +419,7 @@ function readObject (node, type) {
   enter(at)
   const object = building ? new PlainObject() : undefined
   const mine = ++stamp
+  const source = src // read once: the input does not change during a read
   const keys = node.keys
   const keyCount = keys.length
   let next = 0 // keys[next] is the first that can still come (the map's keys come in order)
@@ -438,21 +439,25 @@ function readObject (node, type) {
       const initial = src[pos]
       if (initial >> 5 !== 3) throw fail('map-key-type', 'map key is not a string', keyAt)
       pos++
-      const length = readLength(initial & 31, keyAt, 1)
+      // a key's length is in its initial byte (below 24 bytes) but for long keys
+      const length = initial < 0x78 && (initial & 31) <= end - pos ? initial & 31 : readLength(initial & 31, keyAt, 1)
       const start = pos
       pos += length
       /** @type {import('./compile.js').Key|null} */
       let known = null
       while (next < keyCount) {
         const bytes = keys[next].bytes
-        let order = bytes.length - length
-        for (let b = 0; order === 0 && b < length; b++) order = bytes[b] - src[start + b]
-        if (order > 0) break
-        next++
-        if (order === 0) {
-          known = keys[next - 1]
-          break
+        if (bytes.length > length) break
+        if (bytes.length === length) {
+          let b = 0
+          while (b < length && bytes[b] === source[start + b]) b++
+          if (b === length) {
+            known = keys[next++]
+            break
+          }
+          if (bytes[b] > source[start + b]) break
         }
+        next++
       }
       // node.keys are in canonical order and matched only forward, so a known key after a known
       // key is in order; any other pair is compared (the order rule, and duplicates)
