@@ -161,7 +161,10 @@ for (let i = 0; i < 32; i++) BASE32['abcdefghijklmnopqrstuvwxyz234567'.charCodeA
 export function isCidV1Bytes (c, start, n) {
   if (n < 9 || c[start] !== 0x62) return false
   let all = 0
-  for (let i = start + 1; i < start + n; i++) all |= BASE32[c[i]]
+  let i = start + 1
+  const stop = start + n
+  for (; i + 4 <= stop; i += 4) all |= BASE32[c[i]] | BASE32[c[i + 1]] | BASE32[c[i + 2]] | BASE32[c[i + 3]]
+  for (; i < stop; i++) all |= BASE32[c[i]]
   if (all < 0) return false
   const bits = (n - 1) * 5
   const size = bits >> 3 // the CID's bytes
