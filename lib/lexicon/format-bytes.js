@@ -183,3 +183,45 @@ export function isCidV1Bytes (c, start, n) {
   const length = ((v4 & 1) << 7) | (v5 << 2) | (v6 >> 3)
   return version === 1 && codec < 0x80 && hash < 0x80 && length < 0x80 && 4 + length === size
 }
+
+const DAYS_IN_MONTH = [0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+/**
+ * A datetime as clients write it: `YYYY-MM-DDTHH:MM:SS.sssZ` or with no fraction, a year from
+ * 1000, a real date and time (formats.js's isDatetimeBytes takes every other spelling).
+ *
+ * @param {Uint8Array} c
+ * @param {number} start
+ * @param {number} n
+ * @returns {boolean}
+ */
+export function isDatetimeUsual (c, start, n) {
+  const s = start
+  if ((n !== 24 && n !== 20) || c[s + n - 1] !== 0x5a || c[s + 4] !== 0x2d || c[s + 7] !== 0x2d || c[s + 10] !== 0x54 || c[s + 13] !== COLON || c[s + 16] !== COLON) return false
+  if (n === 24 && (c[s + 19] !== 0x2e || (c[s + 20] - 48) >>> 0 > 9 || (c[s + 21] - 48) >>> 0 > 9 || (c[s + 22] - 48) >>> 0 > 9)) return false
+  const y0 = c[s] - 48
+  const y1 = c[s + 1] - 48
+  const y2 = c[s + 2] - 48
+  const y3 = c[s + 3] - 48
+  const m0 = c[s + 5] - 48
+  const m1 = c[s + 6] - 48
+  const d0 = c[s + 8] - 48
+  const d1 = c[s + 9] - 48
+  const h0 = c[s + 11] - 48
+  const h1 = c[s + 12] - 48
+  const i0 = c[s + 14] - 48
+  const i1 = c[s + 15] - 48
+  const s0 = c[s + 17] - 48
+  const s1 = c[s + 18] - 48
+  // each digit 0-9: as unsigned, a non-digit is above 9
+  if (((y0 >>> 0) > 9 || y0 === 0) || (y1 >>> 0) > 9 || (y2 >>> 0) > 9 || (y3 >>> 0) > 9 || (m0 >>> 0) > 1 || (m1 >>> 0) > 9 ||
+      (d0 >>> 0) > 3 || (d1 >>> 0) > 9 || (h0 >>> 0) > 2 || (h1 >>> 0) > 9 || (i0 >>> 0) > 5 || (i1 >>> 0) > 9 || (s0 >>> 0) > 5 || (s1 >>> 0) > 9) return false
+  const month = m0 * 10 + m1
+  const day = d0 * 10 + d1
+  if (month < 1 || month > 12 || day < 1 || day > DAYS_IN_MONTH[month] || h0 * 10 + h1 > 23) return false
+  if (month === 2 && day === 29) {
+    const year = y0 * 1000 + y1 * 100 + y2 * 10 + y3
+    if (!(year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0))) return false
+  }
+  return true
+}
