@@ -5,7 +5,7 @@
 
 import { FORMATS, isDatetimeBytes } from './formats.js'
 import { resolve } from './documents.js'
-import { isAtUriBytes, isCidV1Bytes, isDatetimeUsual, isDidBytes, isLanguageBytes, isUriBytes } from './format-bytes.js'
+import { isAtUriBytes, isCidV1Bytes, isDidBytes, isLanguageBytes, isUriBytes } from './format-bytes.js'
 
 /**
  * The formats checked on the UTF-8 itself first: a pass settles it; on a fail the string is made
@@ -13,7 +13,7 @@ import { isAtUriBytes, isCidV1Bytes, isDatetimeUsual, isDidBytes, isLanguageByte
  *
  * @type {Record<string, (src: Uint8Array, start: number, n: number) => boolean>}
  */
-const FORMAT_BYTES = { datetime: (/** @type {Uint8Array} */ c, /** @type {number} */ start, /** @type {number} */ n) => isDatetimeUsual(c, start, n) || isDatetimeBytes(c, start, n), cid: isCidV1Bytes, 'at-uri': isAtUriBytes, did: isDidBytes, language: isLanguageBytes, uri: isUriBytes }
+const FORMAT_BYTES = { datetime: isDatetimeBytes, cid: isCidV1Bytes, 'at-uri': isAtUriBytes, did: isDidBytes, language: isLanguageBytes, uri: isUriBytes }
 
 /** @typedef {{ kind: 'null' }} NullNode */
 /** @typedef {{ kind: 'boolean', const: boolean|undefined }} BooleanNode */
