@@ -749,10 +749,7 @@ function readBlob (node) {
     throw withDecodeSegment(e, name)
   }
   depth--
-  // the usual blob passes blobShapeProblem's checks: they run (for their message) on any other
-  if (!(isLink && $type === 'blob' && cid === undefined && typeof mimeType === 'string' && mimeType !== '' && typeof size === 'number' && Number.isSafeInteger(size) && size >= 1)) {
-    check(blobShapeProblem({ $type, ref, mimeType, size, cid }, isLink, isCidString), at)
-  }
+  check(blobShapeProblem({ $type, ref, mimeType, size, cid }, isLink, isCidString), at)
   check(blobProblem(node, /** @type {string} */ (mimeType), /** @type {number|undefined} */ (size)), at)
   return object
 }
