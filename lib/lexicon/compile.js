@@ -32,8 +32,8 @@ const FORMAT_BYTES = { datetime: isDatetimeBytes, cid: isCidV1Bytes, 'at-uri': i
  * @property {boolean} plain - no check needs the text: only its byte length is checked
  * @property {boolean} countsOnly - no check but the grapheme counts needs the text
  * @property {((src: Uint8Array, start: number, n: number) => boolean)|null} formatBytes - the
- *   format checked on the UTF-8 itself, when it is the only check that needs the text (validate
- *   then makes no string)
+ *   format checked on the UTF-8 itself, when it is the only check that needs the text: true
+ *   settles it (validate then makes no string); false leaves it to `format` on the text
  */
 /** @typedef {{ kind: 'bytes', minLength: number|undefined, maxLength: number|undefined }} BytesNode */
 /** @typedef {{ kind: 'cid-link' }} LinkNode */
