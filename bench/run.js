@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Throughput benchmark: ours vs @ipld/dag-cbor, cbor-x, @atcute/cbor and a JSON ceiling.
-//   node bench/run.js [--quick] [--only=SUBSTRING] [--no-memory] [--no-car-tool] [--no-floor] [--shared-process]
+//   node bench/run.js [--quick] [--only=SUBSTRING] [--no-memory] [--no-car-tool] [--no-floor] [--no-lexicon] [--shared-process]
 // Each corpus runs in a fresh child process (all peers interleaved inside it), so that no
 // corpus is measured in a heap shaped by the ones before it; --shared-process runs them all in
 // this process instead. Prints only; never fails (exit code 0 whatever happens).
@@ -493,6 +493,13 @@ async function main () {
   }
   console.log('\n== Targets')
   for (const [text, ok] of T) console.log(`  [${mark(ok)}] ${text}`)
+  if (!args.includes('--no-lexicon')) {
+    // Lexicon record codecs beside decoding and validating apart (bench/lexicon.js), in a fresh process
+    console.log('\n== Lexicon record codecs (bench/lexicon.js)')
+    const r = spawnSync(process.execPath, [fileURLToPath(new URL('./lexicon.js', import.meta.url)), ...args.filter((a) => a === '--quick')], { encoding: 'utf8', maxBuffer: 1 << 24, timeout: 900000 })
+    console.log((r.stdout || '').replace(/\n+$/, ''))
+    if (r.status !== 0) console.log(`  bench error in bench/lexicon.js (exit ${r.status}${r.signal ? ', ' + r.signal : ''}): ${(r.stderr || '').slice(-400)}`)
+  }
   if (!args.includes('--no-car-tool')) {
     // the main job (bin/dag-cbor-car.js) on the real CARs, next to the same pipeline with @ipld/dag-cbor
     console.log('\n== CAR tool throughput (car/bench/car-tool.js)')

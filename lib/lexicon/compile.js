@@ -3,8 +3,17 @@
 // functions, properties in a Map). A ref is replaced by the node of what it names, made once
 // per definition, so recursive definitions give a cyclic graph. Nothing is generated as code.
 
-import { FORMATS, isDatetimeBytes, isCidBytes } from './formats.js'
+import { FORMATS, isDatetimeBytes } from './formats.js'
 import { resolve } from './documents.js'
+import { isAtUriBytes, isCidV1Bytes, isDidBytes, isLanguageBytes, isUriBytes } from './format-bytes.js'
+
+/**
+ * The formats checked on the UTF-8 itself first: a pass settles it; on a fail the string is made
+ * and the full checker decides (format-bytes.js's checks accept only the common spellings).
+ *
+ * @type {Record<string, (src: Uint8Array, start: number, n: number) => boolean>}
+ */
+const FORMAT_BYTES = { datetime: isDatetimeBytes, cid: isCidV1Bytes, 'at-uri': isAtUriBytes, did: isDidBytes, language: isLanguageBytes, uri: isUriBytes }
 
 /** @typedef {{ kind: 'null' }} NullNode */
 /** @typedef {{ kind: 'boolean', const: boolean|undefined }} BooleanNode */
@@ -23,8 +32,8 @@ import { resolve } from './documents.js'
  * @property {boolean} plain - no check needs the text: only its byte length is checked
  * @property {boolean} countsOnly - no check but the grapheme counts needs the text
  * @property {((src: Uint8Array, start: number, n: number) => boolean)|null} formatBytes - the
- *   format checked on the UTF-8 itself, when it is the only check that needs the text (validate
- *   then makes no string)
+ *   format checked on the UTF-8 itself, when it is the only check that needs the text: true
+ *   settles it (validate then makes no string); false leaves it to `format` on the text
  */
 /** @typedef {{ kind: 'bytes', minLength: number|undefined, maxLength: number|undefined }} BytesNode */
 /** @typedef {{ kind: 'cid-link' }} LinkNode */
@@ -164,7 +173,7 @@ export class Compiler {
         const countsOnly = format === null && def.const === undefined && def.enum === undefined
         const plain = countsOnly && def.minGraphemes === undefined && def.maxGraphemes === undefined
         const formatOnly = def.const === undefined && def.enum === undefined && def.minGraphemes === undefined && def.maxGraphemes === undefined
-        const formatBytes = !formatOnly ? null : def.format === 'datetime' ? isDatetimeBytes : def.format === 'cid' ? isCidBytes : null
+        const formatBytes = !formatOnly || def.format === undefined ? null : FORMAT_BYTES[def.format] ?? null
         return { kind: 'string', const: def.const, enum: def.enum ?? null, minLength: def.minLength, maxLength: def.maxLength, minGraphemes: def.minGraphemes, maxGraphemes: def.maxGraphemes, format, formatName: def.format ?? '', plain, countsOnly, formatBytes }
       }
       case 'bytes': return { kind: 'bytes', minLength: def.minLength, maxLength: def.maxLength }

@@ -420,6 +420,7 @@ function readObject (node, type) {
   enter(at)
   const object = building ? new PlainObject() : undefined
   const mine = ++stamp
+  const source = src // read once: the input does not change during a read
   const keys = node.keys
   const keyCount = keys.length
   let next = 0 // keys[next] is the first that can still come (the map's keys come in order)
@@ -439,21 +440,25 @@ function readObject (node, type) {
       const initial = src[pos]
       if (initial >> 5 !== 3) throw fail('map-key-type', 'map key is not a string', keyAt)
       pos++
-      const length = readLength(initial & 31, keyAt, 1)
+      // a key's length is in its initial byte (below 24 bytes) but for long keys
+      const length = initial < 0x78 && (initial & 31) <= end - pos ? initial & 31 : readLength(initial & 31, keyAt, 1)
       const start = pos
       pos += length
       /** @type {import('./compile.js').Key|null} */
       let known = null
       while (next < keyCount) {
         const bytes = keys[next].bytes
-        let order = bytes.length - length
-        for (let b = 0; order === 0 && b < length; b++) order = bytes[b] - src[start + b]
-        if (order > 0) break
-        next++
-        if (order === 0) {
-          known = keys[next - 1]
-          break
+        if (bytes.length > length) break
+        if (bytes.length === length) {
+          let b = 0
+          while (b < length && bytes[b] === source[start + b]) b++
+          if (b === length) {
+            known = keys[next++]
+            break
+          }
+          if (bytes[b] > source[start + b]) break
         }
+        next++
       }
       // node.keys are in canonical order and matched only forward, so a known key after a known
       // key is in order; any other pair is compared (the order rule, and duplicates)
@@ -644,6 +649,28 @@ function readUnknown () {
 }
 
 /**
+ * The name of the blob key src[start, start + n): one of the blob's own as its constant string
+ * (no string made), any other as read.
+ *
+ * @param {number} start
+ * @param {number} n
+ * @returns {string}
+ */
+function blobKey (start, n) {
+  const c = src[start]
+  if (n === 3) {
+    if (c === 0x72 && src[start + 1] === 0x65 && src[start + 2] === 0x66) return 'ref'
+    if (c === 0x63 && src[start + 1] === 0x69 && src[start + 2] === 0x64) return 'cid'
+  } else if (n === 4) {
+    if (c === 0x73 && src[start + 1] === 0x69 && src[start + 2] === 0x7a && src[start + 3] === 0x65) return 'size'
+  } else if (n === 5) {
+    if (isTypeKey(start, 5)) return '$type'
+  } else if (n === 8 && c === 0x6d && sameBytes(MIME_TYPE, start, 8)) return 'mimeType'
+  return text(start, start + n)
+}
+const MIME_TYPE = new TextEncoder().encode('mimeType')
+
+/**
  * A blob: `{ $type: 'blob', ref, mimeType, size }`, or the legacy `{ cid, mimeType }`.
  *
  * @param {import('./compile.js').BlobNode} node
@@ -654,8 +681,17 @@ function readBlob (node) {
   const n = head(5, 'a blob (a map)', 2)
   enter(at)
   const object = building ? new PlainObject() : undefined
-  /** @type {Record<string, unknown>} */
-  const fields = { $type: undefined, ref: undefined, mimeType: undefined, size: undefined, cid: undefined }
+  // the fields the shape checks need (undefined when absent)
+  /** @type {unknown} */
+  let $type
+  /** @type {unknown} */
+  let ref
+  /** @type {unknown} */
+  let mimeType
+  /** @type {unknown} */
+  let size
+  /** @type {unknown} */
+  let cid
   let isLink = false
   let previous = -1
   let previousLength = 0
@@ -667,13 +703,13 @@ function readBlob (node) {
       const start = key(previous, previousLength)
       previous = start
       previousLength = pos - start
-      name = text(start, pos)
+      name = blobKey(start, previousLength)
       const valueAt = pos
       let v
       if (name === 'ref' && src[pos] === 0xd8 && src[pos + 1] === CID_TAG) {
         v = readLink()
         isLink = true
-        fields.ref = true
+        ref = true
       } else if (name === '$type' || name === 'mimeType' || name === 'cid' || name === 'size') {
         // the shape checks below need these values, built or not: text and integers are read
         // here (what generic decode would give), anything else by generic decode
@@ -696,20 +732,26 @@ function readBlob (node) {
             building = was
           }
         }
-        fields[name] = v
+        if (name === '$type') $type = v
+        else if (name === 'mimeType') mimeType = v
+        else if (name === 'cid') cid = v
+        else size = v
       } else {
         v = readGeneric()
-        if (name === 'ref') fields.ref = v === undefined ? true : v
+        if (name === 'ref') ref = v === undefined ? true : v
       }
       if (pos === valueAt) throw truncated(pos)
-      if (object !== undefined) store(object, name, v)
+      if (object !== undefined) {
+        if (name === '__proto__') store(object, name, v)
+        else object[name] = v
+      }
     }
   } catch (e) {
     throw withDecodeSegment(e, name)
   }
   depth--
-  check(blobShapeProblem(fields, isLink, isCidString), at)
-  check(blobProblem(node, /** @type {string} */ (fields.mimeType), /** @type {number|undefined} */ (fields.size)), at)
+  check(blobShapeProblem({ $type, ref, mimeType, size, cid }, isLink, isCidString), at)
+  check(blobProblem(node, /** @type {string} */ (mimeType), /** @type {number|undefined} */ (size)), at)
   return object
 }
 
