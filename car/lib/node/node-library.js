@@ -6,7 +6,7 @@ import { openSource } from '../core/read/source.js'
 import * as core from '../core/index.js'
 import { openInput } from './input-source.js'
 import { defaultCodecUrl, maxWorkers } from './run.js'
-import { checkVerifyOptions } from '../core/run/verify-car.js'
+import { callStages } from '#call-stages'
 import { checkIteratorOptions } from '../core/run/reader-options.js'
 
 export { CarWriter, CarBufferWriter, CarBlockError, CarReadError, blockToJson, hashBackends, installHashers, contentType } from '../core/index.js'
@@ -93,7 +93,7 @@ export class CarBlockIterator extends core.CarBlockIterator {
  * @returns {Promise<Summary>}
  */
 export async function verifyCar (input, options = {}) {
-  checkVerifyOptions('verifyCar', options) // before the input is opened
+  callStages().checkVerifyOptions('verifyCar', options) // before the input is opened
   const { workers = 1 } = options
   if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a whole number of at least 1, got ${workers}`)
   const threads = Math.min(workers, maxWorkers())
@@ -125,7 +125,7 @@ export async function readBlockAt (input, offset, options) {
  * @returns {{ out: AsyncIterable<Uint8Array>, summary: Promise<Summary> }}
  */
 export function canonicalizeCar (input, options = {}) {
-  checkVerifyOptions('canonicalizeCar', options) // before the file is opened
+  callStages().checkVerifyOptions('canonicalizeCar', options) // before the file is opened
   if (typeof input !== 'string' && !(input instanceof URL)) return core.canonicalizeCar(input, options)
   const opened = open(input)
   const run = opened.then((source) => core.canonicalizeCar(source, options))
