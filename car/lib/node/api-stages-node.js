@@ -1,14 +1,14 @@
 // Own file: the package's `imports` map names it (#read-stages, #iterate-stages, #write-stages and
-// #call-stages, "node" condition). lib/core/run/*-stages.js's functions in Node: each module loaded
-// at the first call that asks for it, by require() of an ES module (Node 20.19 and later; the same
-// module instance import gives), not with the library: importing them would cost every program that
-// imports the library the reading pipeline's, the codec's and multiformats' modules, used or not
-// (test/library-import.spec.js). Synchronous, so that CarBufferReader.fromBytes, CarWriter.create,
-// CarBufferWriter and blockToJson work on their first call; the asynchronous calls load them the
-// same way, so that no import() of these modules is ever still loading when a require() of them
-// comes (Node 24 refuses that). A bundler (esbuild, webpack, Rollup) matches the map's "module"
-// condition before "node" and gets the core's files, which import the stages: a require() by path
-// here would not find them in a bundle.
+// #call-stages, "node" condition). In Node, the functions of lib/core/run/read-stages.js and its
+// three kin: each module loaded at the first call that asks for it, by require() of an ES module
+// (Node 20.19 and later; the same module instance import gives), not with the library: importing
+// them would cost every program that imports the library the reading pipeline's, the codec's and
+// multiformats' modules, used or not (test/library-import.spec.js). Synchronous, so that
+// CarBufferReader.fromBytes, CarWriter.create, CarBufferWriter and blockToJson work on their first
+// call; the asynchronous calls load them the same way, so that no import() of these modules is
+// ever still loading when a require() of them comes (Node 24 refuses that). A bundler (esbuild,
+// webpack, Rollup) matches the map's "module" condition before "node" and gets the core's files,
+// which import the stages: a require() by path here would not find them in a bundle.
 const { createRequire } = /** @type {typeof import('node:module')} */ (process.getBuiltinModule('node:module'))
 const require = createRequire(import.meta.url)
 
