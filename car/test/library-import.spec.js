@@ -31,12 +31,12 @@ const OURS_NOT_AT_IMPORT = ['lib/core/run/pipeline.js', 'lib/core/report/summary
  * needs it (the #*-stages imports, lib/node/api-stages-node.js), or raise the figure saying why.
  */
 const MOST_AT_IMPORT = {
-  './lib/node/node-library.js': 37,
+  './lib/node/node-library.js': 38,
   './lib/core/index.js': 28,
   './lib/node/reader-entry.js': 24,
   './lib/node/buffer-reader-entry.js': 24,
   './lib/node/indexer-entry.js': 24,
-  './lib/node/iterator-entry.js': 38,
+  './lib/node/iterator-entry.js': 28,
   './lib/node/indexed-reader-entry.js': 20,
   './lib/node/writer-entry.js': 6
 }
