@@ -77,7 +77,7 @@ describe('lib/core is platform-neutral', () => {
 
   it('the scan finds what it looks for', () => {
     // the checks above must be able to fail: the same scan on a Node file of the shell
-    const shell = fileURLToPath(new URL('../../lib/node/input-source.js', import.meta.url))
+    const shell = fileURLToPath(new URL('../../lib/node/output.js', import.meta.url))
     assert.ok(problemsOf(shell).some((p) => p.includes('imports node:fs')))
     assert.ok(problemsOf(fileURLToPath(new URL('../../lib/node/hashers-node.js', import.meta.url))).some((p) => p.includes('uses process')))
     assert.ok(problemsOf(fileURLToPath(new URL('../../lib/node/bytes-node.js', import.meta.url))).some((p) => p.includes('Buffer')))
