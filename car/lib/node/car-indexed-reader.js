@@ -8,7 +8,7 @@ import { CidTable, grow } from '../core/graph/cid-table.js'
 import { missing, loadFor } from '../core/check/on-demand.js'
 import { checkBlockNow } from '../core/check/block-errors.js'
 import { checkIteratorOptions } from '../core/run/reader-options.js'
-import { readStages } from '#read-stages'
+import { indexStages } from '#index-stages'
 import { openInput } from './input-source.js'
 
 /**
@@ -78,7 +78,7 @@ export class CarIndexedReader {
   async get (key) {
     this._refuseIfClosed('get')
     const id = this._find(key)
-    return id < 0 ? undefined : this._read('get', this._index.lastSection[id], readStages().CID.asCID(key))
+    return id < 0 ? undefined : this._read('get', this._index.lastSection[id], indexStages().CID.asCID(key))
   }
 
   /** @param {string} method */
@@ -96,7 +96,7 @@ export class CarIndexedReader {
    */
   async _read (method, section, known) {
     const { table, cidIds, offsets, blockOffsets, source } = this._index
-    const cid = known ?? readStages().CID.decode(table.bytesOf(cidIds[section]).slice())
+    const cid = known ?? indexStages().CID.decode(table.bytesOf(cidIds[section]).slice())
     const offset = offsets[section]
     const blockOffset = blockOffsets[section]
     const length = offsets[section + 1] - blockOffset
@@ -128,7 +128,7 @@ export class CarIndexedReader {
     this._refuseIfClosed('cids')
     for (let section = 0; section < count; section++) {
       if (section > 0) this._refuseIfClosed('cids') // closed while its caller was iterating
-      yield readStages().CID.decode(table.bytesOf(cidIds[section]).slice())
+      yield indexStages().CID.decode(table.bytesOf(cidIds[section]).slice())
     }
   }
 
@@ -159,10 +159,10 @@ export class CarIndexedReader {
     let count = 0
     let end = 0
     const maxBlockSize = options.maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE
-    const car = await readStages().openForIndex(source, maxBlockSize)
+    const car = await indexStages().openForIndex(source, maxBlockSize)
     try {
       // the CIDs' bytes go into the table as they lie in the batch: no CID object kept per block
-      const sections = readStages().visitSections(car, maxBlockSize, (bytes, cidStart, cidEnd, offset, length, blockOffset) => {
+      const sections = indexStages().visitSections(car, maxBlockSize, (bytes, cidStart, cidEnd, offset, length, blockOffset) => {
         if (count === cidIds.length) {
           cidIds = grow(cidIds, count + 1)
           offsets = grow(offsets, count + 2)

@@ -5,7 +5,7 @@
 // (CarReader.readRaw, CarIndexedReader.get).
 import { openSource } from '../read/source.js'
 import { asReadError } from '../read/read-errors.js'
-import { readStages } from '#read-stages'
+import { indexStages } from '#index-stages'
 import { DEFAULT_MAX_BLOCK_SIZE } from '../read/limits.js'
 import { checkIteratorOptions } from '../run/reader-options.js'
 
@@ -27,7 +27,7 @@ const ARENA = 16 * 1024
  * @param {Uint8Array} own
  */
 function cidOver (own) {
-  if (own[0] === 0x12) return readStages().CID.decode(own) // a CIDv0
+  if (own[0] === 0x12) return indexStages().CID.decode(own) // a CIDv0
   let p = 1
   const next = () => {
     let value = 0
@@ -43,7 +43,7 @@ function cidOver (own) {
   const mhStart = p
   const hashCode = next()
   const size = next()
-  return new (readStages().CID)(1, code, new (readStages().Digest)(hashCode, size, own.subarray(p), own.subarray(mhStart)), own)
+  return new (indexStages().CID)(1, code, new (indexStages().Digest)(hashCode, size, own.subarray(p), own.subarray(mhStart)), own)
 }
 
 /**
@@ -65,7 +65,7 @@ function indexOf (car, source, maxBlockSize) {
   // nor one small array each (multiformats looks at each one's buffer, which costs V8 a copy)
   let arena = new Uint8Array(0)
   let used = 0
-  const batches = readStages().visitSections(car, maxBlockSize, (bytes, cidStart, cidEnd, offset, length, blockOffset) => {
+  const batches = indexStages().visitSections(car, maxBlockSize, (bytes, cidStart, cidEnd, offset, length, blockOffset) => {
     const size = cidEnd - cidStart
     if (used + size > arena.length) {
       arena = new Uint8Array(Math.max(ARENA, size))
@@ -174,7 +174,7 @@ export class CarIndexer {
     checkIteratorOptions('CarIndexer.fromIterable', options) // before a shell's source() opens the input
     const source = await this.source(input)
     const maxBlockSize = options.maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE
-    const car = await readStages().openForIndex(source, maxBlockSize)
+    const car = await indexStages().openForIndex(source, maxBlockSize)
     return new this(car.version, car.roots, indexOf(car, source, maxBlockSize))
   }
 

@@ -12,6 +12,7 @@
 // a numeric file descriptor needs the Node entry (lib/node/writer-file-descriptors.js), which installs fs.read and
 // fs.write with write/file-descriptors.js's installFileDescriptors().
 import { writeStages } from '#write-stages'
+import { headerStages } from '#header-stages'
 import { CarWriterOut } from '../write/car-writer-out.js'
 import { fileDescriptors } from '../write/file-descriptors.js'
 
@@ -333,16 +334,16 @@ async function oldHeaderLength (read) {
   /** @type {any} */
   let header
   try {
-    header = writeStages().decode(bytes, { relaxed: true })
+    header = headerStages().decode(bytes, { relaxed: true })
   } catch (err) {
     throw new Error(`Invalid CAR header: not DAG-CBOR (${/** @type {Error} */ (err)?.message})`)
   }
-  if (header === null || typeof header !== 'object' || Array.isArray(header) || header instanceof Uint8Array || writeStages().CID.asCID(header) || typeof header.version !== 'number') {
+  if (header === null || typeof header !== 'object' || Array.isArray(header) || header instanceof Uint8Array || headerStages().CID.asCID(header) || typeof header.version !== 'number') {
     throw new Error('Invalid CAR header format')
   }
   if (header.version === 2) throw new Error('updateRoots() can only overwrite a CARv1 header: this is a CARv2, whose roots are in the CARv1 payload it holds')
   if (header.version !== 1) throw new Error(`Invalid CAR version: ${header.version}`)
-  if (!Array.isArray(header.roots) || !header.roots.every((/** @type {unknown} */ root) => writeStages().CID.asCID(root) !== null) ||
+  if (!Array.isArray(header.roots) || !header.roots.every((/** @type {unknown} */ root) => headerStages().CID.asCID(root) !== null) ||
     Object.keys(header).some((key) => key !== 'roots' && key !== 'version')) throw new Error('Invalid CAR header format')
   return size + length
 }
