@@ -8,16 +8,13 @@ export { CarReader } from './api/car-reader.js'
 export { CarBufferReader } from './api/car-buffer-reader.js'
 export { CarIndexer } from './api/car-indexer.js'
 export { CarCIDIterator } from './api/car-cid-iterator.js'
-export { contentType } from './write/frames.js'
-export { verifyCar, runVerify, canonicalizeCar } from './run/verify-car.js'
-export { readBlockAt } from './run/read-block-at.js'
-export { checkRepo } from './run/check-repo.js'
+export { contentType } from './write/content-type.js'
+export { verifyCar, runVerify, canonicalizeCar, readBlockAt, checkRepo, blockToJson } from './run/library-calls.js'
 export { CarWriter } from './api/car-writer.js'
 // @ipld/car's index exports CarBufferWriter's functions as one namespace
 export * as CarBufferWriter from './api/car-buffer-writer.js'
-export { blockToJson } from './report/block-view.js'
 export { hashBackends, installHashers } from './check/hash.js'
-export { CarReadError } from './read/open-car.js'
+export { CarReadError } from './read/read-errors.js'
 
 /**
  * @typedef {import('./read/source.js').CarInput} CarInput

@@ -1,6 +1,8 @@
 // Node's byte helpers, which lib/core/base/bytes.js uses: the package's `imports` map resolves its
 // `#bytes` to this file under the "node" condition (package.json; elsewhere lib/core/base/bytes-js.js).
-import { Buffer } from 'node:buffer'
+// (process.getBuiltinModule, not import: an import of a built-in module makes Node build its ES
+// module face, reading every export, which for node:buffer loads its File class)
+const { Buffer } = /** @type {typeof import('node:buffer')} */ (process.getBuiltinModule('node:buffer'))
 
 /** @param {Uint8Array} u */
 const view = (u) => Buffer.from(u.buffer, u.byteOffset, u.byteLength)

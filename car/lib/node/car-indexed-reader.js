@@ -2,17 +2,17 @@
 // no object or string per block; each CID's bytes once, in a CidTable), then read block by block
 // by position. Each block handed out is read from its own section into its own bytes and checked
 // against its CID; a CID the CAR holds twice is two sections, each read and checked on its own.
-import { CID } from 'multiformats/cid'
-import { asReadError } from '../core/read/open-car.js'
+import { asReadError } from '../core/read/read-errors.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from '../core/read/limits.js'
 import { CidTable, grow } from '../core/graph/cid-table.js'
 import { missing, loadFor } from '../core/check/on-demand.js'
 import { checkBlockNow } from '../core/check/block-errors.js'
 import { checkIteratorOptions } from '../core/run/reader-options.js'
-import { openForIndex, visitSections } from '../core/read/section-places.js'
+import { indexStages } from '#index-stages'
 import { openInput } from './input-source.js'
 
 /**
+ * @typedef {import('multiformats/cid').CID} CID
  * @typedef {import('../core/read/source.js').Source} Source
  * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block
  * @typedef {{ verifyHashes?: boolean, allowUnverified?: boolean, maxBlockSize?: number }} IndexedReaderOptions
@@ -78,7 +78,7 @@ export class CarIndexedReader {
   async get (key) {
     this._refuseIfClosed('get')
     const id = this._find(key)
-    return id < 0 ? undefined : this._read('get', this._index.lastSection[id], CID.asCID(key))
+    return id < 0 ? undefined : this._read('get', this._index.lastSection[id], indexStages().CID.asCID(key))
   }
 
   /** @param {string} method */
@@ -96,7 +96,7 @@ export class CarIndexedReader {
    */
   async _read (method, section, known) {
     const { table, cidIds, offsets, blockOffsets, source } = this._index
-    const cid = known ?? CID.decode(table.bytesOf(cidIds[section]).slice())
+    const cid = known ?? indexStages().CID.decode(table.bytesOf(cidIds[section]).slice())
     const offset = offsets[section]
     const blockOffset = blockOffsets[section]
     const length = offsets[section + 1] - blockOffset
@@ -128,7 +128,7 @@ export class CarIndexedReader {
     this._refuseIfClosed('cids')
     for (let section = 0; section < count; section++) {
       if (section > 0) this._refuseIfClosed('cids') // closed while its caller was iterating
-      yield CID.decode(table.bytesOf(cidIds[section]).slice())
+      yield indexStages().CID.decode(table.bytesOf(cidIds[section]).slice())
     }
   }
 
@@ -159,10 +159,10 @@ export class CarIndexedReader {
     let count = 0
     let end = 0
     const maxBlockSize = options.maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE
-    const car = await openForIndex(source, maxBlockSize)
+    const car = await indexStages().openForIndex(source, maxBlockSize)
     try {
       // the CIDs' bytes go into the table as they lie in the batch: no CID object kept per block
-      const sections = visitSections(car, maxBlockSize, (bytes, cidStart, cidEnd, offset, length, blockOffset) => {
+      const sections = indexStages().visitSections(car, maxBlockSize, (bytes, cidStart, cidEnd, offset, length, blockOffset) => {
         if (count === cidIds.length) {
           cidIds = grow(cidIds, count + 1)
           offsets = grow(offsets, count + 2)

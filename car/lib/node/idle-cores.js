@@ -5,7 +5,9 @@
 // over total); this process's own runnable threads (/proc/self/task/*/stat, state R) are not
 // counted against it. Three samples a millisecond apart, the fewest taken, so that a process that
 // wakes for a moment does not count. Elsewhere (no /proc), every core counts as idle.
-import { readFileSync, readdirSync } from 'node:fs'
+// (process.getBuiltinModule, not import: an import of node:fs makes Node build its ES module face,
+// reading every export, fs.promises among them, which loads Node's streams and readline)
+const { readFileSync, readdirSync } = /** @type {typeof import('node:fs')} */ (process.getBuiltinModule('node:fs'))
 
 const SAMPLES = 3
 const SAMPLE_GAP_MS = 1

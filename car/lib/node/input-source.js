@@ -6,11 +6,14 @@
 // a small CAR is then checked without starting libuv's thread pool, whose threads, and a round trip
 // through them per request, its start-up would otherwise wait for. Reads by position (readRange:
 // later passes, blocks read on demand) still go through the pool.
-// named imports: a bundle then takes node:fs as it is rather than copying its hundred exports
-import { constants, open, read, fstat, createReadStream, openSync, closeSync, fstatSync, readSync } from 'node:fs'
 import { systemReason } from '../core/base/errors.js'
 import { InputError, bytesSource } from '../core/read/source.js'
 import { STREAM_CHUNK } from '../core/read/limits.js'
+
+// (process.getBuiltinModule, not import: an import of a built-in module makes Node build its ES
+// module face, reading every export, node:fs's fs.promises among them, which loads 35 of Node's
+// internal modules, its streams and readline, when the library is imported; a bundle keeps the call)
+const { constants, open, read, fstat, createReadStream, openSync, closeSync, fstatSync, readSync } = /** @type {typeof import('node:fs')} */ (process.getBuiltinModule('node:fs'))
 
 const WAIT_NOTE_MS = 500
 /** What a CAR input is called; an input that is one and empty is left to the CAR reader to refuse */

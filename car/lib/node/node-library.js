@@ -6,12 +6,12 @@ import { openSource } from '../core/read/source.js'
 import * as core from '../core/index.js'
 import { openInput } from './input-source.js'
 import { defaultCodecUrl, maxWorkers } from './run.js'
-import { checkVerifyOptions } from '../core/run/verify-car.js'
-import { checkIteratorOptions } from '../core/run/reader-options.js'
+import { callStages } from '#call-stages'
 
 export { CarWriter, CarBufferWriter, CarBlockError, CarReadError, blockToJson, hashBackends, installHashers, contentType } from '../core/index.js'
 export { CarReader, CarBufferReader, CarIndexer, CarCIDIterator } from './readers.js'
 export { CarIndexedReader } from './car-indexed-reader.js'
+export { CarBlockIterator } from './block-iterator.js'
 
 /**
  * @typedef {import('../core/index.js').CarInput | string | URL} NodeCarInput a CarInput, or a file path or file: URL
@@ -37,54 +37,6 @@ async function open (input) {
 }
 
 /**
- * The core's CarBlockIterator, whose fromIterable also takes a file path or file: URL, and
- * `workers`: threads hashing blocks (default 1, this thread, as verifyCar's; N: N - 1 worker threads
- * hash batches of blocks while this thread reads ahead and hands the blocks out, in order). Worker
- * threads are asked for, not assumed: they cost memory (the batches they hold) and CPU for a
- * modest gain, and the buffers they are sent are transferred away from the caller's thread.
- */
-export class CarBlockIterator extends core.CarBlockIterator {
-  /**
-   * @param {NodeCarInput} input
-   * @param {IteratorOptions & { workers?: number }} [options]
-   */
-  static async fromIterable (input, options = {}) {
-    checkIteratorOptions('CarBlockIterator.fromIterable', options) // before the input is opened
-    const { workers } = options
-    if (workers !== undefined && (!Number.isInteger(workers) || workers < 1)) throw new RangeError(`workers must be a whole number of at least 1, got ${workers}`)
-    const source = await open(input)
-    const threads = Math.min(workers ?? 1, maxWorkers())
-    // worker threads only where they would hash something
-    const hashing = threads > 1 && options.verifyHashes !== false
-    const iterator = await this.fromSource(source, options, false)
-    iterator.hashingThreads = hashing ? threads - 1 : 0
-    return iterator
-  }
-
-  /**
-   * @param {import('../core/read/open-car.js').Car} car
-   * @param {IteratorOptions} options
-   * @param {import('../core/read/source.js').Source} [source]
-   */
-  constructor (car, options, source) {
-    super(car, options, source)
-    /** worker threads hashing the blocks (0: this thread hashes them) */
-    this.hashingThreads = 0
-  }
-
-  /**
-   * With worker threads: batches hashed by them and by this thread, handed out in order (hashed-batches.js).
-   *
-   * @param {ArrayBufferLike[]} [spare] buffers to read into again (blocks copied out of their batches)
-   * @returns {AsyncGenerator<import('../core/run/iterate.js').HashedBatch>}
-   */
-  async * sectionBatches (spare) {
-    if (this.hashingThreads === 0) yield * super.sectionBatches(spare)
-    else yield * (await import('./hashed-batches.js')).hashedBatches(this.car, this.hashingThreads, spare)
-  }
-}
-
-/**
  * The core's verifyCar, plus `workers`: threads checking blocks (default 1: this thread; N: this
  * thread and N - 1 worker threads, as the CLI's --workers N).
  *
@@ -93,7 +45,7 @@ export class CarBlockIterator extends core.CarBlockIterator {
  * @returns {Promise<Summary>}
  */
 export async function verifyCar (input, options = {}) {
-  checkVerifyOptions('verifyCar', options) // before the input is opened
+  callStages().checkVerifyOptions('verifyCar', options) // before the input is opened
   const { workers = 1 } = options
   if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a whole number of at least 1, got ${workers}`)
   const threads = Math.min(workers, maxWorkers())
@@ -125,7 +77,7 @@ export async function readBlockAt (input, offset, options) {
  * @returns {{ out: AsyncIterable<Uint8Array>, summary: Promise<Summary> }}
  */
 export function canonicalizeCar (input, options = {}) {
-  checkVerifyOptions('canonicalizeCar', options) // before the file is opened
+  callStages().checkVerifyOptions('canonicalizeCar', options) // before the file is opened
   if (typeof input !== 'string' && !(input instanceof URL)) return core.canonicalizeCar(input, options)
   const opened = open(input)
   const run = opened.then((source) => core.canonicalizeCar(source, options))

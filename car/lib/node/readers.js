@@ -2,9 +2,6 @@
 // file: URL wherever they take bytes or an async iterable, and @ipld/car's Node-only statics:
 // CarReader.readRaw (async) and CarBufferReader.readRaw (sync), which read one block from a file
 // descriptor or FileHandle at the place a CarIndexer gave, and check it against its CID.
-import fs from 'node:fs'
-import { promisify } from 'node:util'
-import { fileURLToPath } from 'node:url'
 import { openSource } from '../core/read/source.js'
 import { CarBlockIterator } from '../core/api/car-block-iterator.js'
 import { CarReader as CoreCarReader } from '../core/api/car-reader.js'
@@ -15,6 +12,13 @@ import { CarCIDIterator as CoreCarCIDIterator } from '../core/api/car-cid-iterat
 import { missing, loadFor } from '../core/check/on-demand.js'
 import { openInput } from './input-source.js'
 import { blake2 } from '#modules-now'
+
+// (process.getBuiltinModule, not import: an import of a built-in module makes Node build its ES
+// module face, reading every export, node:fs's fs.promises among them, which loads 35 of Node's
+// internal modules, its streams and readline, when the library is imported; a bundle keeps the call)
+const fs = /** @type {typeof import('node:fs')} */ (process.getBuiltinModule('node:fs'))
+const { promisify } = /** @type {typeof import('node:util')} */ (process.getBuiltinModule('node:util'))
+const { fileURLToPath } = /** @type {typeof import('node:url')} */ (process.getBuiltinModule('node:url'))
 
 const fsread = promisify(fs.read)
 
@@ -178,7 +182,7 @@ export class CarIndexer extends CoreCarIndexer {
     if (file !== null) {
       const source = await openInput(file)
       if (source.seekable) {
-        /** @type {fs.ReadStream} */ (input).destroy()
+        /** @type {import('node:fs').ReadStream} */ (input).destroy()
         return source
       }
       await source.close()

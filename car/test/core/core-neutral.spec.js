@@ -9,6 +9,8 @@ import { builtinModules } from 'node:module'
 import { fileURLToPath } from 'node:url'
 
 const CORE = fileURLToPath(new URL('../../lib/core/', import.meta.url))
+/** the package's `imports` map: a `#name` the core imports is followed to its "default" target, a core file */
+const IMPORTS = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).imports
 const BUILTINS = new Set(builtinModules.flatMap((m) => [m, m.split('/')[0]]))
 const NODE_GLOBALS = /\b(Buffer|process|require|__dirname|__filename|setImmediate)\b/
 
@@ -62,7 +64,10 @@ describe('lib/core is platform-neutral', () => {
       if (seen.has(file)) continue
       seen.add(file)
       if (!file.startsWith(CORE)) { outside.push(file); continue }
-      for (const spec of specifiers(fs.readFileSync(file, 'utf8'))) if (spec.startsWith('.')) todo.push(path.resolve(path.dirname(file), spec))
+      for (const spec of specifiers(fs.readFileSync(file, 'utf8'))) {
+        if (spec.startsWith('.')) todo.push(path.resolve(path.dirname(file), spec))
+        else if (spec.endsWith('-stages')) todo.push(path.resolve(CORE, '..', '..', IMPORTS[spec].default))
+      }
     }
     assert.deepEqual(outside, [])
     for (const stage of ['read/source.js', 'read/open-car.js', 'check/hash.js', 'check/classify.js', 'check/car-checks.js', 'report/summary.js', 'write/memory-target.js', 'run/pipeline.js', 'check/atproto/repo-walk.js']) {
@@ -72,7 +77,7 @@ describe('lib/core is platform-neutral', () => {
 
   it('the scan finds what it looks for', () => {
     // the checks above must be able to fail: the same scan on a Node file of the shell
-    const shell = fileURLToPath(new URL('../../lib/node/input-source.js', import.meta.url))
+    const shell = fileURLToPath(new URL('../../lib/node/output.js', import.meta.url))
     assert.ok(problemsOf(shell).some((p) => p.includes('imports node:fs')))
     assert.ok(problemsOf(fileURLToPath(new URL('../../lib/node/hashers-node.js', import.meta.url))).some((p) => p.includes('uses process')))
     assert.ok(problemsOf(fileURLToPath(new URL('../../lib/node/bytes-node.js', import.meta.url))).some((p) => p.includes('Buffer')))

@@ -1,19 +1,17 @@
 // The library's CarBlockIterator: a CAR's blocks, in order, each checked as it is handed out.
-import { CID } from 'multiformats/cid'
 import { openSource } from '../read/source.js'
-import { openCar, asReadError } from '../read/open-car.js'
+import { asReadError } from '../read/read-errors.js'
 import { verifyBlock, digest32Matches, hasherMissing } from '../check/hash.js'
 import { throwIfHashFailed } from '../check/block-errors.js'
-import { verdict, codecOf, statusOf, HASH_OK } from '../check/classify.js'
-import * as dagCbor from '../check/dag-cbor.js'
-import { decodeBlock } from '../report/block-view.js'
-import { blockBatches, hashedBatches } from '../run/iterate.js'
+import { iterateStages } from '#iterate-stages'
 import { checkIteratorOptions } from '../run/reader-options.js'
 import { DEFAULT_MAX_BLOCK_SIZE } from '../read/limits.js'
 
-const codec = codecOf(dagCbor)
+/** @type {import('../check/classify.js').Codec | undefined} the codec the checks use (at the first check: the stages load then) */
+let codec
 
 /**
+ * @typedef {import('multiformats/cid').CID} CID
  * @typedef {import('../read/source.js').CarInput} CarInput
  * @typedef {import('../report/summary.js').Summary} Summary
  * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block a block, and the byte offset of its section in the CAR
@@ -81,7 +79,7 @@ export class CarBlockIterator {
     try {
       checkIteratorOptions('CarBlockIterator', options)
       // blocks copied out of their batch (not viewBytes): the batch's buffer is read into again
-      car = await openCar(source.stream(), { size: source.size, maxBlockSize: options.maxBlockSize, file: source.seekable ? source : undefined, shared, reuse: shared || !options.viewBytes })
+      car = await iterateStages().openCar(source.stream(), { size: source.size, maxBlockSize: options.maxBlockSize, file: source.seekable ? source : undefined, shared, reuse: shared || !options.viewBytes })
     } catch (err) {
       await source.close()
       throw asReadError(err, 0, 0)
@@ -96,7 +94,7 @@ export class CarBlockIterator {
    * @returns {AsyncGenerator<import('../run/iterate.js').HashedBatch>}
    */
   sectionBatches (spare) {
-    return hashedBatches(this.car, spare)
+    return iterateStages().hashedBatches(this.car, spare)
   }
 
   /**
@@ -128,7 +126,7 @@ export class CarBlockIterator {
     this.used = true
     const { car, source } = this
     const spare = this.options.viewBytes ? undefined : []
-    const batches = blockBatches(this.sectionBatches(spare), this.options.maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, blockCheck(this.options), spare)
+    const batches = iterateStages().blockBatches(this.sectionBatches(spare), this.options.maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE, blockCheck(this.options), spare)
     /** @type {CheckedBlock[]} */
     let batch = []
     let i = 0
@@ -187,6 +185,8 @@ export class CarBlockIterator {
 function blockCheck (options) {
   const { verifyHashes = true, allowUnverified = false, validate = false, decode = false, relaxed = false } = options
   const check = validate || decode
+  const { verdict, statusOf, HASH_OK, decodeBlock, codecOf, dagCbor } = iterateStages()
+  const blockCodec = (codec ??= codecOf(dagCbor))
   /** @param {CID} cid @param {number} offset @param {'ok' | 'mismatch' | 'unverified'} hash */
   const hashFailed = (cid, offset, hash) => throwIfHashFailed(cid, offset, hash, allowUnverified)
   return (block, hashChecked) => {
@@ -199,7 +199,7 @@ function blockCheck (options) {
       }
       return block
     }
-    const r = verdict(codec, cid, bytes, undefined, hashChecked ? HASH_OK : -1)
+    const r = verdict(blockCodec, cid, bytes, undefined, hashChecked ? HASH_OK : -1)
     if (verifyHashes && !hashChecked && r.hash !== 'ok') hashFailed(cid, offset, r.hash)
     /** @type {CheckedBlock} */
     const out = { cid, bytes, offset, status: statusOf(r) }

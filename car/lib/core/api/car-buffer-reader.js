@@ -1,14 +1,14 @@
 // @ipld/car's CarBufferReader: a CAR in memory, read at once and synchronously, with every block
 // checked against its CID, owning its bytes (a copy, not a view of the CAR) and carrying its
 // section's byte offset; `get` and `has` look the CID up in an index, not through a list.
-import { CID } from 'multiformats/cid'
-import { readCarHeader, forEachSection } from '../read/in-memory.js'
-import { BlockTable } from '../graph/block-table.js'
+import { readStages } from '#read-stages'
 import { loadHashers } from '../check/hash.js'
 import { checkBlockNow } from '../check/block-errors.js'
 import { checkIteratorOptions } from '../run/reader-options.js'
 
 /**
+ * @typedef {import('multiformats/cid').CID} CID
+ * @typedef {import('../graph/block-table.js').BlockTable} BlockTable
  * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block a block, and the byte offset of its section in the CAR
  * @typedef {object} ReaderOptions
  * @property {boolean} [verifyHashes] check each block's bytes against its CID's hash (default true):
@@ -29,7 +29,7 @@ function ownBlock (bytes, { cid, offset, blockOffset, end }) {
   const cidLength = cid.bytes.length
   // a plain Uint8Array's slice (a Buffer's is a view)
   const plain = bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  return { cid: CID.decode(plain.slice(blockOffset - cidLength, blockOffset)), bytes: plain.slice(blockOffset, end), offset }
+  return { cid: readStages().CID.decode(plain.slice(blockOffset - cidLength, blockOffset)), bytes: plain.slice(blockOffset, end), offset }
 }
 
 export class CarBufferReader {
@@ -42,7 +42,7 @@ export class CarBufferReader {
     this._blocks = blocks
     /** @type {CID[] | undefined} */
     this._cids = undefined
-    this._index = new BlockTable()
+    this._index = new (readStages().BlockTable)()
     for (let i = 0; i < blocks.length; i++) this._index.add(blocks[i].cid, i)
   }
 
@@ -104,10 +104,10 @@ export class CarBufferReader {
   static fromBytes (bytes, options = {}) {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('fromBytes() requires a Uint8Array')
     checkIteratorOptions('CarBufferReader.fromBytes', options)
-    const header = readCarHeader(bytes, options)
+    const header = readStages().readCarHeader(bytes, options)
     /** @type {Block[]} */
     const blocks = []
-    forEachSection(bytes, header.dataStart, header.dataEnd, (place) => {
+    readStages().forEachSection(bytes, header.dataStart, header.dataEnd, (place) => {
       const block = ownBlock(bytes, place)
       checkBlockNow(block.cid, block.bytes, block.offset, options, this.hashNow)
       blocks.push(block)

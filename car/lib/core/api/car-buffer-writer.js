@@ -10,8 +10,7 @@
 // wrong type, a RangeError for NaN, a fraction or a number out of range, where @ipld/car would write
 // at the wrong place or lose the blocks); a root that fits the buffer exactly is taken (@ipld/car
 // refuses one that ends on its last byte).
-import { headerBytes } from '../write/frames.js'
-import { asCid, blockHashProblem, booleanOption, describeValue, optionsObject, wholeNumberOption } from '../write/cid-check.js'
+import { writeStages } from '#write-stages'
 
 /** @typedef {import('multiformats/cid').CID} CID */
 
@@ -92,7 +91,7 @@ class CarBufferWriter {
  * @returns {CID}
  */
 function cidOf (value, what) {
-  const cid = asCid(value)
+  const cid = writeStages().asCid(value)
   if (typeof cid === 'string') throw new TypeError(`${what} must be a CID: it is ${cid}`)
   return cid
 }
@@ -105,10 +104,10 @@ function cidOf (value, what) {
  * @returns {CID}
  */
 function blockCid (block, where) {
-  if (block === null || typeof block !== 'object') throw new TypeError(`${where} takes a { cid, bytes } block: it is ${describeValue(block)}`)
+  if (block === null || typeof block !== 'object') throw new TypeError(`${where} takes a { cid, bytes } block: it is ${writeStages().describeValue(block)}`)
   const { cid, bytes } = /** @type {Block} */ (block)
   const link = cidOf(cid, 'a block\'s cid')
-  if (!(bytes instanceof Uint8Array)) throw new TypeError(`a block's bytes must be a Uint8Array: they are ${describeValue(bytes)}`)
+  if (!(bytes instanceof Uint8Array)) throw new TypeError(`a block's bytes must be a Uint8Array: they are ${writeStages().describeValue(bytes)}`)
   return link
 }
 
@@ -119,7 +118,7 @@ function blockCid (block, where) {
  * @param {string} where
  */
 function resizeOption (options, where) {
-  return booleanOption(optionsObject(options, where).resize, `${where}'s resize`, false)
+  return writeStages().booleanOption(writeStages().optionsObject(options, where).resize, `${where}'s resize`, false)
 }
 
 /** @param {number} n @returns {number} the length of the head of a CBOR item whose argument is n */
@@ -187,7 +186,7 @@ export const addBlock = (writer, block) => {
   const link = blockCid(block, 'CarBufferWriter write()')
   const bytes = block.bytes
   if (writer.verifyHashes !== false) {
-    const problem = blockHashProblem(link, bytes)
+    const problem = writeStages().blockHashProblem(link, bytes)
     if (problem !== null) throw new Error(`CarBufferWriter write(): the block's bytes do not hash to its CID ${link}: ${problem}. Write the bytes the CID was made from (or the CID made from these bytes); createWriter() with { verifyHashes: false } writes such a block unchecked`)
   }
   const byteLength = link.bytes.byteLength + bytes.byteLength
@@ -218,7 +217,7 @@ export const addBlock = (writer, block) => {
 export const close = (writer, options) => {
   const resize = resizeOption(options, 'close()')
   const { roots, bytes, byteOffset, headerSize } = writer
-  const header = headerBytes(roots)
+  const header = writeStages().headerBytes(roots)
   const size = header.length
   if (size === headerSize) {
     bytes.set(header, 0)
@@ -255,7 +254,7 @@ export const resizeHeader = (writer, byteLength) => {
   const { bytes, headerSize } = writer
   // the blocks, moved, must stay in the buffer
   const room = bytes.byteLength - (writer.byteOffset - headerSize)
-  wholeNumberOption(byteLength, 'resizeHeader()\'s byteLength', 0, room, ' (the buffer less the blocks written)')
+  writeStages().wholeNumberOption(byteLength, 'resizeHeader()\'s byteLength', 0, room, ' (the buffer less the blocks written)')
   bytes.set(bytes.subarray(headerSize, writer.byteOffset), byteLength)
   writer.byteOffset += byteLength - headerSize
   writer.headerSize = byteLength
@@ -269,8 +268,8 @@ export const resizeHeader = (writer, byteLength) => {
  * @returns {number}
  */
 export const calculateHeaderLength = (rootLengths) => {
-  if (!Array.isArray(rootLengths)) throw new TypeError(`calculateHeaderLength()'s rootLengths must be an array of CID byte lengths: it is ${describeValue(rootLengths)}`)
-  rootLengths.forEach((n, i) => wholeNumberOption(n, `calculateHeaderLength()'s rootLengths[${i}]`, 0, Infinity))
+  if (!Array.isArray(rootLengths)) throw new TypeError(`calculateHeaderLength()'s rootLengths must be an array of CID byte lengths: it is ${writeStages().describeValue(rootLengths)}`)
+  rootLengths.forEach((n, i) => writeStages().wholeNumberOption(n, `calculateHeaderLength()'s rootLengths[${i}]`, 0, Infinity))
   // a2, "roots" (a text head and 5 bytes), the array's head, "version" (a head and 7 bytes), 01
   let length = 1 + 6 + cborHeadLength(rootLengths.length) + 8 + 1
   for (const rootLength of rootLengths) {
@@ -287,7 +286,7 @@ export const calculateHeaderLength = (rootLengths) => {
  * @returns {number}
  */
 export const headerLength = ({ roots }) => {
-  if (!Array.isArray(roots)) throw new TypeError(`headerLength()'s roots must be an array of CIDs: it is ${describeValue(roots)}`)
+  if (!Array.isArray(roots)) throw new TypeError(`headerLength()'s roots must be an array of CIDs: it is ${writeStages().describeValue(roots)}`)
   return calculateHeaderLength(roots.map((cid, i) => cidOf(cid, `headerLength()'s roots[${i}]`).bytes.byteLength))
 }
 
@@ -300,8 +299,8 @@ export const headerLength = ({ roots }) => {
  * @returns {number}
  */
 export const estimateHeaderLength = (rootCount, rootByteLength = 36) => {
-  wholeNumberOption(rootCount, 'estimateHeaderLength()\'s rootCount', 0, Infinity)
-  wholeNumberOption(rootByteLength, 'estimateHeaderLength()\'s rootByteLength', 36, Infinity)
+  writeStages().wholeNumberOption(rootCount, 'estimateHeaderLength()\'s rootCount', 0, Infinity)
+  writeStages().wholeNumberOption(rootByteLength, 'estimateHeaderLength()\'s rootByteLength', 36, Infinity)
   return calculateHeaderLength(new Array(rootCount).fill(rootByteLength))
 }
 
@@ -321,20 +320,20 @@ export const createWriter = (buffer, options) => {
   // written into the copy, not into the caller's memory
   const into = /** @type {unknown} */ (buffer)
   if (!(into instanceof ArrayBuffer) && !(typeof SharedArrayBuffer === 'function' && into instanceof SharedArrayBuffer)) {
-    throw new TypeError(`${where} takes an ArrayBuffer: it is ${describeValue(buffer)}${ArrayBuffer.isView(buffer) ? '; pass its .buffer with { byteOffset, byteLength } for the part of it to write into' : ''}`)
+    throw new TypeError(`${where} takes an ArrayBuffer: it is ${writeStages().describeValue(buffer)}${ArrayBuffer.isView(buffer) ? '; pass its .buffer with { byteOffset, byteLength } for the part of it to write into' : ''}`)
   }
-  const given = optionsObject(options, where)
+  const given = writeStages().optionsObject(options, where)
   const { roots = [] } = given
-  if (!Array.isArray(roots)) throw new TypeError(`${where}'s roots must be an array of CIDs: it is ${describeValue(roots)}`)
+  if (!Array.isArray(roots)) throw new TypeError(`${where}'s roots must be an array of CIDs: it is ${writeStages().describeValue(roots)}`)
   roots.forEach((root, i) => cidOf(root, `${where}'s roots[${i}]`))
   const size = buffer.byteLength
-  const byteOffset = wholeNumberOption(given.byteOffset, `${where}'s byteOffset`, 0, size)
-  const byteLength = wholeNumberOption(given.byteLength, `${where}'s byteLength`, size - byteOffset, size - byteOffset,
+  const byteOffset = writeStages().wholeNumberOption(given.byteOffset, `${where}'s byteOffset`, 0, size)
+  const byteLength = writeStages().wholeNumberOption(given.byteLength, `${where}'s byteLength`, size - byteOffset, size - byteOffset,
     byteOffset === 0 ? '' : ` (the buffer's ${size} bytes from byteOffset ${byteOffset})`)
-  const headerSize = wholeNumberOption(given.headerSize, `${where}'s headerSize`, headerLength({ roots }), byteLength)
+  const headerSize = writeStages().wholeNumberOption(given.headerSize, `${where}'s headerSize`, headerLength({ roots }), byteLength)
   // the default, the roots' header, unchecked above: past the buffer, close() would fail to write it
   if (headerSize > byteLength) throw new RangeError(`Buffer has no capacity for the header of these roots: it is ${headerSize} bytes, the buffer ${byteLength}`)
-  const verifyHashes = booleanOption(given.verifyHashes, `${where}'s verifyHashes`, true)
+  const verifyHashes = writeStages().booleanOption(given.verifyHashes, `${where}'s verifyHashes`, true)
   const bytes = new Uint8Array(buffer, byteOffset, byteLength)
   const writer = new CarBufferWriter(bytes, headerSize, verifyHashes)
   for (const root of roots) writer.addRoot(root)

@@ -3,15 +3,14 @@
 // bounded memory with every length claim checked first (read/open-car.js). It hands out no block
 // bytes, and so checks no hash: a reader that reads the blocks at those places checks each
 // (CarReader.readRaw, CarIndexedReader.get).
-import { CID } from 'multiformats/cid'
-import { Digest } from 'multiformats/hashes/digest'
 import { openSource } from '../read/source.js'
-import { asReadError } from '../read/open-car.js'
-import { openForIndex, visitSections } from '../read/section-places.js'
+import { asReadError } from '../read/read-errors.js'
+import { indexStages } from '#index-stages'
 import { DEFAULT_MAX_BLOCK_SIZE } from '../read/limits.js'
 import { checkIteratorOptions } from '../run/reader-options.js'
 
 /**
+ * @typedef {import('multiformats/cid').CID} CID
  * @typedef {import('../read/source.js').CarInput} CarInput
  * @typedef {import('../read/source.js').Source} Source
  * @typedef {{ cid: CID, offset: number, length: number, blockOffset: number, blockLength: number }} BlockIndex
@@ -28,7 +27,7 @@ const ARENA = 16 * 1024
  * @param {Uint8Array} own
  */
 function cidOver (own) {
-  if (own[0] === 0x12) return CID.decode(own) // a CIDv0
+  if (own[0] === 0x12) return indexStages().CID.decode(own) // a CIDv0
   let p = 1
   const next = () => {
     let value = 0
@@ -44,7 +43,7 @@ function cidOver (own) {
   const mhStart = p
   const hashCode = next()
   const size = next()
-  return new CID(1, code, new Digest(hashCode, size, own.subarray(p), own.subarray(mhStart)), own)
+  return new (indexStages().CID)(1, code, new (indexStages().Digest)(hashCode, size, own.subarray(p), own.subarray(mhStart)), own)
 }
 
 /**
@@ -66,7 +65,7 @@ function indexOf (car, source, maxBlockSize) {
   // nor one small array each (multiformats looks at each one's buffer, which costs V8 a copy)
   let arena = new Uint8Array(0)
   let used = 0
-  const batches = visitSections(car, maxBlockSize, (bytes, cidStart, cidEnd, offset, length, blockOffset) => {
+  const batches = indexStages().visitSections(car, maxBlockSize, (bytes, cidStart, cidEnd, offset, length, blockOffset) => {
     const size = cidEnd - cidStart
     if (used + size > arena.length) {
       arena = new Uint8Array(Math.max(ARENA, size))
@@ -175,7 +174,7 @@ export class CarIndexer {
     checkIteratorOptions('CarIndexer.fromIterable', options) // before a shell's source() opens the input
     const source = await this.source(input)
     const maxBlockSize = options.maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE
-    const car = await openForIndex(source, maxBlockSize)
+    const car = await indexStages().openForIndex(source, maxBlockSize)
     return new this(car.version, car.roots, indexOf(car, source, maxBlockSize))
   }
 

@@ -5,15 +5,15 @@
 // keeps a copy of the CIDs' bytes) and by where it lies. A block is cut out when it is handed out (get, blocks): a copy that owns its
 // bytes, checked against its CID at that moment (so bytes the caller changed since are refused
 // then, with a CarBlockError) and carrying its section's offset. Peak memory: the CAR and the index.
-import { CID } from 'multiformats/cid'
-import { readCarHeader, forEachSection } from '../read/in-memory.js'
 import { openSource } from '../read/source.js'
-import { BlockTable } from '../graph/block-table.js'
+import { readStages } from '#read-stages'
 import { checkBlockNow } from '../check/block-errors.js'
 import { missing, loadFor } from '../check/on-demand.js'
 import { checkIteratorOptions } from '../run/reader-options.js'
 
 /**
+ * @typedef {import('multiformats/cid').CID} CID
+ * @typedef {import('../graph/block-table.js').BlockTable} BlockTable
  * @typedef {import('../read/source.js').CarInput} CarInput
  * @typedef {import('../read/source.js').Source} Source
  * @typedef {import('./car-block-iterator.js').Block} Block
@@ -129,7 +129,7 @@ export class CarReader {
    * @param {number} i
    */
   _cid (i) {
-    return CID.decode(this._index.table.bytesOf(this._places.ids[i]).slice())
+    return readStages().CID.decode(this._index.table.bytesOf(this._places.ids[i]).slice())
   }
 
   /**
@@ -158,10 +158,10 @@ export class CarReader {
   static async fromBytes (bytes, options = {}) {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('fromBytes() requires a Uint8Array')
     checkIteratorOptions('CarReader.fromBytes', options)
-    const header = readCarHeader(bytes, options)
+    const header = readStages().readCarHeader(bytes, options)
     const places = new Places()
-    const index = new BlockTable()
-    forEachSection(bytes, header.dataStart, header.dataEnd, ({ cid, offset, blockOffset, end }, n) => {
+    const index = new (readStages().BlockTable)()
+    readStages().forEachSection(bytes, header.dataStart, header.dataEnd, ({ cid, offset, blockOffset, end }, n) => {
       index.add(cid, n)
       places.push(offset, index.table.find(cid.bytes, 0, cid.bytes.length), blockOffset, end)
     }, { maxBlockSize: options.maxBlockSize, version: header.version })

@@ -11,14 +11,13 @@
 // updateRootsInFile takes a FileHandle (or any object with FileHandle's read and write) everywhere;
 // a numeric file descriptor needs the Node entry (lib/node/writer-file-descriptors.js), which installs fs.read and
 // fs.write with write/file-descriptors.js's installFileDescriptors().
-import { CID } from 'multiformats/cid'
-import { decode } from 'dag-cbor-fast'
-import { headerBytes, sectionBytes } from '../write/frames.js'
-import { asCid, blockHashProblem, booleanOption, optionsObject } from '../write/cid-check.js'
+import { writeStages } from '#write-stages'
+import { headerStages } from '#header-stages'
 import { CarWriterOut } from '../write/car-writer-out.js'
 import { fileDescriptors } from '../write/file-descriptors.js'
 
 /**
+ * @typedef {import('multiformats/cid').CID} CID
  * @typedef {{ cid: CID, bytes: Uint8Array }} Block
  * @typedef {object} WriterOptions
  * @property {boolean} [verifyHashes] refuse a block whose bytes do not hash to its CID, where the hash is
@@ -45,7 +44,7 @@ function toRoots (roots) {
   if (roots === undefined) return []
   const list = Array.isArray(roots) ? roots : [roots]
   return list.map((root, i) => {
-    const cid = asCid(root)
+    const cid = writeStages().asCid(root)
     if (typeof cid === 'string') throw new TypeError(`roots must be a single CID or an array of CIDs: ${Array.isArray(roots) ? `roots[${i}]` : 'the root'} is ${cid}`)
     return cid
   })
@@ -63,7 +62,7 @@ function toRoots (roots) {
  * @returns {boolean}
  */
 function verifyHashesOption (options, where) {
-  return booleanOption(optionsObject(options, where).verifyHashes, `${where}'s verifyHashes`, true)
+  return writeStages().booleanOption(writeStages().optionsObject(options, where).verifyHashes, `${where}'s verifyHashes`, true)
 }
 
 /**
@@ -83,7 +82,7 @@ export class CarWriter {
   static create (roots, options) {
     const verifyHashes = verifyHashesOption(options, 'CarWriter.create()')
     const list = toRoots(roots)
-    const writer = new CarWriter(list, headerBytes(list), verifyHashes)
+    const writer = new CarWriter(list, writeStages().headerBytes(list), verifyHashes)
     return { writer, out: new CarWriterOut(writer) }
   }
 
@@ -189,13 +188,13 @@ export class CarWriter {
       throw new TypeError('Can only write {cid, bytes} objects')
     }
     if (this.ended) throw new Error('Already closed')
-    const cid = asCid(block.cid)
+    const cid = writeStages().asCid(block.cid)
     if (typeof cid === 'string') throw new TypeError(`Can only write {cid, bytes} objects: the cid is ${cid}`)
     if (this.verifyHashes) {
-      const problem = blockHashProblem(cid, block.bytes)
+      const problem = writeStages().blockHashProblem(cid, block.bytes)
       if (problem !== null) throw new Error(`CarWriter.put(): the block's bytes do not hash to its CID ${cid}: ${problem}. Put the bytes the CID was made from (or the CID made from these bytes); create the writer with { verifyHashes: false } to write such a block unchecked`)
     }
-    const bytes = sectionBytes(cid, block.bytes)
+    const bytes = writeStages().sectionBytes(cid, block.bytes)
     return new Promise((resolve) => this.push({ bytes, taken: () => resolve(undefined) }))
   }
 
@@ -298,7 +297,7 @@ export class CarWriter {
  */
 function newHeader (roots) {
   if (!Array.isArray(roots)) throw new TypeError('roots must be an array of CIDs')
-  return headerBytes(toRoots(roots))
+  return writeStages().headerBytes(toRoots(roots))
 }
 
 /**
@@ -335,16 +334,16 @@ async function oldHeaderLength (read) {
   /** @type {any} */
   let header
   try {
-    header = decode(bytes, { relaxed: true })
+    header = headerStages().decode(bytes, { relaxed: true })
   } catch (err) {
     throw new Error(`Invalid CAR header: not DAG-CBOR (${/** @type {Error} */ (err)?.message})`)
   }
-  if (header === null || typeof header !== 'object' || Array.isArray(header) || header instanceof Uint8Array || CID.asCID(header) || typeof header.version !== 'number') {
+  if (header === null || typeof header !== 'object' || Array.isArray(header) || header instanceof Uint8Array || headerStages().CID.asCID(header) || typeof header.version !== 'number') {
     throw new Error('Invalid CAR header format')
   }
   if (header.version === 2) throw new Error('updateRoots() can only overwrite a CARv1 header: this is a CARv2, whose roots are in the CARv1 payload it holds')
   if (header.version !== 1) throw new Error(`Invalid CAR version: ${header.version}`)
-  if (!Array.isArray(header.roots) || !header.roots.every((/** @type {unknown} */ root) => CID.asCID(root) !== null) ||
+  if (!Array.isArray(header.roots) || !header.roots.every((/** @type {unknown} */ root) => headerStages().CID.asCID(root) !== null) ||
     Object.keys(header).some((key) => key !== 'roots' && key !== 'version')) throw new Error('Invalid CAR header format')
   return size + length
 }

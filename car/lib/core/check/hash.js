@@ -5,7 +5,6 @@
 // hash-wasm's WebAssembly build of it when the first block that needs it is met (on-demand.js), and
 // falls back to @noble/hashes' pure-JS one where WebAssembly cannot be compiled at run time
 // (workerd forbids it): slower, never a failure. hashBackends() says which one each hash uses.
-import { identity } from 'multiformats/hashes/identity'
 import { sameBytes } from '../base/bytes.js'
 import { NotLoadedError } from '../base/errors.js'
 import { hashers as platformHashers } from '#hashers'
@@ -13,7 +12,9 @@ import { JS_SHA256_BYTES, MIN_TRUNCATED_DIGEST } from '../read/limits.js'
 import { sha256Matches } from './sha256-js.js'
 
 const SHA2_256 = 0x12
-const IDENTITY = identity.code
+// identity's digest is the data itself: multiformats' identity hasher (five modules to load at
+// import) is not needed to make it
+const IDENTITY = 0x00
 const BLAKE2B_256 = 0xb220
 
 /** The hashes we verify with; any other multihash code is reported "unverified", never guessed. */
@@ -238,7 +239,8 @@ export function digestOf (code, bytes) {
     if (blake2b256Bytes === null) throw new NotLoadedError('hash', BLAKE2B_256)
     return blake2b256Bytes(bytes)
   }
-  if (code === IDENTITY) return identity.digest(bytes).digest
+  // a plain Uint8Array over the same memory, as multiformats' identity.digest(bytes).digest gives it
+  if (code === IDENTITY) return bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   return null
 }
 

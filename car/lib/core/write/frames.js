@@ -6,9 +6,7 @@ import { varintBytes } from '../base/varint.js'
 
 /** @typedef {import('multiformats').CID} CID */
 
-// The media type of a CAR (https://www.iana.org/assignments/media-types/application/vnd.ipld.car),
-// as @ipld/car exports it.
-export const contentType = 'application/vnd.ipld.car'
+export { contentType } from './content-type.js'
 
 /**
  * A CARv1 header: its length varint and the DAG-CBOR { roots, version: 1 }.

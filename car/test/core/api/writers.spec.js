@@ -729,6 +729,8 @@ describe('api: the writers (@ipld/car 5.4\'s CarWriter and CarBufferWriter)', fu
       for (const [, from, dynamic, bare] of fs.readFileSync(file, 'utf8').matchAll(/(?:import|export)\s[^'"]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)|^import\s+'([^']+)'/gm)) {
         const spec = from ?? dynamic ?? bare
         if (spec.startsWith('.')) todo.push(path.resolve(path.dirname(file), spec))
+        // #write-stages, #header-stages: what the writers load at their first call (outside Node, with them)
+        else if (/^#\w+-stages$/.test(spec)) todo.push(path.join(LIB, 'core/run', `${spec.slice(1)}.js`))
         else packages.add(spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/'))
       }
     }
