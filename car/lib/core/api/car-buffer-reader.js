@@ -1,14 +1,15 @@
 // @ipld/car's CarBufferReader: a CAR in memory, read at once and synchronously, with every block
 // checked against its CID, owning its bytes (a copy, not a view of the CAR) and carrying its
 // section's byte offset; `get` and `has` look the CID up in an index, not through a list.
-import { CID } from 'multiformats/cid'
 import { readCarHeader, forEachSection } from '../read/in-memory.js'
+import { ownedCopy } from '../base/bytes.js'
 import { BlockTable } from '../graph/block-table.js'
 import { loadHashers } from '../check/hash.js'
 import { checkBlockNow } from '../check/block-errors.js'
 import { checkIteratorOptions } from '../run/reader-options.js'
 
 /**
+ * @typedef {import('multiformats/cid').CID} CID
  * @typedef {{ cid: CID, bytes: Uint8Array, offset: number }} Block a block, and the byte offset of its section in the CAR
  * @typedef {object} ReaderOptions
  * @property {boolean} [verifyHashes] check each block's bytes against its CID's hash (default true):
@@ -17,20 +18,6 @@ import { checkIteratorOptions } from '../run/reader-options.js'
  * @property {number} [maxBlockSize] the largest block (and section length claim) accepted
  * @typedef {import('../check/block-errors.js').HashNow} HashNow
  */
-
-/**
- * A block copied out of the CAR: its own CID and bytes.
- *
- * @param {Uint8Array} bytes the CAR
- * @param {import('../read/in-memory.js').SectionPlace} place
- * @returns {Block}
- */
-function ownBlock (bytes, { cid, offset, blockOffset, end }) {
-  const cidLength = cid.bytes.length
-  // a plain Uint8Array's slice (a Buffer's is a view)
-  const plain = bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  return { cid: CID.decode(plain.slice(blockOffset - cidLength, blockOffset)), bytes: plain.slice(blockOffset, end), offset }
-}
 
 export class CarBufferReader {
   /**
@@ -107,11 +94,13 @@ export class CarBufferReader {
     const header = readCarHeader(bytes, options)
     /** @type {Block[]} */
     const blocks = []
-    forEachSection(bytes, header.dataStart, header.dataEnd, (place) => {
-      const block = ownBlock(bytes, place)
-      checkBlockNow(block.cid, block.bytes, block.offset, options, this.hashNow)
+    const hashNow = this.hashNow
+    // each CID and block copied out of the CAR: arrays of their own
+    forEachSection(bytes, header.dataStart, header.dataEnd, (cid, offset, cidStart, blockOffset, end) => {
+      const block = { cid: /** @type {CID} */ (cid), bytes: ownedCopy(bytes, blockOffset, end), offset }
+      checkBlockNow(block.cid, block.bytes, offset, options, hashNow)
       blocks.push(block)
-    }, { maxBlockSize: options.maxBlockSize, version: header.version })
+    }, { maxBlockSize: options.maxBlockSize, version: header.version, cids: 'copy' })
     return new this({ version: header.version, roots: header.roots }, blocks)
   }
 }

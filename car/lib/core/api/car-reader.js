@@ -7,6 +7,7 @@
 // then, with a CarBlockError) and carrying its section's offset. Peak memory: the CAR and the index.
 import { CID } from 'multiformats/cid'
 import { readCarHeader, forEachSection } from '../read/in-memory.js'
+import { plainCid } from '../read/sections.js'
 import { openSource } from '../read/source.js'
 import { BlockTable } from '../graph/block-table.js'
 import { checkBlockNow } from '../check/block-errors.js'
@@ -129,7 +130,9 @@ export class CarReader {
    * @param {number} i
    */
   _cid (i) {
-    return CID.decode(this._index.table.bytesOf(this._places.ids[i]).slice())
+    const table = this._index.table
+    const id = this._places.ids[i]
+    return plainCid(table.arena, table.starts[id], table.starts[id + 1], true) ?? CID.decode(table.bytesOf(id).slice())
   }
 
   /**
@@ -161,10 +164,9 @@ export class CarReader {
     const header = readCarHeader(bytes, options)
     const places = new Places()
     const index = new BlockTable()
-    forEachSection(bytes, header.dataStart, header.dataEnd, ({ cid, offset, blockOffset, end }, n) => {
-      index.add(cid, n)
-      places.push(offset, index.table.find(cid.bytes, 0, cid.bytes.length), blockOffset, end)
-    }, { maxBlockSize: options.maxBlockSize, version: header.version })
+    forEachSection(bytes, header.dataStart, header.dataEnd, (cid, offset, cidStart, blockOffset, end, n) => {
+      places.push(offset, index.addBytes(bytes, cidStart, blockOffset, n), blockOffset, end)
+    }, { maxBlockSize: options.maxBlockSize, version: header.version, cids: 'none' })
     places.trim()
     return (new this({ version: header.version, roots: header.roots }, bytes, places, index, options))
   }
