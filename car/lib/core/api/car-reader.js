@@ -8,6 +8,7 @@
 import { CID } from 'multiformats/cid'
 import { readCarHeader, forEachSection } from '../read/in-memory.js'
 import { plainCid } from '../read/sections.js'
+import { ownedCopy } from '../base/bytes.js'
 import { openSource } from '../read/source.js'
 import { BlockTable } from '../graph/block-table.js'
 import { checkBlockNow } from '../check/block-errors.js'
@@ -144,7 +145,7 @@ export class CarReader {
    */
   _block (i, cid = this._cid(i)) {
     const offset = this._places.offsets[i]
-    const bytes = this._bytes.slice(this._places.blockOffsets[i], this._places.ends[i])
+    const bytes = ownedCopy(this._bytes, this._places.blockOffsets[i], this._places.ends[i])
     checkBlockNow(cid, bytes, offset, this._options)
     return { cid, bytes, offset }
   }
