@@ -22,6 +22,7 @@
 // thread, the library its source modules), as the start-up figure does; with --checkout, this
 // checkout's bin and entry, which load the source's ES modules one by one in each thread.
 // Then the codec's share: the same pipeline on the real CARs, with this repo's codec and with @ipld/dag-cbor.
+// Last, small records (bench/small-records.js, issue 63; alone with --only small-records).
 // First of all, the start-up figure (startup.js): the packed command checking a small CAR, over `node -e 0`.
 //
 // Usage: node bench/car-tool.js [--size 300M] [--runs 3] [--car FILE] [--gocar PATH] [--quick] [--checkout]
@@ -50,6 +51,7 @@ import { parseSize } from '../lib/core/report/units.js'
 import { startup, timedEnv, TARGET_MS } from './startup.js'
 import { installPacked } from './packed.js'
 import { writeLayout } from './hash-floor.js'
+import { smallRecords } from './small-records.js'
 
 /** the environment every timed row runs in, and what the table's header says of it (startup.js) */
 const TIMED = timedEnv()
@@ -168,6 +170,7 @@ const { values: args } = parseArgs({
     quick: { type: 'boolean' },
     startup: { type: 'boolean' },
     api: { type: 'boolean' },
+    only: { type: 'string' },
     checkout: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' }
   }
@@ -176,6 +179,7 @@ const { values: args } = parseArgs({
 const USAGE = `usage: node car/bench/car-tool.js [--size 300M] [--runs 3] [--car FILE] [--gocar PATH] [--quick] [--checkout]
        node car/bench/car-tool.js --startup [--runs 15] [--checkout]
        node car/bench/car-tool.js --api [--runs 3]
+       node car/bench/car-tool.js --only small-records [--runs 3]
        node car/bench/car-tool.js --make-car FILE [--size 1G] [--claim BYTES --at FRACTION] [--plant FRACTION]
 
   (first)            the start-up figure: checking the embedded sample and a 100 KB repo export,
@@ -184,6 +188,9 @@ const USAGE = `usage: node car/bench/car-tool.js [--size 300M] [--runs 3] [--car
   --api              only the @ipld/car drop-in against @ipld/car (bench/api.js: CarReader.fromBytes
                      + get, CarIndexedReader + get, CarIndexer; 100 MB of larger blocks, 10 MB of
                      small ones; seconds, ratios and peak RSS), then stop
+  --only small-records  only the small-records section (bench/small-records.js: 200,000 post-like
+                     records, every hashed reader against @atcute/car, @ipld/car and the floor;
+                     also printed last by a whole run), then stop
 
   (no --car)         generates a CAR of --size of each kind in the OS temp dir (removed afterwards)
                      and times the tool's verify against @ipld/car and, with --gocar, go-car's car verify
@@ -225,6 +232,12 @@ function sizeOption (text) {
 if (args.api) {
   const { execFileSync } = await import('node:child_process')
   execFileSync(process.execPath, [fileURLToPath(new URL('./api.js', import.meta.url)), '--runs', String(args.runs ?? 3)], { stdio: 'inherit' })
+  process.exit(0)
+}
+
+if (args.only !== undefined) {
+  if (args.only !== 'small-records') throw new Error(`--only ${args.only}: expected small-records`)
+  smallRecords({ runs: Number(args.runs ?? 3) })
   process.exit(0)
 }
 
@@ -459,3 +472,7 @@ for (const file of cars) {
   }
   console.log(`  ratio (this repo / @ipld/dag-cbor): pipeline ${(rates[0][0] / rates[1][0]).toFixed(2)}x, decode+encode only ${(rates[0][1] / rates[1][1]).toFixed(2)}x`)
 }
+
+// issue 63: small records, every hashed reader against the fastest JS reader and the floor
+console.log('')
+smallRecords({ runs: Number(args.runs ?? (args.quick ? 1 : 3)) })

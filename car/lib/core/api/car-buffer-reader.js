@@ -18,20 +18,6 @@ import { checkIteratorOptions } from '../run/reader-options.js'
  * @typedef {import('../check/block-errors.js').HashNow} HashNow
  */
 
-/**
- * A block copied out of the CAR: its own CID and bytes.
- *
- * @param {Uint8Array} bytes the CAR
- * @param {import('../read/in-memory.js').SectionPlace} place
- * @returns {Block}
- */
-function ownBlock (bytes, { cid, offset, blockOffset, end }) {
-  const cidLength = cid.bytes.length
-  // a plain Uint8Array's slice (a Buffer's is a view)
-  const plain = bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  return { cid: readStages().CID.decode(plain.slice(blockOffset - cidLength, blockOffset)), bytes: plain.slice(blockOffset, end), offset }
-}
-
 export class CarBufferReader {
   /**
    * @param {{ version: number, roots: CID[] }} header
@@ -107,11 +93,14 @@ export class CarBufferReader {
     const header = readStages().readCarHeader(bytes, options)
     /** @type {Block[]} */
     const blocks = []
-    readStages().forEachSection(bytes, header.dataStart, header.dataEnd, (place) => {
-      const block = ownBlock(bytes, place)
-      checkBlockNow(block.cid, block.bytes, block.offset, options, this.hashNow)
+    const hashNow = this.hashNow
+    const { forEachSection, ownedCopy } = readStages()
+    // each CID and block copied out of the CAR: arrays of their own
+    forEachSection(bytes, header.dataStart, header.dataEnd, (cid, offset, cidStart, blockOffset, end) => {
+      const block = { cid: /** @type {CID} */ (cid), bytes: ownedCopy(bytes, blockOffset, end), offset }
+      checkBlockNow(block.cid, block.bytes, offset, options, hashNow)
       blocks.push(block)
-    }, { maxBlockSize: options.maxBlockSize, version: header.version })
+    }, { maxBlockSize: options.maxBlockSize, version: header.version, cids: 'copy' })
     return new this({ version: header.version, roots: header.roots }, blocks)
   }
 }

@@ -129,7 +129,10 @@ export class CarReader {
    * @param {number} i
    */
   _cid (i) {
-    return readStages().CID.decode(this._index.table.bytesOf(this._places.ids[i]).slice())
+    const table = this._index.table
+    const id = this._places.ids[i]
+    const { plainCid, CID } = readStages()
+    return plainCid(table.arena, table.starts[id], table.starts[id + 1], true) ?? CID.decode(table.bytesOf(id).slice())
   }
 
   /**
@@ -141,7 +144,7 @@ export class CarReader {
    */
   _block (i, cid = this._cid(i)) {
     const offset = this._places.offsets[i]
-    const bytes = this._bytes.slice(this._places.blockOffsets[i], this._places.ends[i])
+    const bytes = readStages().ownedCopy(this._bytes, this._places.blockOffsets[i], this._places.ends[i])
     checkBlockNow(cid, bytes, offset, this._options)
     return { cid, bytes, offset }
   }
@@ -160,11 +163,11 @@ export class CarReader {
     checkIteratorOptions('CarReader.fromBytes', options)
     const header = readStages().readCarHeader(bytes, options)
     const places = new Places()
-    const index = new (readStages().BlockTable)()
-    readStages().forEachSection(bytes, header.dataStart, header.dataEnd, ({ cid, offset, blockOffset, end }, n) => {
-      index.add(cid, n)
-      places.push(offset, index.table.find(cid.bytes, 0, cid.bytes.length), blockOffset, end)
-    }, { maxBlockSize: options.maxBlockSize, version: header.version })
+    const { BlockTable, forEachSection } = readStages()
+    const index = new BlockTable()
+    forEachSection(bytes, header.dataStart, header.dataEnd, (cid, offset, cidStart, blockOffset, end, n) => {
+      places.push(offset, index.addBytes(bytes, cidStart, blockOffset, n), blockOffset, end)
+    }, { maxBlockSize: options.maxBlockSize, version: header.version, cids: 'none' })
     places.trim()
     return (new this({ version: header.version, roots: header.roots }, bytes, places, index, options))
   }

@@ -14,8 +14,19 @@ export class BlockTable {
 
   /** @param {{ bytes: Uint8Array }} cid @param {number} entry */
   add (cid, entry) {
-    const id = this.table.add(cid.bytes, 0, cid.bytes.length)
+    this.addBytes(cid.bytes, 0, cid.bytes.length, entry)
+  }
+
+  /**
+   * The CID whose bytes are bytes[start, end), with no CID object made.
+   *
+   * @param {Uint8Array} bytes @param {number} start @param {number} end @param {number} entry
+   * @returns {number} the CID's id in the table
+   */
+  addBytes (bytes, start, end, entry) {
+    const id = this.table.add(bytes, start, end)
     if (id === this.entries.length) this.entries.push(entry)
+    return id
   }
 
   /**

@@ -16,7 +16,7 @@ import { BATCH_BYTES, BATCH_SECTIONS } from './limits.js'
  *
  * @param {Uint8Array} bytes @param {number} from @param {number} to
  */
-function plainCidEnd (bytes, from, to) {
+export function plainCidEnd (bytes, from, to) {
   if (bytes[from] === 0x12 && bytes[from + 1] === 0x20) return from + 34 <= to ? from + 34 : -1
   if (bytes[from] !== 1) return -1
   let p = from + 1

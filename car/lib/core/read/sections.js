@@ -1,7 +1,10 @@
-// One section at a time: the CID a section starts with (checked to be the file's own bytes), one
+// One section at a time: the CID a section starts with (checked to be the file's own bytes; a plain
+// CIDv1 built straight from the bytes, plainCid, for the readers' loops), one
 // section read by position (readBlockAt), and the walk of sections read again from a file whose
 // sections were checked before (write/relink.js).
 import { CID } from 'multiformats/cid'
+import { Digest } from 'multiformats/hashes/digest'
+import { uvarint, varintEnd } from '../base/varint.js'
 import { CarReadError, describe } from './read-errors.js'
 import { readVarint } from './byte-reader.js'
 import { CID_ROOM } from './limits.js'
@@ -39,6 +42,83 @@ export function decodeSectionCid (section) {
   if (same) return [cid, rest]
   if (section[0] === 0) throw new Error(`its version byte is 00, which no CID has: a CIDv0 is a bare sha2-256 multihash (12 20 ...) with no version byte; multiformats would read these ${length} bytes as the ${own.length}-byte ${cid}`)
   throw new Error(`its ${length} bytes are not the CID's one valid form (a varint written longer than needed); multiformats would read them as the ${own.length}-byte ${cid}`)
+}
+
+/**
+ * A CIDv1 at bytes[from, to) whose varints are short and whose digest fits (its block starts where
+ * its bytes end). null for anything else (CIDv0, long
+ * varints, a digest past the section), which decodeSectionCid reads or rejects with its message.
+ *
+ * @param {Uint8Array} bytes
+ * @param {number} from
+ * @param {number} to
+ * @param {boolean} copy the CID's bytes copied into an array of their own, not views of `bytes`
+ */
+export function plainCid (bytes, from, to, copy) {
+  if (bytes[from] !== 1) return null
+  const code = uvarint(bytes, from + 1, to)
+  const mhStart = varintEnd
+  const hashCode = code < 0 ? -1 : uvarint(bytes, mhStart, to)
+  const size = hashCode < 0 ? -1 : uvarint(bytes, varintEnd, to)
+  const digestStart = varintEnd
+  const cidEnd = digestStart + size
+  if (size < 0 || cidEnd > to) return null
+  // copied: three small arrays of their own (heapCid, below); or, where the constructors are not
+  // as heapCid expects, the CID's own bytes with its multihash and digest views of them
+  if (copy && HEAP_CIDS) return heapCid(code, hashCode, size, bytes.slice(from, cidEnd), bytes.slice(mhStart, cidEnd), bytes.slice(digestStart, cidEnd))
+  const own = copy ? bytes.slice(from, cidEnd) : bytes
+  const at = copy ? from : 0
+  return new CID(1, code, new Digest(hashCode, size, own.subarray(digestStart - at, cidEnd - at), own.subarray(mhStart - at, cidEnd - at)), copy ? own : bytes.subarray(from, cidEnd))
+}
+
+// A copied CID, its multihash and its digest are three small arrays of their own, none a view of
+// another: V8 keeps arrays this small in its heap, and a view of one (or a look at its .buffer)
+// makes V8 move its bytes out into memory of their own, which the collector then frees, one
+// allocation per block. multiformats' constructors look at each array's .buffer (to check it is
+// not shared; these never are), so the CID and its Digest are built here as those constructors
+// build them: the same fields, in the same order, on the same prototypes, when a CID they build
+// has exactly these fields (checked once, here); otherwise through the constructors.
+// The check also runs a CID built here through the methods scripts call: a private field or a
+// changed method in a later multiformats would show there, and the constructors are used instead.
+const probe = new CID(1, 0x55, new Digest(0, 0, new Uint8Array(0), new Uint8Array(2)), new Uint8Array([1, 0x55, 0, 0]))
+/** whether copied CIDs are built by heapCid (exported for the tests: the installed multiformats passes the check) */
+export const HEAP_CIDS = Object.keys(probe).join() === 'code,version,multihash,bytes,/' && Object.keys(probe.multihash).join() === 'code,size,digest,bytes' && builtAsConstructed(probe)
+
+/**
+ * @param {CID} probe a CID the constructors made
+ * @returns {boolean} whether heapCid's copy of it behaves as it does
+ */
+function builtAsConstructed (probe) {
+  try {
+    const built = heapCid(probe.code, probe.multihash.code, probe.multihash.size, probe.bytes.slice(), probe.multihash.bytes.slice(), probe.multihash.digest.slice())
+    return built.toString() === probe.toString() && built.equals(probe) && probe.equals(built) && CID.asCID(built) === built && JSON.stringify(built) === JSON.stringify(probe)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * @param {number} code
+ * @param {number} hashCode
+ * @param {number} size
+ * @param {Uint8Array} bytes the CID's
+ * @param {Uint8Array} multihash
+ * @param {Uint8Array} digest
+ * @returns {CID}
+ */
+function heapCid (code, hashCode, size, bytes, multihash, digest) {
+  const d = Object.create(Digest.prototype)
+  d.code = hashCode
+  d.size = size
+  d.digest = digest
+  d.bytes = multihash
+  const cid = Object.create(CID.prototype)
+  cid.code = code
+  cid.version = 1
+  cid.multihash = d
+  cid.bytes = bytes
+  cid['/'] = bytes
+  return cid
 }
 
 /**

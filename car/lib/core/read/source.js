@@ -13,7 +13,7 @@ import { STREAM_CHUNK as CHUNK } from './limits.js'
  * @property {(start?: number) => AsyncIterable<Uint8Array>} stream the bytes from `start` (default 0) to the end
  * @property {(start: number, length: number, into?: Uint8Array) => Promise<Uint8Array>} readRange exactly `length` bytes at `start` (seekable only), into `into` when given
  * @property {(start: number, length: number, into: Uint8Array) => Uint8Array} [readRangeSync] the same, in the calling thread
- *   (a file, whose reads always end): a sequential reader of sections reads with it, so that the bytes it copies are in this
+ *   (a file, or bytes in memory: reads that always end): a sequential reader of sections reads with it, so that the bytes it copies are in this
  *   core's cache when they are hashed, and no thread of a pool copies them for it (see section-batches.js directSectionBatches)
  * @property {() => Promise<void>} checkUnchanged throws if the input changed since it was opened (a file)
  * @property {() => Promise<void>} close
@@ -190,6 +190,12 @@ export function bytesSource (name, bytes) {
     readRange: async (start, length, into) => {
       if (start + length > bytes.length) throw new InputError(`${name} ends at byte ${bytes.length}, before ${start + length}`)
       if (!into) return bytes.slice(start, start + length)
+      into.set(bytes.subarray(start, start + length))
+      return into.subarray(0, length)
+    },
+    // bytes in memory, like a file, are read in this thread: no read ahead, no promise per batch
+    readRangeSync: (start, length, into) => {
+      if (start + length > bytes.length) throw new InputError(`${name} ends at byte ${bytes.length}, before ${start + length}`)
       into.set(bytes.subarray(start, start + length))
       return into.subarray(0, length)
     },

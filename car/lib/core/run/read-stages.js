@@ -9,6 +9,8 @@ import * as stages from './read-stages.js'
 export { CID } from 'multiformats/cid'
 export { readCarHeader, forEachSection } from '../read/in-memory.js'
 export { BlockTable } from '../graph/block-table.js'
+export { plainCid } from '../read/sections.js'
+export { ownedCopy } from '../base/bytes.js'
 
 /** @returns {typeof stages} this module */
 export const readStages = () => stages
