@@ -285,7 +285,8 @@ describe('atproto repo: records against their Lexicons (--lexicons DIR)', functi
   })
   const POST_CID = block(post('liked')).cid.toString()
   const LIKE = { key: 'app.bsky.feed.like/3jzfcijpj2z2f', value: { $type: 'app.bsky.feed.like', subject: { uri: 'at://did:plc:ewvi7nxzyoun6zhxrhs64oiz/app.bsky.feed.post/3jzfcijpj2z2a', cid: POST_CID }, createdAt: '2024-01-01T00:00:00.000Z' } }
-  const LIST = { key: 'app.bsky.graph.list/3jzfcijpj2z2g', value: { $type: 'app.bsky.graph.list', name: 'no Lexicon given for this one' } }
+  // a collection the published Lexicons do not define
+  const LIST = { key: 'com.example.list/3jzfcijpj2z2g', value: { $type: 'com.example.list', name: 'no Lexicon given for this one' } }
   const longPost = { key: POSTS[2].key, value: post('x'.repeat(301)) }
   const badLike = { key: LIKE.key, value: { ...LIKE.value, subject: { ...LIKE.value.subject, uri: 'https://example.com/not-an-at-uri' } } }
 
@@ -296,7 +297,7 @@ describe('atproto repo: records against their Lexicons (--lexicons DIR)', functi
     assert.ok(summary.lexicons?.recordTypes.includes('app.bsky.feed.post'))
     const withList = await check((await buildRepo([...POSTS, LIST], { signer })).car, { lexicons })
     assert.deepEqual(withList.summary.faults, [])
-    assert.deepEqual([withList.summary.lexicons?.valid, withList.summary.lexicons?.notChecked, withList.summary.lexicons?.notCheckedByCollection], [5, 1, { 'app.bsky.graph.list': 1 }])
+    assert.deepEqual([withList.summary.lexicons?.valid, withList.summary.lexicons?.notChecked, withList.summary.lexicons?.notCheckedByCollection], [5, 1, { 'com.example.list': 1 }])
     assert.equal((await check((await buildRepo(POSTS, { signer })).car)).summary.lexicons, undefined, 'no lexicons given: no lexicons field')
   })
 
@@ -318,7 +319,7 @@ describe('atproto repo: records against their Lexicons (--lexicons DIR)', functi
     const good = tmpFile('lexicon-good.car', (await buildRepo([...POSTS, LIKE, LIST], { signer })).car)
     const ok = tool('repo', 'verify', good, '--lexicons', LEXICONS)
     assert.equal(ok.code, 0, ok.stdout + ok.stderr)
-    assert.match(ok.stdout, /^lexicons {4}\d+ record types given; records 6 valid, 0 invalid, 1 not checked \(no Lexicon given: app\.bsky\.graph\.list 1\)$/m)
+    assert.match(ok.stdout, /^lexicons {4}\d+ record types given; records 6 valid, 0 invalid, 1 not checked \(no Lexicon given: com\.example\.list 1\)$/m)
     assert.match(ok.stdout, /result {6}OK: commit, MST and every record checked, 6 against their Lexicon \(1 of collections with no Lexicon given not checked against one\)/)
     const repo = await buildRepo([...POSTS.map((p) => (p.key === longPost.key ? longPost : p))], { signer })
     const bad = tmpFile('lexicon-bad.car', repo.car)
