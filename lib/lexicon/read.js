@@ -541,7 +541,8 @@ function readType (node, type) {
  */
 function sameBytes (bytes, start, n) {
   if (bytes.length !== n) return false
-  for (let i = 0; i < n; i++) if (bytes[i] !== src[start + i]) return false
+  const source = src // a local, as in readObject: the module variable would be loaded at each byte
+  for (let i = 0; i < n; i++) if (bytes[i] !== source[start + i]) return false
   return true
 }
 
