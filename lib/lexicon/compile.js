@@ -52,6 +52,7 @@ const FORMAT_BYTES = { datetime: isDatetimeBytes, cid: isCidV1Bytes, 'at-uri': i
  * @property {'object'} kind
  * @property {string} name - the definition's full name ('app.bsky.embed.images#image'), or '' inline
  * @property {Uint8Array} nameBytes - its UTF-8: the only `$type` the object may carry
+ * @property {Int32Array} nameWords - the same, four bytes a word (wordsOf)
  * @property {string|null} recordType - a record's NSID: its `$type` must be that
  * @property {Map<string, Property>} properties
  * @property {Property[]} required
@@ -62,6 +63,7 @@ const FORMAT_BYTES = { datetime: isDatetimeBytes, cid: isCidV1Bytes, 'at-uri': i
 /**
  * @typedef {object} Key
  * @property {Uint8Array} bytes - its UTF-8
+ * @property {Int32Array} words - the same, four bytes a word (wordsOf)
  * @property {string} name
  * @property {Property|null} property - null for "$type" (when no property has that name)
  */
@@ -80,6 +82,22 @@ function compareKeys (a, b) {
   if (a.length !== b.length) return a.length - b.length
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i]
   return 0
+}
+
+const utf8 = new TextEncoder()
+
+/**
+ * The UTF-8 of `text` as little-endian 32-bit words (the last one padded with zeros), which the
+ * reader compares with a key's or a `$type`'s bytes four at a time (read.js, sameWords).
+ *
+ * @param {string} text
+ * @returns {Int32Array}
+ */
+function wordsOf (text) {
+  const bytes = utf8.encode(text)
+  const words = new Int32Array((bytes.length + 3) >> 2)
+  for (let i = 0; i < bytes.length; i++) words[i >> 2] |= bytes[i] << (8 * (i & 3))
+  return words
 }
 
 export class Compiler {
@@ -127,7 +145,7 @@ export class Compiler {
     if (def.type === 'object') {
       // registered before its properties are made: a property may refer back to it
       /** @type {ObjectNode} */
-      const node = { kind: 'object', name: target.fullName, nameBytes: new TextEncoder().encode(target.fullName), recordType: target.def.type === 'record' ? target.nsid : null, properties: new Map(), required: [], keys: [] }
+      const node = { kind: 'object', name: target.fullName, nameBytes: utf8.encode(target.fullName), nameWords: wordsOf(target.fullName), recordType: target.def.type === 'record' ? target.nsid : null, properties: new Map(), required: [], keys: [] }
       this.made.set(target.fullName, node)
       this.fill(node, def, target.nsid)
       return node
@@ -151,10 +169,9 @@ export class Compiler {
       node.properties.set(name, p)
       if (p.required) node.required.push(p)
     }
-    const utf8 = new TextEncoder()
     /** @type {Key[]} */
-    const keys = [...node.properties.values()].map((p) => ({ bytes: utf8.encode(p.name), name: p.name, property: p }))
-    if (!node.properties.has('$type')) keys.push({ bytes: utf8.encode('$type'), name: '$type', property: null })
+    const keys = [...node.properties.values()].map((p) => ({ bytes: utf8.encode(p.name), words: wordsOf(p.name), name: p.name, property: p }))
+    if (!node.properties.has('$type')) keys.push({ bytes: utf8.encode('$type'), words: wordsOf('$type'), name: '$type', property: null })
     node.keys = keys.sort((a, b) => compareKeys(a.bytes, b.bytes))
   }
 
@@ -182,7 +199,7 @@ export class Compiler {
       case 'array': return { kind: 'array', items: this.field(def.items, nsid), minLength: def.minLength, maxLength: def.maxLength }
       case 'object': {
         /** @type {ObjectNode} */
-        const node = { kind: 'object', name: '', nameBytes: new Uint8Array(0), recordType: null, properties: new Map(), required: [], keys: [] }
+        const node = { kind: 'object', name: '', nameBytes: new Uint8Array(0), nameWords: new Int32Array(0), recordType: null, properties: new Map(), required: [], keys: [] }
         this.fill(node, def, nsid)
         return node
       }

@@ -450,12 +450,13 @@ function readObject (node, type) {
         const bytes = keys[next].bytes
         if (bytes.length > length) break
         if (bytes.length === length) {
-          let b = 0
-          while (b < length && bytes[b] === source[start + b]) b++
-          if (b === length) {
+          if (sameWords(keys[next].words, start, length)) {
             known = keys[next++]
             break
           }
+          // they differ: at the first byte that does, which comes first
+          let b = 0
+          while (bytes[b] === source[start + b]) b++
           if (bytes[b] > source[start + b]) break
         }
         next++
@@ -523,7 +524,7 @@ function readType (node, type) {
   pos += n
   // a record's NSID, the union member's name, or a ref'd object's own name: always node.name
   // (an inline object has none); matched as bytes, so no string is made when it is right
-  if (node.name !== '' && sameBytes(node.nameBytes, start, n)) return node.name
+  if (node.name !== '' && node.nameBytes.length === n && sameWords(node.nameWords, start, n)) return node.name
   const s = text(start, pos)
   const expected = type ?? node.name
   throw fail('lexicon-type', expected === ''
@@ -532,17 +533,28 @@ function readType (node, type) {
 }
 
 /**
- * Whether src[start, start + n) holds `bytes`.
+ * Whether the n bytes at src[start] are those `words` hold (compile.js, wordsOf): four bytes a
+ * compare, where a loop over bytes takes a compare and a branch for each (keys and `$type`s are
+ * matched in every object read).
  *
- * @param {Uint8Array} bytes
+ * @param {Int32Array} words
  * @param {number} start
  * @param {number} n
  * @returns {boolean}
  */
-function sameBytes (bytes, start, n) {
-  if (bytes.length !== n) return false
-  for (let i = 0; i < n; i++) if (bytes[i] !== src[start + i]) return false
-  return true
+function sameWords (words, start, n) {
+  const s = src
+  let i = start
+  const stop = start + n
+  let w = 0
+  for (; i + 4 <= stop; i += 4) {
+    if ((s[i] | (s[i + 1] << 8) | (s[i + 2] << 16) | (s[i + 3] << 24)) !== words[w++]) return false
+  }
+  if (i === stop) return true
+  let last = s[i]
+  if (i + 1 < stop) last |= s[i + 1] << 8
+  if (i + 2 < stop) last |= s[i + 2] << 16
+  return last === words[w]
 }
 
 /**
@@ -626,7 +638,7 @@ function readUnion (node) {
   if (start < 0) throw fail('lexicon-type', `a union's value has a "$type" string naming its type (${node.closed ? 'one of ' : 'for instance '}${node.names.join(', ') || 'any type'}), and it has none`, at)
   const length = peekedLength
   for (const member of node.members.values()) {
-    if (sameBytes(member.nameBytes, start, length)) return readObject(member, member.name)
+    if (member.nameBytes.length === length && sameWords(member.nameWords, start, length)) return readObject(member, member.name)
   }
   const type = text(start, start + length)
   if (type.endsWith('#main')) throw fail('lexicon-type', `${JSON.stringify(type)}: a main definition is named without #main`, at)
@@ -665,10 +677,11 @@ function blobKey (start, n) {
     if (c === 0x73 && src[start + 1] === 0x69 && src[start + 2] === 0x7a && src[start + 3] === 0x65) return 'size'
   } else if (n === 5) {
     if (isTypeKey(start, 5)) return '$type'
-  } else if (n === 8 && c === 0x6d && sameBytes(MIME_TYPE, start, 8)) return 'mimeType'
+  } else if (n === 8 && sameWords(MIME_TYPE, start, 8)) return 'mimeType'
   return text(start, start + n)
 }
-const MIME_TYPE = new TextEncoder().encode('mimeType')
+/** 'mimeType' as compile.js's wordsOf gives it: 'mime' and 'Type', little-endian */
+const MIME_TYPE = new Int32Array([0x656d696d, 0x65707954])
 
 /**
  * A blob: `{ $type: 'blob', ref, mimeType, size }`, or the legacy `{ cid, mimeType }`.
