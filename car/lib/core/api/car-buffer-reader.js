@@ -90,11 +90,11 @@ export class CarBufferReader {
   static fromBytes (bytes, options = {}) {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('fromBytes() requires a Uint8Array')
     checkIteratorOptions('CarBufferReader.fromBytes', options)
-    const header = readStages().readCarHeader(bytes, options)
+    const { readCarHeader, forEachSection, ownedCopy } = readStages()
+    const header = readCarHeader(bytes, options)
     /** @type {Block[]} */
     const blocks = []
     const hashNow = this.hashNow
-    const { forEachSection, ownedCopy } = readStages()
     // each CID and block copied out of the CAR: arrays of their own
     forEachSection(bytes, header.dataStart, header.dataEnd, (cid, offset, cidStart, blockOffset, end) => {
       const block = { cid: /** @type {CID} */ (cid), bytes: ownedCopy(bytes, blockOffset, end), offset }

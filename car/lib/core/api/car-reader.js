@@ -161,9 +161,9 @@ export class CarReader {
   static async fromBytes (bytes, options = {}) {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('fromBytes() requires a Uint8Array')
     checkIteratorOptions('CarReader.fromBytes', options)
-    const header = readStages().readCarHeader(bytes, options)
+    const { readCarHeader, BlockTable, forEachSection } = readStages()
+    const header = readCarHeader(bytes, options)
     const places = new Places()
-    const { BlockTable, forEachSection } = readStages()
     const index = new BlockTable()
     forEachSection(bytes, header.dataStart, header.dataEnd, (cid, offset, cidStart, blockOffset, end, n) => {
       places.push(offset, index.addBytes(bytes, cidStart, blockOffset, n), blockOffset, end)
