@@ -143,6 +143,13 @@ describe('dag-cbor-fast/lexicon: toJavaScript, the ahead-of-time module', functi
     }
   })
 
+  it('the package exports the runtime as dag-cbor-fast/lexicon/runtime, where the module imports it from by default', async () => {
+    const exported = await import('dag-cbor-fast/lexicon/runtime')
+    const file = await import('../lib/lexicon/runtime.js')
+    assert.equal(exported.decodeRecord, file.decodeRecord)
+    assert.match(toJavaScript(publishedDocuments(), { records: ['app.bsky.feed.like'] }), /^import \{ [^}]* \} from "dag-cbor-fast\/lexicon\/runtime"$/m)
+  })
+
   it('bench/generated/lexicon-post.js is what toJavaScript writes (node bench/generate-lexicon-module.js)', () => {
     assert.equal(fs.readFileSync(new URL('../bench/generated/lexicon-post.js', import.meta.url), 'utf8'), postModule())
   })
