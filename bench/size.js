@@ -123,11 +123,13 @@ table.push('', `KB = 1024 bytes. Each of our three drop-in bundles (the first th
 console.log(table.join('\n'))
 console.log()
 
-if (!results.get(rows[0][0]).error) {
-  // where the minified bytes of 'ours: encode + decode' come from (before gzip)
-  const byFile = Object.entries(results.get(rows[0][0]).inputs).filter(([, i]) => i.bytesInOutput > 0)
+// where the minified bytes of 'ours: encode + decode' and of the ahead-of-time post codec come
+// from (before gzip)
+for (const label of [rows[0][0], LEXICON_POST_AOT]) {
+  if (results.get(label).error) continue
+  const byFile = Object.entries(results.get(label).inputs).filter(([, i]) => i.bytesInOutput > 0)
     .sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput)
-  console.log('ours: encode + decode, minified bytes by input: ' +
+  console.log(`${label.replace(/ \(.*/, '')}, minified bytes by input: ` +
     byFile.map(([f, i]) => `${path.relative(root, path.resolve(root, f)).replace(/^node_modules\//, '')} ${i.bytesInOutput}`).join(', '))
 }
 
