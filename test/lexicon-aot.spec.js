@@ -121,6 +121,17 @@ describe('dag-cbor-fast/lexicon: toJavaScript, the ahead-of-time module', functi
       { rule: 'lexicon-max-length', path: '/node/children/0/label' })
   })
 
+  it('names no variable as it names an import (the record type is.datetime.bytes, whose strings check datetimes)', async () => {
+    const document = {
+      lexicon: 1,
+      id: 'is.datetime.bytes',
+      defs: { main: { type: 'record', key: 'tid', record: { type: 'object', required: ['at'], properties: { at: { type: 'string', format: 'datetime' } } } } }
+    }
+    const module = await load([document])
+    const { encode } = await import('../index.js')
+    assert.deepEqual(module.decode('is.datetime.bytes', encode({ $type: 'is.datetime.bytes', at: '2024-01-01T00:00:00Z' })), { $type: 'is.datetime.bytes', at: '2024-01-01T00:00:00Z' })
+  })
+
   it('refuses bad options and unknown record types, naming them', async () => {
     const documents = publishedDocuments()
     assert.throws(() => toJavaScript(documents, { record: ['app.bsky.feed.post'] }), /unknown option "record" \(its options: records, from\)/)

@@ -85,8 +85,8 @@ class Writer {
     this.objects = []
     /** @type {Map<import('./compile.js').Node, string>} the variable of each object and shared node */
     this.names = new Map()
-    /** @type {Set<string>} */
-    this.used = new Set(['nodes', 'records', 'record', 'decode', 'validate', 'encode'])
+    /** @type {Set<string>} the module's own names and every name it may import */
+    this.used = new Set(['nodes', 'records', 'record', 'decode', 'validate', 'encode', ...Object.keys(runtime)])
     /** @type {string[]} the shared nodes' declarations, each after those it uses */
     this.shared = []
   }
