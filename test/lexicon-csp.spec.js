@@ -1,5 +1,5 @@
-// dag-cbor-fast/lexicon generates no code at run time: compile, decode, validate, encode and
-// toTypeScript run, and `dag-cbor-car repo verify --lexicons` checks a repository, in a Node whose
+// dag-cbor-fast/lexicon generates no code at run time: compile, decode, validate, encode,
+// toTypeScript, toJavaScript and the module it writes run, and `dag-cbor-car repo verify --lexicons` checks a repository, in a Node whose
 // V8 refuses eval and new Function (--disallow-code-generation-from-strings, what a
 // Content-Security-Policy without 'unsafe-eval' does in a page). The probe proves the refusal is in
 // force. (Browsers run the codec's own smoke test under such a policy: test/engines/.)
@@ -12,9 +12,10 @@ const url = (/** @type {string} */ p) => JSON.stringify(new URL(p, import.meta.u
 
 describe('dag-cbor-fast/lexicon: no code generated at run time', function () {
   this.timeout(60_000)
-  it('the codecs and toTypeScript work where eval and new Function are refused', () => {
+  it('the codecs, toTypeScript, toJavaScript and its module work where eval and new Function are refused', () => {
     const script = `
-      import { compile, toTypeScript } from ${url('../lib/lexicon/index.js')}
+      import { compile, toTypeScript, toJavaScript } from ${url('../lib/lexicon/index.js')}
+      import * as written from ${url('../bench/generated/lexicon-post.js')}
       import { publishedDocuments } from ${url('./helpers/lexicons.js')}
       import { encode } from ${url('../index.js')}
       let refused = false
@@ -26,10 +27,11 @@ describe('dag-cbor-fast/lexicon: no code generated at run time', function () {
       const same = post.encode(post.decode(bytes)).every((b, i) => b === bytes[i])
       let rule = null
       try { post.validate(encode({ $type: 'app.bsky.feed.post', text: 'x'.repeat(301), createdAt: '2024-01-01T00:00:00Z' })) } catch (e) { rule = e.rule }
-      console.log(JSON.stringify({ refused, text: post.decode(bytes).text, same, rule, types: toTypeScript(publishedDocuments()).includes('export interface AppBskyFeedPost ') }))`
+      const aot = written.decode('app.bsky.feed.post', bytes).text === 'hello' && toJavaScript(publishedDocuments(), { records: ['app.bsky.feed.post'] }).includes('export function decode ')
+      console.log(JSON.stringify({ refused, text: post.decode(bytes).text, same, rule, types: toTypeScript(publishedDocuments()).includes('export interface AppBskyFeedPost '), aot }))`
     const r = spawnSync(process.execPath, [NO_EVAL, '--input-type=module', '-e', script], { encoding: 'utf8' })
     assert.equal(r.status, 0, r.stderr)
-    assert.deepEqual(JSON.parse(r.stdout), { refused: true, text: 'hello', same: true, rule: 'lexicon-max-graphemes', types: true })
+    assert.deepEqual(JSON.parse(r.stdout), { refused: true, text: 'hello', same: true, rule: 'lexicon-max-graphemes', types: true, aot: true })
   })
 
   it('dag-cbor-car repo verify --lexicons checks a repository there', () => {

@@ -1,11 +1,13 @@
 // Checked Lexicon definitions into the nodes the reader (read.js) and the encoder's check
-// (write.js) walk: one plain object per field type, its constraints precomputed (formats as
-// functions, properties in a Map). A ref is replaced by the node of what it names, made once
-// per definition, so recursive definitions give a cyclic graph. Nothing is generated as code.
+// (write.js) walk: one plain object per field type (made by nodes.js), its constraints
+// precomputed (formats as functions, properties in a Map). A ref is replaced by the node of what
+// it names, made once per definition, so recursive definitions give a cyclic graph. Nothing is
+// generated as code.
 
 import { FORMATS, isDatetimeBytes } from './formats.js'
 import { resolve } from './documents.js'
 import { isAtUriBytes, isCidV1Bytes, isDidBytes, isLanguageBytes, isUriBytes } from './format-bytes.js'
+import { nullNode, booleanNode, integerNode, stringNode, bytesNode, linkNode, blobNode, arrayNode, objectNode, setProperties, unionNode, unknownNode, REQUIRED, NULLABLE } from './nodes.js'
 
 /**
  * The formats checked on the UTF-8 itself first: a pass settles it; on a fail the string is made
@@ -71,35 +73,6 @@ const FORMAT_BYTES = { datetime: isDatetimeBytes, cid: isCidV1Bytes, 'at-uri': i
 /** @typedef {{ kind: 'unknown' }} UnknownNode */
 /** @typedef {NullNode|BooleanNode|IntegerNode|StringNode|BytesNode|LinkNode|BlobNode|ArrayNode|ObjectNode|UnionNode|UnknownNode} Node */
 
-/**
- * DAG-CBOR's map key order: shorter first, then bytewise.
- *
- * @param {Uint8Array} a
- * @param {Uint8Array} b
- * @returns {number}
- */
-function compareKeys (a, b) {
-  if (a.length !== b.length) return a.length - b.length
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i]
-  return 0
-}
-
-const utf8 = new TextEncoder()
-
-/**
- * The UTF-8 of `text` as little-endian 32-bit words (the last one padded with zeros), which the
- * reader compares with a key's or a `$type`'s bytes four at a time (read.js, sameWords).
- *
- * @param {string} text
- * @returns {Int32Array}
- */
-function wordsOf (text) {
-  const bytes = utf8.encode(text)
-  const words = new Int32Array((bytes.length + 3) >> 2)
-  for (let i = 0; i < bytes.length; i++) words[i >> 2] |= bytes[i] << (8 * (i & 3))
-  return words
-}
-
 export class Compiler {
   /**
    * @param {Map<string, import('./documents.js').LoadedDocument>} byId - checked documents
@@ -144,8 +117,7 @@ export class Compiler {
     const def = target.def.type === 'record' ? target.def.record : target.def
     if (def.type === 'object') {
       // registered before its properties are made: a property may refer back to it
-      /** @type {ObjectNode} */
-      const node = { kind: 'object', name: target.fullName, nameBytes: utf8.encode(target.fullName), nameWords: wordsOf(target.fullName), recordType: target.def.type === 'record' ? target.nsid : null, properties: new Map(), required: [], keys: [] }
+      const node = objectNode(target.fullName, target.def.type === 'record' ? target.nsid : null)
       this.made.set(target.fullName, node)
       this.fill(node, def, target.nsid)
       return node
@@ -163,16 +135,8 @@ export class Compiler {
   fill (node, def, nsid) {
     const required = new Set(def.required ?? [])
     const nullable = new Set(def.nullable ?? [])
-    for (const [name, property] of Object.entries(def.properties ?? {})) {
-      /** @type {Property} */
-      const p = { name, node: this.field(property, nsid), required: required.has(name), nullable: nullable.has(name), seen: 0 }
-      node.properties.set(name, p)
-      if (p.required) node.required.push(p)
-    }
-    /** @type {Key[]} */
-    const keys = [...node.properties.values()].map((p) => ({ bytes: utf8.encode(p.name), words: wordsOf(p.name), name: p.name, property: p }))
-    if (!node.properties.has('$type')) keys.push({ bytes: utf8.encode('$type'), words: wordsOf('$type'), name: '$type', property: null })
-    node.keys = keys.sort((a, b) => compareKeys(a.bytes, b.bytes))
+    setProperties(node, Object.entries(def.properties ?? {}).map(([name, property]) =>
+      [name, this.field(property, nsid), (required.has(name) ? REQUIRED : 0) | (nullable.has(name) ? NULLABLE : 0)]))
   }
 
   /**
@@ -182,39 +146,22 @@ export class Compiler {
    */
   field (def, nsid) {
     switch (def.type) {
-      case 'null': return { kind: 'null' }
-      case 'boolean': return { kind: 'boolean', const: def.const }
-      case 'integer': return { kind: 'integer', const: def.const, enum: def.enum ?? null, minimum: def.minimum, maximum: def.maximum }
-      case 'string': {
-        const format = def.format === undefined ? null : /** @type {Record<string, (s: string) => boolean>} */ (FORMATS)[def.format]
-        const countsOnly = format === null && def.const === undefined && def.enum === undefined
-        const plain = countsOnly && def.minGraphemes === undefined && def.maxGraphemes === undefined
-        const formatOnly = def.const === undefined && def.enum === undefined && def.minGraphemes === undefined && def.maxGraphemes === undefined
-        const formatBytes = !formatOnly || def.format === undefined ? null : FORMAT_BYTES[def.format] ?? null
-        return { kind: 'string', const: def.const, enum: def.enum ?? null, minLength: def.minLength, maxLength: def.maxLength, minGraphemes: def.minGraphemes, maxGraphemes: def.maxGraphemes, format, formatName: def.format ?? '', plain, countsOnly, formatBytes }
-      }
-      case 'bytes': return { kind: 'bytes', minLength: def.minLength, maxLength: def.maxLength }
-      case 'cid-link': return { kind: 'cid-link' }
-      case 'blob': return { kind: 'blob', accept: def.accept ?? null, maxSize: def.maxSize }
-      case 'array': return { kind: 'array', items: this.field(def.items, nsid), minLength: def.minLength, maxLength: def.maxLength }
+      case 'null': return nullNode()
+      case 'boolean': return booleanNode(def)
+      case 'integer': return integerNode(def)
+      case 'string': return stringNode(def, def.format === undefined ? null : /** @type {Record<string, (s: string) => boolean>} */ (FORMATS)[def.format], FORMAT_BYTES[def.format] ?? null)
+      case 'bytes': return bytesNode(def)
+      case 'cid-link': return linkNode()
+      case 'blob': return blobNode(def)
+      case 'array': return arrayNode(this.field(def.items, nsid), def)
       case 'object': {
-        /** @type {ObjectNode} */
-        const node = { kind: 'object', name: '', nameBytes: new Uint8Array(0), nameWords: new Int32Array(0), recordType: null, properties: new Map(), required: [], keys: [] }
+        const node = objectNode('', null)
         this.fill(node, def, nsid)
         return node
       }
       case 'ref': return this.named(nsid, def.ref)
-      case 'union': {
-        /** @type {UnionNode} */
-        const node = { kind: 'union', closed: def.closed === true, members: new Map(), names: [] }
-        for (const ref of def.refs) {
-          const target = /** @type {NonNullable<ReturnType<typeof resolve>>} */ (resolve(this.byId, nsid, ref))
-          node.members.set(target.fullName, /** @type {ObjectNode} */ (this.named(nsid, ref)))
-          node.names.push(target.fullName)
-        }
-        return node
-      }
-      default: return { kind: 'unknown' }
+      case 'union': return unionNode(def.closed === true, def.refs.map((/** @type {string} */ ref) => /** @type {ObjectNode} */ (this.named(nsid, ref))))
+      default: return unknownNode()
     }
   }
 }

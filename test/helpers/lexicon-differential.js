@@ -328,6 +328,11 @@ export async function realRecords () {
   return found
 }
 
+/** @returns {unknown[]} the documents the differential reads: the published ones, and two of its own */
+export function differentialDocuments () {
+  return [...publishedDocuments().map((text) => JSON.parse(text)), EVERYTHING, FORMATS_DOCUMENT]
+}
+
 /**
  * @typedef {object} Finding - one way a run went other than the spec and the table say
  * @property {string} who - 'dag-cbor-fast/lexicon' or a peer
@@ -337,14 +342,15 @@ export async function realRecords () {
  */
 
 /**
- * @param {{ perType?: number, synthetic?: number, seed?: number }} [options] - generated records
- *   per published record type, and of the synthetic one
+ * @param {{ perType?: number, synthetic?: number, seed?: number, withPeers?: boolean, onCase?: (c: Case, bytes: Uint8Array) => void }} [options] -
+ *   generated records per published record type, and of the synthetic one; withPeers false
+ *   judges no peer; onCase is given every case, with its bytes, before it is judged
  */
-export async function runDifferential ({ perType = 6, synthetic = 40, seed = 64 } = {}) {
-  const documents = [...publishedDocuments().map((text) => JSON.parse(text)), EVERYTHING, FORMATS_DOCUMENT]
+export async function runDifferential ({ perType = 6, synthetic = 40, seed = 64, withPeers = true, onCase } = {}) {
+  const documents = differentialDocuments()
   const lexicons = compile(documents)
   RECORD_TYPES = new Set(lexicons.records)
-  const peers = peerVerdicts(documents)
+  const peers = withPeers ? peerVerdicts(documents) : () => false
   const generator = recordGenerator(documents, mulberry32(seed))
   /** @type {Finding[]} */
   const findings = []
@@ -364,6 +370,7 @@ export async function runDifferential ({ perType = 6, synthetic = 40, seed = 64 
 
   /** @param {Case} c @param {Uint8Array} bytes */
   const judge = (c, bytes) => {
+    onCase?.(c, bytes)
     const codec = lexicons.record(c.nsid)
     const expected = c.rule === null ? 'accepted' : `${c.rule} at ${c.path}`
     const decoded = outcome(() => codec.decode(bytes))
@@ -380,7 +387,7 @@ export async function runDifferential ({ perType = 6, synthetic = 40, seed = 64 
     }
     if (c.rule !== null) counts.rules[c.rule] = (counts.rules[c.rule] ?? 0) + 1
     const specAccepts = c.rule === null
-    for (const peer of PEERS) {
+    for (const peer of withPeers ? PEERS : []) {
       const tally = counts.peers[peer]
       if (peer === '@atcute/lexicons' && atcuteSchema(c.nsid) === undefined) {
         tally.notCompared++
