@@ -15,7 +15,7 @@ export const codecName = (code) => codecNames.get(code) ?? `0x${code.toString(16
 /**
  * @typedef {object} Problem
  * @property {string} cid
- * @property {string} kind 'hash-mismatch' | 'unverified' | 'non-canonical' | 'invalid' | 'unknown-codec' | 'missing-root' | 'no-roots' | 'index' | 'car-v2'
+ * @property {string} kind 'hash-mismatch' | 'unverified' | 'non-canonical' | 'invalid' | 'unknown-codec' | 'missing-root' | 'no-roots' | 'index' | 'car-v2' | 'varint'
  * @property {number} at byte offset in the CAR the problem is about (a block's section, the header, an index entry)
  * @property {string} [rule]
  * @property {string} [path]
