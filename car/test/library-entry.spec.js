@@ -142,18 +142,23 @@ describe('the library\'s entries (the exports map)', function () {
     const got = fresh(`
       import * as main from 'dag-cbor-car'
       import * as core from 'dag-cbor-car/core'
-      const shared = ['CarBlockError', 'CarReadError', 'CarWriter', 'blockToJson', 'installHashers', 'hashBackends']
+      const shared = ['CarBlockError', 'CarReadError', 'InputFailedError', 'CarWriter', 'blockToJson', 'installHashers', 'hashBackends']
       let caught = null
       try { await core.verifyCar(new Uint8Array([1, 2, 3])) } catch (err) { caught = err }
+      // an input that fails (a disk error) is an InputFailedError, a CarReadError, whichever entry reads it
+      const failing = () => (async function * () { throw Object.assign(new Error('the disk went away'), { code: 'EIO' }) })()
+      const failed = await Promise.all([main.verifyCar(failing()).catch((err) => err), core.CarBlockIterator.fromIterable(failing()).catch((err) => err)])
       console.log(JSON.stringify({
         same: shared.filter((name) => main[name] === core[name]),
         thrown: caught !== null,
         instanceOfMain: caught instanceof main.CarReadError,
+        inputFailed: failed.map((err) => [err instanceof main.InputFailedError, err instanceof core.CarReadError, err.code]),
         backends: core.hashBackends()
       }))`)
-    assert.deepEqual(got.same, ['CarBlockError', 'CarReadError', 'CarWriter', 'blockToJson', 'installHashers', 'hashBackends'])
+    assert.deepEqual(got.same, ['CarBlockError', 'CarReadError', 'InputFailedError', 'CarWriter', 'blockToJson', 'installHashers', 'hashBackends'])
     assert.equal(got.thrown, true)
     assert.equal(got.instanceOfMain, true)
+    assert.deepEqual(got.inputFailed, [[true, true, 'EIO'], [true, true, 'EIO']])
     // the core's #hashers import, not an import of the Node entry, installs node:crypto's sha2-256
     assert.equal(got.backends['sha2-256'], 'node:crypto')
   })

@@ -328,7 +328,7 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
       files: ['library.ts']
     }))
     fs.writeFileSync(path.join(dir, 'library.ts'), `
-      import { verifyCar, CarBlockIterator, CarWriter, readBlockAt, blockToJson, checkRepo, canonicalizeCar, CarBlockError } from 'dag-cbor-car'
+      import { verifyCar, CarBlockIterator, CarWriter, readBlockAt, blockToJson, checkRepo, canonicalizeCar, CarBlockError, InputFailedError, CarReadError } from 'dag-cbor-car'
       import type { Summary, VerifyOptions } from 'dag-cbor-car'
       import * as core from 'dag-cbor-car/core'
 
@@ -349,6 +349,12 @@ describe('package: the dag-cbor-car tarball (with the codec\'s) installed into a
         const fixed = canonicalizeCar(bytes)
         const repo = await checkRepo(bytes, { didKey: 'did:key:z' })
         const err: Error = new CarBlockError('x', { offset: 0, cid: at.cid, kind: 'hash-mismatch' })
+        const failed: unknown = await verifyCar(new Blob([bytes])).catch((e: unknown) => e)
+        if (failed instanceof InputFailedError || failed instanceof core.InputFailedError) {
+          const readError: CarReadError = failed
+          const where: number = failed.offset + failed.blocks
+          void readError; void where; void failed.cause
+        }
         void err; void version; void fixed; void repo
         // @ts-expect-error the core takes no file path's options such as workers
         await core.verifyCar(bytes, { workers: 2 })

@@ -14,7 +14,7 @@ export { CarWriter } from './api/car-writer.js'
 // @ipld/car's index exports CarBufferWriter's functions as one namespace
 export * as CarBufferWriter from './api/car-buffer-writer.js'
 export { hashBackends, installHashers } from './check/hash.js'
-export { CarReadError } from './read/read-errors.js'
+export { CarReadError, InputFailedError } from './read/read-errors.js'
 
 /**
  * @typedef {import('./read/source.js').CarInput} CarInput

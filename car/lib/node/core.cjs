@@ -14,6 +14,7 @@ exports.CarIndexer = core.CarIndexer
 exports.CarReadError = core.CarReadError
 exports.CarReader = core.CarReader
 exports.CarWriter = core.CarWriter
+exports.InputFailedError = core.InputFailedError
 exports.blockToJson = core.blockToJson
 exports.canonicalizeCar = core.canonicalizeCar
 exports.checkRepo = core.checkRepo

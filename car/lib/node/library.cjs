@@ -16,6 +16,7 @@ exports.CarIndexer = library.CarIndexer
 exports.CarReadError = library.CarReadError
 exports.CarReader = library.CarReader
 exports.CarWriter = library.CarWriter
+exports.InputFailedError = library.InputFailedError
 exports.blockToJson = library.blockToJson
 exports.canonicalizeCar = library.canonicalizeCar
 exports.checkRepo = library.checkRepo

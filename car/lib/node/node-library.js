@@ -8,7 +8,7 @@ import { openInput } from './input-source.js'
 import { defaultCodecUrl, maxWorkers } from './run.js'
 import { callStages } from '#call-stages'
 
-export { CarWriter, CarBufferWriter, CarBlockError, CarReadError, blockToJson, hashBackends, installHashers, contentType } from '../core/index.js'
+export { CarWriter, CarBufferWriter, CarBlockError, CarReadError, InputFailedError, blockToJson, hashBackends, installHashers, contentType } from '../core/index.js'
 export { CarReader, CarBufferReader, CarIndexer, CarCIDIterator } from './readers.js'
 export { CarIndexedReader } from './car-indexed-reader.js'
 export { CarBlockIterator } from './block-iterator.js'

@@ -5,7 +5,9 @@ import assert from 'node:assert/strict'
 import { CID } from 'multiformats/cid'
 import { sha256 } from 'multiformats/hashes/sha2'
 import * as dagCbor from '@ipld/dag-cbor'
-import { tool, block, GENESIS, SAMPLE } from './helpers.js'
+import fs from 'node:fs'
+import path from 'node:path'
+import { tool, block, tempDir, GENESIS, SAMPLE } from './helpers.js'
 import { carV1 } from '../helpers/car-oracle.js'
 
 // the genesis block with keys out of order at /Network (test/fixtures/README.md)
@@ -22,6 +24,8 @@ const outOfOrder = rawDagCbor([0xa2, 0x61, 0x62, 0x01, 0x61, 0x61, 0x02])
 const longInteger = rawDagCbor([0xa1, 0x61, 0x61, 0x18, 0x01])
 // {"a": undefined}: relaxed decode reads undefined as null, so not exactly
 const withUndefined = rawDagCbor([0xa1, 0x61, 0x61, 0xf7])
+// {"a": "\xff"}: text that is not valid UTF-8, which has no canonical form
+const invalidUtf8 = rawDagCbor([0xa1, 0x61, 0x61, 0x61, 0xff])
 
 describe('dag-cbor-car verify --relaxed', function () {
   this.timeout(60000)
@@ -67,6 +71,37 @@ describe('dag-cbor-car verify --relaxed', function () {
     const sample = tool(['verify', SAMPLE, '--relaxed'])
     assert.equal(sample.code, 1)
     assert.match(sample.stdout, /FAIL: 140 non-canonical that relaxed decode does not read exactly/)
+  })
+
+  it('the FAIL line offers --canonicalize only where it fixes: not for text that is not valid UTF-8, which it says it cannot fix', () => {
+    const dir = tempDir()
+    try {
+      /** verify's result line and JSON on a CAR of `blocks`, and what --out --canonicalize then does @param {{ cid: CID, bytes: Uint8Array }[]} blocks */
+      const verdicts = (blocks) => {
+        const root = block({ root: blocks.map((b) => b.cid) })
+        const file = path.join(dir, 'in.car')
+        fs.writeFileSync(file, carV1([root.cid], [root, ...blocks]))
+        const plain = tool(['verify', file])
+        const json = JSON.parse(tool(['verify', file, '--json']).stdout)
+        const out = path.join(dir, 'out.car')
+        const fixed = tool(['verify', file, '--out', out, '--canonicalize'])
+        const written = fs.existsSync(out)
+        fs.rmSync(out, { force: true })
+        return { line: plain.stdout.split('\n').find((l) => l.includes('result')) ?? '', noCanonicalForm: json.dagCbor.noCanonicalForm, fixed: fixed.code, written }
+      }
+      const alone = verdicts([invalidUtf8])
+      assert.equal(alone.line, '  result      FAIL: 1 non-canonical; --canonicalize cannot fix it: it holds text that is not valid UTF-8, which has no canonical form')
+      assert.deepEqual([alone.noCanonicalForm, alone.fixed, alone.written], [1, 1, false]) // and indeed it cannot
+      const mixed = verdicts([invalidUtf8, outOfOrder])
+      assert.equal(mixed.line, '  result      FAIL: 2 non-canonical; --relaxed accepts the 1 of them that relaxed decode reads losslessly; --canonicalize cannot fix the 1 of them that holds text that is not valid UTF-8, which has no canonical form')
+      assert.deepEqual([mixed.noCanonicalForm, mixed.fixed, mixed.written], [1, 1, false])
+      // undefined has a canonical form (null): the offer stands, and --canonicalize fixes the CAR
+      const fixable = verdicts([withUndefined, longInteger])
+      assert.match(fixable.line, /; --out FILE --canonicalize writes a copy with them in canonical form$/)
+      assert.deepEqual([fixable.noCanonicalForm, fixable.fixed, fixable.written], [0, 0, true])
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('hash mismatches, invalid blocks and missing roots still fail', () => {

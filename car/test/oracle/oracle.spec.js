@@ -100,6 +100,9 @@ describe('the CAR property oracle can fail', function () {
   it('the command and verifyCar giving different results', async () => {
     assert.deepEqual(await rulesBroken((o) => { o.command.summary = { ...o.command.summary, result: 'fail', problemCount: 1, problems: [{ kind: 'index', at: 51 }] }; o.command.full = 'fail' }), ['full'])
   })
+  it("the page's verifyCar (the core's, over a stream) reporting a problem verifyCar does not (a long length varint)", async () => {
+    assert.deepEqual(await rulesBroken((o) => { const page = o['verifyCar(page)']; page.summary = { ...page.summary, result: 'fail', problemCount: 1, problems: [{ kind: 'varint', at: 0 }] }; page.full = 'fail' }), ['full'])
+  })
   it('@ipld/car or go-car saying otherwise, outside the listed classes', async () => {
     assert.deepEqual(await rulesBroken((o, others) => { others.ipld.verdict = 'error'; others.ipld.errorKind = 'read' }), ['ipld'])
     assert.deepEqual(await rulesBroken((o, others) => { others.goCar = { verdict: 'error', message: 'unexpected EOF' } }), ['go-car'])

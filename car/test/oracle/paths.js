@@ -20,6 +20,7 @@ import { sha256 } from 'multiformats/hashes/sha2'
 import {
   CarReader, CarBufferReader, CarBlockIterator, CarCIDIterator, CarIndexer, CarIndexedReader, verifyCar
 } from 'dag-cbor-car'
+import { verifyCar as coreVerifyCar } from 'dag-cbor-car/core'
 
 const BIN = fileURLToPath(new URL('../../bin/dag-cbor-car.js', import.meta.url))
 
@@ -44,6 +45,8 @@ export const CHECKS = {
   CarIndexedReader: { checks: ['framing', 'hashes'], gives: 'blocks', eager: true },
   // verifyCar rejects an unreadable CAR with a CarReadError (the wrong hashes before it are not in it)
   verifyCar: { checks: ['framing', 'hashes', 'full'], gives: 'statuses', eager: true },
+  // the web page's check: the core's verifyCar over a File's stream (no size known), with onBlock
+  'verifyCar(page)': { checks: ['framing', 'hashes', 'full'], gives: 'statuses', eager: true },
   command: { checks: ['framing', 'hashes', 'full'], gives: 'none', eager: false }
 }
 
@@ -211,6 +214,17 @@ export const PATHS = {
       return fromSummary(summary, blocks)
     } catch (err) {
       // an unreadable CAR: verifyCar rejects with a CarReadError
+      return { verdict: 'error', ...describeError(err), blocks: await Promise.all(copied.map(handedOut)) }
+    }
+  },
+  async 'verifyCar(page)' (bytes) {
+    /** @type {{ cid: any, bytes: Uint8Array, offset: number, status: string }[]} */ const copied = []
+    try {
+      const summary = await coreVerifyCar(new Blob([bytes]).stream(), {
+        onBlock: (info) => { copied.push({ cid: info.cid, bytes: info.bytes.slice(), offset: info.offset, status: info.status }) }
+      })
+      return fromSummary(summary, await Promise.all(copied.map(handedOut)))
+    } catch (err) {
       return { verdict: 'error', ...describeError(err), blocks: await Promise.all(copied.map(handedOut)) }
     }
   },

@@ -1,6 +1,7 @@
 // The checks over the CAR as a whole (those go-car's `car verify` makes, and a duplicate count): the header lists at
-// least one root, every root is present as a block, duplicate blocks are counted, and a CARv2 index
-// (when there is one) matches the blocks. Fed block by block in CAR order on the main thread.
+// least one root, every root is present as a block, duplicate blocks are counted, a CARv2 index
+// (when there is one) matches the blocks, and every length varint the reader read was minimal.
+// Fed block by block in CAR order on the main thread.
 import { SeenCids, fingerprintInto } from '../graph/seen.js'
 import { BlockRecords, checkIndex } from '../read/carv2-index.js'
 import { toHex } from '../base/bytes.js'
@@ -84,6 +85,11 @@ export function createChecks (car, { partial = false } = {}) {
       s.partial = partial
       s.duplicates = duplicates
       const header = car.v2 ? car.v2.dataOffset : 0
+      const { nonMinimal } = car
+      for (const { at, what } of nonMinimal.first) {
+        addProblem(s, { cid: '', kind: 'varint', at, message: `the ${what} at byte offset ${at} has a length varint written longer than its shortest form; CAR varints are multiformats unsigned varints, which must be minimally encoded` })
+      }
+      for (let more = nonMinimal.count - nonMinimal.first.length; more > 0; more--) addProblem(s, null)
       if (car.roots.length === 0 && !partial) {
         addProblem(s, { cid: '', kind: 'no-roots', at: header, message: `the CAR header (byte offset ${header}) lists no roots; if this CAR is part of a larger DAG, --partial accepts it` })
       }
@@ -137,12 +143,12 @@ function checkCharacteristics (s, v2) {
 
 /**
  * @param {import('../report/summary.js').Summary} s
- * @param {import('../report/summary.js').Problem} p
+ * @param {import('../report/summary.js').Problem | null} p null: one counted past those the reader kept
  */
 function addProblem (s, p) {
   s.carProblems++
   s.problemCount++
-  if (s.carProblems <= MAX_CAR_PROBLEMS) s.problems.push(p) // shown even after a full list of block problems
+  if (p && s.carProblems <= MAX_CAR_PROBLEMS) s.problems.push(p) // shown even after a full list of block problems
 }
 
 /** a small integer key for the roots map (a fingerprint word can exceed V8's small-integer range) */

@@ -37,6 +37,8 @@ export function codecOf (module) {
  * @property {'invalid'|'unknown'} [content] only for other codecs: the bytes are not what the codec says, or the codec is unknown (codecs.js)
  * @property {boolean} [lossless] a non-canonical block whose value relaxed decode reads exactly: no
  *   undefined (read as null) and no invalid UTF-8 (read as escaped text), so `verify --relaxed` accepts it
+ * @property {boolean} [noCanonicalForm] a non-canonical block holding text that is not valid UTF-8:
+ *   no canonical form exists, so `--canonicalize` cannot fix it
  * @property {string} [rule] rule code from the decoder error (.rule), or 'round-trip'
  * @property {string} [path] value path from the error (.path)
  * @property {number} [offset] byte offset from the error (.offset)
@@ -325,6 +327,7 @@ function classifyRejected (codec, cid, bytes, hash, strictErr, options) {
   }
   /** @type {BlockResult} */
   const result = { hash, cls: 'nonCanonical', lossless: readsLosslessly(bytes, relaxedValue), ...where, reason: describeError(strictErr) }
+  if (hasEscapedBytes(relaxedValue)) result.noCanonicalForm = true
   if (options.canonicalize) {
     // a new CID would vouch for bytes that are not what the old CID named
     Object.assign(result, hash === 'mismatch' ? { keptReason: 'its bytes do not match its CID; not canonicalized (a new CID would vouch for them)' } : canonicalForm(codec, cid, relaxedValue))

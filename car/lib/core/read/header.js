@@ -45,11 +45,12 @@ const badHeader = (what) => new CarReadError(`not a CAR file: bad header (${what
 
 /**
  * Read the header; the reader is left at the first section, with its `end` at the payload's end
- * for a CARv2.
+ * for a CARv2. `nonMinimal`: whether the CARv1 header's length varint is written longer than its
+ * shortest form (read, as @ipld/car reads it; verify reports it).
  *
  * @param {ByteReader} reader at byte 0, its `end` the input's size when known
  * @param {{ size: number | undefined, maxBlockSize: number }} options
- * @returns {Promise<{ roots: CID[], v2: V2Header | null }>}
+ * @returns {Promise<{ roots: CID[], v2: V2Header | null, nonMinimal: boolean }>}
  */
 export async function readHeader (reader, { size, maxBlockSize }) {
   const claims = { where: size === undefined ? 'the input' : 'the file', maxBlockSize }
@@ -74,8 +75,8 @@ export async function readHeader (reader, { size, maxBlockSize }) {
     await checkHeaderClaim(reader, 'CARv2 payload header', claims)
     if (isV2Pragma(await reader.upTo(V2_PRAGMA.length))) throw nestedV2(v2.dataOffset, v2.dataSize)
   }
-  const roots = await readV1Header(reader, `the header at byte offset ${v2 ? v2.dataOffset : 0}`)
-  return { roots, v2 }
+  const { roots, nonMinimal } = await readV1Header(reader, `the header at byte offset ${v2 ? v2.dataOffset : 0}`)
+  return { roots, v2, nonMinimal }
 }
 
 /**
@@ -99,11 +100,12 @@ async function checkHeaderClaim (reader, context, { where, maxBlockSize }) {
 
 /**
  * The CARv1 header at the reader (its claim checked), read and moved past, taken or refused as
- * @ipld/car's readHeader takes or refuses it, in the tool's words.
+ * @ipld/car's readHeader takes or refuses it, in the tool's words; and whether its length varint
+ * is not minimal (a last byte 0 after the first: the unsigned-varint spec's one form is shortest).
  *
  * @param {ByteReader} reader
  * @param {string} at where the header is, for messages
- * @returns {Promise<CID[]>}
+ * @returns {Promise<{ roots: CID[], nonMinimal: boolean }>}
  */
 async function readV1Header (reader, at) {
   const varint = /** @type {{ value: number, size: number }} */ (await reader.peekVarint())
@@ -115,7 +117,7 @@ async function readV1Header (reader, at) {
     if (err instanceof EndOfInput) throw badHeader(`cut short: ${err.message}`)
     throw err
   }
-  return v1HeaderRoots(bytes.subarray(varint.size), at)
+  return { roots: v1HeaderRoots(bytes.subarray(varint.size), at), nonMinimal: varint.size > 1 && bytes[varint.size - 1] === 0 }
 }
 
 /**

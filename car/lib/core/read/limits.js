@@ -85,3 +85,7 @@ export const INDEX_OFFSETS_LISTED = 8
 /** The records of the blocks read, kept for the CARv2 index check, start with room for this many and
  * double: small CARs stay small, and a large one costs a few copies. */
 export const INDEX_RECORDS_FIRST_CAPACITY = 64
+
+/** Non-minimal length varints whose offsets a reader keeps (the rest are only counted): verify lists
+ * at most 10 problems with the CAR as a whole (check/car-checks.js), so more would never be shown. */
+export const NON_MINIMAL_KEPT = 10

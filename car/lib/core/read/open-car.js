@@ -8,14 +8,12 @@
 // Whatever the reader throws after the input failed comes out of the reader as an InputFailedError
 // (a CarReadError) saying so, with the input's error as its `cause` and its `code`.
 import { CarFileReader } from './section-reader.js'
-import { CarReadError, describe } from './read-errors.js'
+import { CarReadError, InputFailedError } from './read-errors.js'
 import { FAILURE_TAKEN } from './byte-reader.js'
 import { ToolError } from '../base/errors.js'
 
 export { CarFileReader } from './section-reader.js'
-// CarReadError re-exported from the local import: a re-export from './read-errors.js' alone leaves the
-// built declaration of InputFailedError (which extends it) without the name
-export { CarReadError }
+export { CarReadError, InputFailedError }
 export { asReadError, sectionError } from './read-errors.js'
 export { readVarint } from './byte-reader.js'
 export { decodeSectionCid, readSectionAt, scanSections } from './sections.js'
@@ -28,25 +26,6 @@ export { decodeSectionCid, readSectionAt, scanSections } from './sections.js'
  * @typedef {import('./section-reader.js').ReaderOptions} ReaderOptions
  * @typedef {import('./header.js').V2Header} V2Header
  */
-
-/**
- * The CAR's input failed while it was read: its own error (`cause`, whose `code` it keeps), not a
- * fault found in the CAR. `offset` is where the input failed; `blocks`, the blocks read completely
- * before it.
- */
-export class InputFailedError extends CarReadError {
-  /**
-   * @param {unknown} cause the input's error, as it threw it
-   * @param {{ blocks: number, offset: number }} where
-   */
-  constructor (cause, { blocks, offset }) {
-    super(`the input failed at byte offset ${offset}, after ${blocks} complete blocks: ${describe(cause)}; the CAR was read no further and this is not a fault found in it (read it again once its input can be read)`, { blocks, offset })
-    this.name = 'InputFailedError'
-    this.cause = cause
-    /** @type {unknown} the input's error's code (a system error's `EIO`, ...), when it has one */
-    this.code = /** @type {any} */ (cause)?.code
-  }
-}
 
 /**
  * Read a CAR's header from a stream of chunks: the reader of its blocks, positioned at the first.

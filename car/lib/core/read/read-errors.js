@@ -1,4 +1,5 @@
-// The errors of reading a CAR: one type (CarReadError, exit code 2) with where reading failed, and
+// The errors of reading a CAR: one type (CarReadError, exit code 2) with where reading failed (its
+// subclass InputFailedError: the input itself failed, so open-car.js says so), and
 // the messages shared by the stream reader (section-reader.js), the batch readers (section-batches.js) and
 // what a worker thread found in a batch (run/section-checks.js).
 import { ToolError } from '../base/errors.js'
@@ -16,6 +17,25 @@ export class CarReadError extends ToolError {
     this.name = 'CarReadError'
     this.blocks = blocks
     this.offset = offset
+  }
+}
+
+/**
+ * The CAR's input failed while it was read: its own error (`cause`, whose `code` it keeps), not a
+ * fault found in the CAR. `offset` is where the input failed; `blocks`, the blocks read completely
+ * before it.
+ */
+export class InputFailedError extends CarReadError {
+  /**
+   * @param {unknown} cause the input's error, as it threw it
+   * @param {{ blocks: number, offset: number }} where
+   */
+  constructor (cause, { blocks, offset }) {
+    super(`the input failed at byte offset ${offset}, after ${blocks} complete blocks: ${describe(cause)}; the CAR was read no further and this is not a fault found in it (read it again once its input can be read)`, { blocks, offset })
+    this.name = 'InputFailedError'
+    this.cause = cause
+    /** @type {unknown} the input's error's code (a system error's `EIO`, ...), when it has one */
+    this.code = /** @type {any} */ (cause)?.code
   }
 }
 

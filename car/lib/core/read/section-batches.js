@@ -63,7 +63,7 @@ async function * inThreadSectionBatches (car, file, read, end, batchBytes, batch
       const length = Math.min(batchBytes, end - pos)
       const buffer = batchBuffer(spare, length, batchBytes, batchKind)
       read(pos, length, buffer)
-      splitSections(buffer, 0, length, pos, end, maxSection, split)
+      splitSections(buffer, 0, length, pos, end, maxSection, split, car)
       const { n, i } = split
       // nothing whole and nothing too big for a chunk: a claim to report (a varint the data's end cuts short)
       claimToReport = split.claim || (n === 0 && split.cutShort === 0)
@@ -146,7 +146,7 @@ async function * directSectionBatches (car, file, end, batchBytes, batchSections
         buffer.set(carry, first)
         carry = null
       }
-      splitSections(buffer, first, limit, chunk.at - HEADROOM, end, maxSection, split)
+      splitSections(buffer, first, limit, chunk.at - HEADROOM, end, maxSection, split, car)
       const { n, i } = split
       claimToReport = split.claim
       const bigSection = split.cutShort > HEADROOM ? split.cutShort : 0
@@ -220,6 +220,7 @@ async function * copiedSectionBatches (car, batchBytes, batchSections, spare, co
       }
       const left = dataEnd === undefined ? Infinity : dataEnd - start - varintSize
       if (varintSize > 0 && length > 0 && length <= maxSection && length <= left && varintSize + length <= avail) {
+        if (buf[off + varintSize - 1] === 0) car.noteNonMinimal(start, 'section') // not the shortest form
         const to = off + varintSize + length
         if (runBuf === buf && runTo === off) runTo = to
         else {
@@ -299,8 +300,9 @@ class Split {
  * @param {number} end where the sections end in the file
  * @param {number} maxSection
  * @param {Split} out
+ * @param {CarFileReader} car told of each length varint that is not minimal (noteNonMinimal)
  */
-function splitSections (buffer, from, limit, base, end, maxSection, out) {
+function splitSections (buffer, from, limit, base, end, maxSection, out, car) {
   let { ends, starts } = out
   let n = 0
   let i = from
@@ -322,6 +324,8 @@ function splitSections (buffer, from, limit, base, end, maxSection, out) {
       break
     }
     if (length === 0 || length > maxSection || length > end - at - varintSize) { claim = true; break }
+    // a last byte 0 (after the first: length 0 is a claim above) is not the shortest form
+    if (buffer[i + varintSize - 1] === 0) car.noteNonMinimal(at, 'section')
     const size = varintSize + length
     if (i + size > limit) {
       cutShort = size

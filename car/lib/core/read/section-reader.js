@@ -10,7 +10,7 @@ import { ByteReader, EndOfInput } from './byte-reader.js'
 import { readHeader, V2_PRAGMA } from './header.js'
 import { decodeSectionCid, readSectionAt } from './sections.js'
 import { sectionBatches, BatchBuffer } from './section-batches.js'
-import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, CID_ROOM, bytesText } from './limits.js'
+import { DEFAULT_MAX_BLOCK_SIZE, MAX_MAX_BLOCK_SIZE, CID_ROOM, NON_MINIMAL_KEPT, bytesText } from './limits.js'
 
 /**
  * @typedef {import('multiformats/cid').CID} CID
@@ -42,7 +42,8 @@ export class CarFileReader {
    */
   static async open (chunks, options) {
     const car = new CarFileReader(chunks, options)
-    const { roots, v2 } = await readHeader(car.input, { size: car.size, maxBlockSize: car.maxBlockSize })
+    const { roots, v2, nonMinimal } = await readHeader(car.input, { size: car.size, maxBlockSize: car.maxBlockSize })
+    if (nonMinimal) car.noteNonMinimal(v2 ? v2.dataOffset : 0, 'header')
     car.roots = roots
     car.v2 = v2
     car.version = v2 ? 2 : 1
@@ -81,6 +82,12 @@ export class CarFileReader {
     this.payloadEnd = undefined
     /** what the sections lie in, for messages */
     this.container = 'the input'
+    /**
+     * The length varints (the header's and the sections') written longer than their shortest form,
+     * which the multiformats unsigned-varint spec forbids: the readers read them, as @ipld/car does,
+     * and verify reports them (check/car-checks.js). How many, and the first few by byte offset.
+     */
+    this.nonMinimal = { count: 0, first: /** @type {{ at: number, what: 'header' | 'section' }[]} */ ([]), last: -1 }
     this.blocks = this.blocks.bind(this)
     this.sectionBatches = this.sectionBatches.bind(this)
     this.position = this.position.bind(this)
@@ -114,6 +121,21 @@ export class CarFileReader {
       yield { cid, bytes, offset: start }
       count++
     }
+  }
+
+  /**
+   * Note a length varint that is not minimal (nonMinimal); one noted before (a section a chunk cut
+   * short is split again from the next chunk) is not counted again.
+   *
+   * @param {number} at the byte offset of the header or section it starts
+   * @param {'header' | 'section'} what
+   */
+  noteNonMinimal (at, what) {
+    const noted = this.nonMinimal
+    if (at <= noted.last) return
+    noted.last = at
+    noted.count++
+    if (noted.first.length < NON_MINIMAL_KEPT) noted.first.push({ at, what })
   }
 
   /**
@@ -158,6 +180,8 @@ export class CarFileReader {
     const left = payloadEnd === undefined ? Infinity : payloadEnd - start - varint.size
     if (length > left) throw corrupt(`claims ${length} bytes, but only ${left} are left in ${this.container}`)
     if (length > this.maxSection) throw tooBig(start, count, length, this.maxBlockSize)
+    // a last byte 0 after the first (a 0 alone is length 0, refused above): not the shortest form
+    if (input.buf[input.off + varint.size - 1] === 0 && varint.size > 1) this.noteNonMinimal(start, 'section')
     input.seek(varint.size)
     try {
       return { start, section: await input.exactly(length, true) }

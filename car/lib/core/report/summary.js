@@ -15,7 +15,7 @@ export const codecName = (code) => codecNames.get(code) ?? `0x${code.toString(16
 /**
  * @typedef {object} Problem
  * @property {string} cid
- * @property {string} kind 'hash-mismatch' | 'unverified' | 'non-canonical' | 'invalid' | 'unknown-codec' | 'missing-root' | 'no-roots' | 'index' | 'car-v2'
+ * @property {string} kind 'hash-mismatch' | 'unverified' | 'non-canonical' | 'invalid' | 'unknown-codec' | 'missing-root' | 'no-roots' | 'index' | 'car-v2' | 'varint'
  * @property {number} at byte offset in the CAR the problem is about (a block's section, the header, an index entry)
  * @property {string} [rule]
  * @property {string} [path]
@@ -37,8 +37,11 @@ export function createSummary () {
     verified: 0,
     hashMismatches: 0,
     unverified: 0,
-    /** lossless: the non-canonical blocks relaxed decode reads exactly (accepted by --relaxed) */
-    dagCbor: { canonical: 0, nonCanonical: 0, lossless: 0, invalid: 0, rules: /** @type {Record<string, number>} */ ({}) },
+    /**
+     * lossless: the non-canonical blocks relaxed decode reads exactly (accepted by --relaxed);
+     * noCanonicalForm: those holding text that is not valid UTF-8 (--canonicalize cannot fix them)
+     */
+    dagCbor: { canonical: 0, nonCanonical: 0, lossless: 0, noCanonicalForm: 0, invalid: 0, rules: /** @type {Record<string, number>} */ ({}) },
     /** --relaxed: non-canonical blocks that relaxed decode reads losslessly are counted and listed, not a failure */
     relaxed: false,
     /** blocks of other codecs: not what their codec says (dag-pb, dag-json, json), or of a codec this tool does not know */
@@ -122,6 +125,7 @@ export function addBlock (s, block, r) {
   }
   if (r.cls === 'canonical') return
   if (r.lossless) s.dagCbor.lossless++
+  if (r.noCanonicalForm) s.dagCbor.noCanonicalForm++
   s.dagCbor.rules[r.rule ?? 'error'] = (s.dagCbor.rules[r.rule ?? 'error'] ?? 0) + 1
   problem(s, {
     cid: cid.toString(),
@@ -175,6 +179,7 @@ export function mergeSummary (s, part) {
   d.canonical += part.dagCbor.canonical
   d.nonCanonical += part.dagCbor.nonCanonical
   d.lossless += part.dagCbor.lossless
+  d.noCanonicalForm += part.dagCbor.noCanonicalForm
   d.invalid += part.dagCbor.invalid
   addCounts(d.rules, part.dagCbor.rules)
   s.problemCount += part.problemCount
@@ -343,8 +348,10 @@ export function formatSummary (s, options = {}) {
 
 /**
  * What a FAIL line on non-canonical blocks offers: --relaxed accepts those relaxed decode reads
- * exactly (historical data whose CIDs must not change), --canonicalize rewrites them. Only when
- * they are the only problems: neither fixes a hash mismatch, an invalid block or a missing root.
+ * exactly (historical data whose CIDs must not change), --canonicalize rewrites them, unless one
+ * holds text that is not valid UTF-8: that has no canonical form, so a rewrite would fail, and the
+ * line says so instead. Only when they are the only problems: neither fixes a hash mismatch, an
+ * invalid block or a missing root.
  *
  * @param {Summary} s
  */
@@ -354,5 +361,8 @@ function nonCanonicalAdvice (s) {
   const relaxed = !s.relaxed && d.lossless
     ? `; --relaxed accepts ${d.lossless === d.nonCanonical ? (d.lossless === 1 ? 'it as it is' : 'them as they are') : `the ${d.lossless} of them that relaxed decode reads losslessly`}${d.lossless === d.nonCanonical ? ` (relaxed decode reads ${d.lossless === 1 ? 'it' : 'them'} losslessly)` : ''}`
     : ''
+  const n = d.noCanonicalForm
+  const which = n === d.nonCanonical ? (n === 1 ? 'it: it holds' : 'them: they hold') : `the ${n} of them that ${n === 1 ? 'holds' : 'hold'}`
+  if (n > 0) return `${relaxed}; --canonicalize cannot fix ${which} text that is not valid UTF-8, which has no canonical form`
   return `${relaxed}; --out FILE --canonicalize writes a copy with them in canonical form`
 }

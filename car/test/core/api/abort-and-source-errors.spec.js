@@ -52,14 +52,15 @@ function watchedInput (bytes) {
 const diskError = () => Object.assign(new Error('the disk went away'), { code: 'EIO' })
 
 /**
- * `err` is `original` itself, or a CarReadError that says the input failed (not that the CAR is
- * corrupt) and carries it as its cause, with its code.
+ * `err` is `original` itself, or an InputFailedError (a CarReadError) that says the input failed (not
+ * that the CAR is corrupt) and carries it as its cause, with its code.
  *
  * @param {any} err @param {Error & { code?: string }} original @param {string} what
  */
 function assertBlamesInput (err, original, what) {
   if (err === original) return
   assert.ok(err instanceof core.CarReadError, `${what}: ${err?.stack ?? err}`)
+  assert.ok(err instanceof core.InputFailedError && err instanceof node.InputFailedError, `${what}: an InputFailedError, as both entries export it (${err.name})`)
   assert.equal(err.cause, original, `${what}: the input's error is the cause (${err.message})`)
   assert.equal(err.code, original.code, `${what}: its code is kept`)
   assert.match(err.message, /input failed/, what)

@@ -17,8 +17,10 @@ import * as dagPb from '@ipld/dag-pb'
 import * as dagJson from '@ipld/dag-json'
 import { roundTrip } from '../../../lib/node/run.js'
 import { openInput, bytesSource } from '../../../lib/node/input-source.js'
-import { carWriterBytes, carV1, varint } from '../../helpers/car-oracle.js'
-import { verifyCar } from '../../../lib/node/node-library.js'
+import { carWriterBytes, carV1, carV2, varint } from '../../helpers/car-oracle.js'
+import { verifyCar, CarReader, CarBlockIterator } from '../../../lib/node/node-library.js'
+import * as core from '../../../lib/core/index.js'
+import { BATCH_BYTES } from '../../../lib/core/read/limits.js'
 
 const TOOL = fileURLToPath(new URL('../../../bin/dag-cbor-car.js', import.meta.url))
 const V2_MH = fileURLToPath(new URL('../../fixtures/genesis-slice-v2.car', import.meta.url))
@@ -219,6 +221,94 @@ describe('dag-cbor-car: checks on the CAR as a whole', function () {
         return true
       })
     }
+  })
+
+  describe('length varints in their shortest form (the multiformats unsigned-varint spec)', () => {
+    /** n as a varint with `extra` needless continuation bytes (n's value unchanged) @param {number} n @param {number} extra */
+    const longVarint = (n, extra) => {
+      const out = [...varint(n)]
+      if (extra === 0) return Uint8Array.from(out)
+      out[out.length - 1] |= 0x80
+      for (let i = 1; i < extra; i++) out.push(0x80)
+      return Uint8Array.from([...out, 0])
+    }
+    /**
+     * A CARv1 of 500 raw 4000-byte blocks (two 1 MiB batches), the header's and the chosen sections'
+     * length varints written longer than needed; the byte offset of every section.
+     *
+     * @param {(i: number) => boolean} long section i's varint is long @param {boolean} header
+     */
+    const carWithLongVarints = async (long, header) => {
+      const blocks = await Promise.all(Array.from({ length: 500 }, async (_, i) => {
+        const bytes = new Uint8Array(4000).fill(i & 0xff)
+        return { cid: CID.create(1, 0x55, await sha256.digest(bytes)), bytes }
+      }))
+      const head = dagCbor.encode({ roots: [blocks[0].cid], version: 1 })
+      const parts = [longVarint(head.length, header ? 2 : 0), head]
+      let at = parts[0].length + head.length
+      const starts = blocks.map((b, i) => {
+        const length = longVarint(b.cid.bytes.length + b.bytes.length, long(i) ? 1 + (i % 3) : 0)
+        parts.push(length, b.cid.bytes, b.bytes)
+        const start = at
+        at += length.length + b.cid.bytes.length + b.bytes.length
+        return start
+      })
+      return { bytes: Buffer.concat(parts), starts, blocks }
+    }
+    /** every way verify reads a CAR (sections in batches from a file, inline and on workers; a stream; blocks one by one with --out) */
+    const everyRun = (/** @type {Uint8Array} */ bytes) => /** @type {[string, () => import('../../../lib/node/input-source.js').Source, object][]} */ ([
+      ['a file, --workers 1', () => bytesSource('file', bytes), { workers: 1 }],
+      ['a file, --workers 2', () => bytesSource('file', bytes), { workers: 2 }],
+      ['a file, every batch on the worker', () => bytesSource('file', bytes), { workers: 2, mainThreadChecks: false }],
+      ['a stream', () => ({ ...bytesSource('stream', bytes), size: undefined, seekable: false, stream: () => (async function * () { for (let i = 0; i < bytes.length; i += 65536) yield bytes.subarray(i, i + 65536) })() }), { workers: 1 }],
+      ['blocks one by one (--out)', () => bytesSource('file', bytes), { workers: 1, out: path.join(tmp, 'varints-out.car') }]
+    ])
+
+    it('a long header varint, and long section varints in each batch, across a batch\'s end and last: a problem each, at its offset, in every way of reading; the readers read them all', async () => {
+      const probe = await carWithLongVarints(() => false, true)
+      // the section a 1 MiB batch read from the first section cuts short
+      const across = probe.starts.findIndex((start, i) => start < probe.starts[0] + BATCH_BYTES && (probe.starts[i + 1] ?? Infinity) > probe.starts[0] + BATCH_BYTES)
+      const chosen = [0, across, 250, 499].sort((a, b) => a - b)
+      const { bytes, starts } = await carWithLongVarints((i) => chosen.includes(i), true)
+      const expected = [0, ...chosen.map((i) => starts[i])]
+      for (const [what, source, options] of everyRun(bytes)) {
+        const summary = await roundTrip({ source: source(), ...options })
+        assert.equal(summary.result, 'fail', what)
+        assert.deepEqual(summary.problems.map((/** @type {any} */ p) => `${p.kind}@${p.at}`), expected.map((at) => `varint@${at}`), what)
+        assert.equal(summary.blocks, 500, what)
+      }
+      const [first] = (await roundTrip({ source: bytesSource('file', bytes), workers: 1 })).problems
+      assert.equal(first.message, 'the header at byte offset 0 has a length varint written longer than its shortest form; CAR varints are multiformats unsigned varints, which must be minimally encoded')
+      // the library's verifyCar (Node and core) says the same; the readers read every block, as @ipld/car does
+      for (const summary of [await verifyCar(bytes, { workers: 2 }), await core.verifyCar(new Blob([bytes]).stream(), { onBlock: () => {} })]) {
+        assert.deepEqual(summary.problems.map((/** @type {any} */ p) => p.at), expected)
+      }
+      let read = 0
+      for await (const b of (await CarReader.fromBytes(bytes)).blocks()) read += b.bytes.length > 0 ? 1 : 0
+      for await (const b of await CarBlockIterator.fromBytes(bytes)) read += b.bytes.length > 0 ? 1 : 0
+      assert.equal(read, 1000)
+    })
+
+    it('every length varint long: each counted once (a section a batch cuts short is read again), the first 10 listed', async () => {
+      const { bytes, starts } = await carWithLongVarints(() => true, true)
+      for (const [what, source, options] of everyRun(bytes)) {
+        const summary = await roundTrip({ source: source(), ...options })
+        assert.deepEqual([summary.result, summary.problemCount, summary.carProblems], ['fail', 501, 501], what)
+        assert.deepEqual(summary.problems.map((/** @type {any} */ p) => p.at), [0, ...starts.slice(0, 9)], what)
+      }
+    })
+
+    it('a CARv2: its payload header\'s long varint is at the data offset; the command exits 1, and 0 for the same CAR in shortest form', async () => {
+      const { bytes, starts } = await carWithLongVarints((i) => i === 3, true)
+      const file = path.join(tmp, 'long-varints-v2.car')
+      fs.writeFileSync(file, carV2(bytes, { padding: 5 }))
+      const r = toolJson('verify', file)
+      assert.equal(r.code, 1)
+      assert.deepEqual(r.summary.problems.map((/** @type {any} */ p) => `${p.kind}@${p.at}`), ['varint@56', `varint@${56 + starts[3]}`])
+      const minimal = path.join(tmp, 'minimal-varints-v2.car')
+      fs.writeFileSync(minimal, carV2((await carWithLongVarints(() => false, false)).bytes, { padding: 5 }))
+      assert.equal(tool('verify', minimal).code, 0)
+    })
   })
 
   describe('CARv2 index (written by go-car)', () => {
