@@ -21,6 +21,7 @@ import { DagCborDecodeError, count, lengthPastEnd, truncated, withDecodeSegment 
 import { word } from '../head.js'
 import { integerProblem, stringProblem, lengthProblem, blobProblem, blobShapeProblem } from './rules.js'
 import { isCidString } from './formats.js'
+import { asciiText } from '#lexicon-ascii-text'
 
 /** @type {Uint8Array} */
 const EMPTY = new Uint8Array(0)
@@ -237,7 +238,7 @@ function readString (node) {
   }
   // an ASCII format that passes on the bytes is valid UTF-8 too, and is the string's only check;
   // one that fails is read as text below, for the message (or the UTF-8 error)
-  if (node.formatBytes !== null && node.formatBytes(src, start, n)) return building ? text(start, pos) : undefined
+  if (node.formatBytes !== null && node.formatBytes(src, start, n)) return building ? asciiText(src, start, pos) : undefined
   const s = text(start, pos)
   if (!node.plain) check(stringProblem(node, s), at)
   return s
