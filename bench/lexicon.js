@@ -13,9 +13,13 @@
 //                            before it is validated: blobs as BlobRef), then assertValidRecord
 //   @atproto/lex-schema      @atproto/lex-cbor decode, then `validate` of the record schema built
 //                            from the same documents (bench/lexicon-schema.js), { strict: true }
+//   @atcute/cbor alone       @atcute/cbor decode, no check: the floor under the @atcute target
 // Then the issue's targets as per-round time ratios (median, min-max over rounds): lexicon
 // decode's time over generic decode's (target ≤ 1.5), validate's over generic decode's (≤ 0.67),
-// and each peer pipeline's time over lexicon decode's (@atcute ≥ 2, @atproto/lexicon ≥ 10).
+// and each peer pipeline's time over lexicon decode's (@atcute ≥ 2, @atproto/lexicon ≥ 10); then
+// @atcute/cbor's decode alone over our generic decode's, and @atcute's pipeline over its decode
+// alone: their product is @atcute's time over our generic decode's, and 2x needs our lexicon
+// decode at half of it.
 // Before anything is timed, every pipeline runs on every record: one that refuses a record is not
 // timed on that corpus, and the refusal is printed; a strict peer that refuses (a legacy blob) is
 // then tried, and timed, in its default mode, marked "(not strict)".

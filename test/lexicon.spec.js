@@ -341,6 +341,33 @@ describe('dag-cbor-fast/lexicon: what only the bytes show', () => {
       }
     })
   }
+  it('a blob in its usual form (ref, size, $type, mimeType; read by usualBlob) and in another: the same errors, naming the key', () => {
+    const blobCodec = codecFor({ type: 'blob' })
+    const hexOf = (/** @type {unknown} */ v) => Buffer.from(encode({ $type: 'com.example.rec', v })).toString('hex')
+    const usual = hexOf(blob())
+    const other = hexOf(blob({ note: 'x' })) // a key of its own: five keys, read key by key
+    /** @type {Array<[string, string, string, string, string]>} */
+    const CHANGES = [
+      ['a non-shortest size', '6473697a65' + '1903e8', '6473697a65' + '1a000003e8', 'non-shortest', '/v/size'],
+      ['a ref that is no CID (version 2)', '58250001551220', '58250002551220', 'cid', '/v/ref'],
+      ['invalid UTF-8 in mimeType', '696d6167652f706e67', '696d6167652f706eff', 'invalid-utf8', '/v/mimeType'],
+      ['a mimeType longer than the bytes left', '69696d6167652f706e67', '78ff696d6167652f706e67', 'truncated', '/v/mimeType']
+    ]
+    for (const [name, from, to, rule, path] of CHANGES) {
+      for (const [form, bytes] of [['usual', usual], ['other', other]]) {
+        assert.ok(bytes.includes(from), `${name} (${form}): the bytes to change are there`)
+        const changed = hex(bytes.replace(from, to))
+        for (const run of [() => blobCodec.decode(changed), () => blobCodec.validate(changed)]) {
+          assert.throws(run, (/** @type {any} */ e) => {
+            assert.deepEqual([e.rule, e.path], [rule, path], `${name} (${form})`)
+            return true
+          })
+        }
+      }
+    }
+    // and what it builds is generic decode's value
+    assert.deepEqual(blobCodec.decode(hex(usual)), decode(hex(usual)))
+  })
   it('a float64 in a property the Lexicon does not name is refused (the data model has no floats)', () => {
     const bytes = hex('a3' + '6176' + '01' + '6178' + 'fb3ff8000000000000' + '652474797065' + '6f636f6d2e6578616d706c652e726563')
     assert.throws(() => codec.decode(bytes), { rule: 'lexicon-float', path: '/x', offset: 6 })

@@ -134,7 +134,8 @@ export function lengthProblem (node, n, unit) {
  * @returns {Problem}
  */
 export function blobProblem (node, mimeType, size) {
-  if (node.accept !== null && !node.accept.some((pattern) => pattern === '*/*' || pattern === mimeType || (pattern.endsWith('/*') && mimeType.startsWith(pattern.slice(0, -1))))) {
+  // a type listed as it is (the usual case) settles it with no callback made
+  if (node.accept !== null && !node.accept.includes(mimeType) && !node.accept.some((pattern) => pattern === '*/*' || (pattern.endsWith('/*') && mimeType.startsWith(pattern.slice(0, -1))))) {
     return ['lexicon-blob-accept', `MIME type ${shown(mimeType)} is not accepted (${node.accept.join(', ')})`]
   }
   if (node.maxSize !== undefined && size !== undefined && size > node.maxSize) return ['lexicon-blob-size', `${units(size, 'byte')}, more than the maxSize ${thousands(node.maxSize)}`]
