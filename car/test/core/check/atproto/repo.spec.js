@@ -119,6 +119,10 @@ describe('atproto repo: real CARs', function () {
       assert.deepEqual(s.faults.map((/** @type {any} */ f) => [f.rule, f.at, f.message]), verify.problems.map((/** @type {any} */ p) => ['car-varint', p.at, p.message]))
     }
     assert.equal(tool('repo', 'ls', file).code, 1, 'ls reads the same CAR')
+    // all 11 long: the 10 the reader keeps listed, every one counted, as verify counts them
+    const all = withLongVarints(fs.readFileSync(SMALL), Array.from({ length: 11 }, (_, i) => i))
+    const every = await checkRepo(all.bytes)
+    assert.deepEqual([every.faultCount, every.faultsByRule['car-varint'], every.faults.map((f) => f.at)], [11, 11, all.offsets.slice(0, 10)])
   })
 
   it('unreadable input exits 2 with one line', () => {
