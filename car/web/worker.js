@@ -10,8 +10,6 @@ import { decode } from 'dag-cbor-fast'
 import { DagIndex } from '../lib/core/graph/dag-index.js'
 import { grow } from '../lib/core/graph/cid-table.js'
 import { BatchBuilder, statusCode } from './block-table.js'
-import * as dagCbor from '../lib/core/check/dag-cbor.js'
-import { verdict, HASH_OK } from '../lib/core/check/classify.js'
 import { problemsFound } from '../lib/core/report/summary.js'
 
 const BATCH = 16384
@@ -49,8 +47,6 @@ async function verify (input) {
   let lastPost = 0
   let blocks = 0
   let bytes = 0
-  /** non-canonical blocks with no canonical form: with one, `--canonicalize` writes no copy */
-  let uncanonicalizable = 0
   const flush = () => {
     if (batch.count === 0) return
     const { batch: b, transfer } = batch.take()
@@ -81,44 +77,29 @@ async function verify (input) {
       if (id < 0) id = index.cids.find(cid, 0, cid.length)
       if (info.index >= ids.length) ids = grow(ids, info.index + 1)
       ids[info.index] = id
-      if (info.status === 'non-canonical' && !hasCanonicalForm(info)) uncanonicalizable++
     }
   })
   bytes = input.size
   progress(true)
   const seconds = (performance.now() - started) / 1000
-  post({ type: 'summary', summary, seconds, mbPerSec: input.size / 1e6 / seconds, offersCopy: offersCopy(summary, uncanonicalizable) })
+  post({ type: 'summary', summary, seconds, mbPerSec: input.size / 1e6 / seconds, offersCopy: offersCopy(summary) })
   reach(index, ids.subarray(0, summary.blocks), summary.roots)
-}
-
-/**
- * Whether a non-canonical block has a canonical form `--canonicalize` can write: the verdict a
- * canonicalizing run gives it (its hash was verified: status 'non-canonical' is given only then).
- *
- * @param {import('../lib/core/index.js').BlockInfo} info
- */
-function hasCanonicalForm (info) {
-  try {
-    return verdict(dagCbor, info.cid, info.bytes, { canonicalize: true }, HASH_OK).keptReason === undefined
-  } catch {
-    return false // not known: the page offers no copy it cannot vouch for
-  }
 }
 
 /**
  * Whether `verify --out --canonicalize` writes a copy, and one that differs from the file: the run
  * read the CAR to its end, its only problems are non-canonical DAG-CBOR blocks (as resultOf's
  * 'fixed' asks; a hash mismatch, an invalid block or a missing root fails it), there is at least
- * one, and each has a canonical form. Their parents are relinked: a parent that cannot be (its hash
- * mismatched or unknown) is a problem the first condition excludes.
+ * one, and each has a canonical form (the summary's noCanonicalForm, which the CLI's FAIL line also
+ * reads: text that is not valid UTF-8 has none). Their parents are relinked: a parent that cannot
+ * be (its hash mismatched or unknown) is a problem the first condition excludes.
  *
  * @param {import('../lib/core/index.js').Summary} s
- * @param {number} uncanonicalizable non-canonical blocks with no canonical form
  */
-function offersCopy (s, uncanonicalizable) {
+function offersCopy (s) {
   const d = s.dagCbor
   const failing = d.nonCanonical - (s.relaxed ? d.lossless : 0) // the ones --relaxed does not accept
-  return !s.error && d.nonCanonical > 0 && uncanonicalizable === 0 && problemsFound(s) === failing
+  return !s.error && d.nonCanonical > 0 && d.noCanonicalForm === 0 && problemsFound(s) === failing
 }
 
 /**

@@ -9,6 +9,7 @@ import { headerLine, blockLine } from '../core/report/block-json.js'
 import { createLineWriter } from '../node/lines.js'
 import { sameBytes } from '../core/base/bytes.js'
 import { parseCommand, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../node/command-args.js'
+import { nonMinimalVarints } from '../core/check/car-checks.js'
 
 const USAGE = `usage: dag-cbor-car export <in.car | -> [--strict] [--max-block-size SIZE] > blocks.jsonl
 
@@ -62,6 +63,10 @@ export async function run (argv) {
     await out.flush() // what was listed before an error in the input stays listed
     await close()
   }
+  // verify's problems with the framing: --strict fails on them as on a block's
+  const varints = nonMinimalVarints(car)
+  problems += varints.count
+  for (const p of varints.problems) note(p.message)
   if (sectionsChanged) note(`${sectionsChanged} sections have a length varint longer than needed; import writes the shortest form, so its CAR will differ there`)
   if (asBytes) note(`${asBytes} blocks of a codec with values were exported as bytes because DAG-JSON cannot carry their value exactly (see their "note")`)
   for (const line of notes) process.stderr.write(`dag-cbor-car: export of ${name}: ${line}\n`)

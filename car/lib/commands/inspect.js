@@ -8,6 +8,7 @@ import { openCarInput } from '../node/car-input.js'
 import { DagIndex } from '../core/graph/dag-index.js'
 import { checkBlock, codecName, SizeList } from '../core/report/block-report.js'
 import { hashName } from '../core/check/hash.js'
+import { nonMinimalVarints } from '../core/check/car-checks.js'
 import { cidText } from '../core/graph/links.js'
 import { humanBytes } from '../core/report/units.js'
 import { parseCommand, COMMON_OPTIONS, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../node/command-args.js'
@@ -104,6 +105,10 @@ export async function inspect ({ name, car }, { partial }) {
   for (let id = 0; id < index.size; id++) if (!index.has(id)) missingIds.push(id)
 
   const header = car.v2 ? car.v2.dataOffset : 0
+  // the length varints written longer than their shortest form: verify's problems, with its offsets
+  const varints = nonMinimalVarints(car)
+  for (const { cid, kind, at, message } of varints.problems) problem({ cid, kind, offset: at, message })
+  problemCount += varints.count - varints.problems.length
   const rootIds = car.roots.map((r) => index.cids.add(r.bytes, 0, r.bytes.length))
   const roots = car.roots.map((r, i) => ({ cid: r.toString(), present: index.has(rootIds[i]) }))
   if (roots.length === 0 && !partial) problem({ cid: '', kind: 'no-roots', offset: header, message: `the CAR header (byte offset ${header}) lists no roots; if this CAR is part of a larger DAG, --partial accepts it` })

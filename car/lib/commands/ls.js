@@ -9,6 +9,7 @@ import { checkBlock, codecName } from '../core/report/block-report.js'
 import { linksOf } from '../core/graph/links.js'
 import { createLineWriter } from '../node/lines.js'
 import { parseCommand, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../node/command-args.js'
+import { nonMinimalVarints } from '../core/check/car-checks.js'
 
 const USAGE = `usage: dag-cbor-car ls <in.car | -> [--links] [--partial] [--strict] [--json] [--max-block-size SIZE]
 
@@ -58,6 +59,11 @@ export async function run (argv) {
         await out.line(line)
       }
     }
+    // the length varints written longer than their shortest form: verify's problems, said as it says them
+    const varints = nonMinimalVarints(car)
+    problems += varints.count
+    for (const p of varints.problems) process.stderr.write(`dag-cbor-car: ${p.message}\n`)
+    if (varints.count > varints.problems.length) process.stderr.write(`dag-cbor-car: ${varints.count} length varints in all are longer than their shortest form (\`dag-cbor-car verify\` counts them)\n`)
     if (!values.partial) {
       if (car.roots.length === 0) {
         problems++

@@ -10,7 +10,7 @@ import * as dagPb from '@ipld/dag-pb'
 import { blake2b256 } from '@multiformats/blake2/blake2b'
 import { CID } from 'multiformats/cid'
 import { tool, tempDir, walk, block, dagPbCar, SAMPLE, GENESIS } from './helpers.js'
-import { carV1 } from '../helpers/car-oracle.js'
+import { carV1, withLongVarints } from '../helpers/car-oracle.js'
 
 /** export, then import what it printed; returns both runs and the CAR written */
 function roundTrip (/** @type {string} */ file, /** @type {string} */ out) {
@@ -56,6 +56,22 @@ describe('dag-cbor-car export and import', function () {
     // the big integers survive as integers (JSON.parse would round them; the text must not)
     assert.match(exported.stdout, /"big":9223372036854775808,/)
     assert.match(exported.stdout, /"negBig":-18446744073709551616/)
+  })
+
+  it('length varints written longer than their shortest form: verify\'s messages on stderr, the same lines written, exit 1 with --strict', () => {
+    const blocks = [block({ a: 1 }), block({ b: 2 })]
+    const minimal = carV1([blocks[0].cid], blocks)
+    const file = path.join(tmp, 'long-varints.car')
+    fs.writeFileSync(file, withLongVarints(minimal, [2]).bytes)
+    const r = tool(['export', file])
+    const verify = JSON.parse(tool(['verify', file, '--json']).stdout)
+    assert.equal(r.code, 0)
+    assert.ok(r.stderr.includes(`: ${verify.problems[0].message}\n`), r.stderr)
+    const strict = tool(['export', file, '--strict'])
+    assert.equal(strict.code, 1)
+    assert.equal(strict.stdout, r.stdout, 'the same lines are written either way')
+    fs.writeFileSync(file, minimal)
+    assert.equal(tool(['export', file, '--strict']).code, 0, 'the same CAR in shortest form')
   })
 
   it('dag-pb (UnixFS) blocks export as their PBNode value and come back byte for byte; get-block shows it', () => {

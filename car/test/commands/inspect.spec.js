@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
-import { tool, tempDir, walk, shapesCar, GENESIS, SAMPLE } from './helpers.js'
+import { tool, tempDir, walk, shapesCar, block, GENESIS, SAMPLE } from './helpers.js'
+import { carV1, withLongVarints } from '../helpers/car-oracle.js'
 
 describe('dag-cbor-car inspect', function () {
   this.timeout(60000)
@@ -69,6 +70,24 @@ describe('dag-cbor-car inspect', function () {
     assert.equal(partial.code, 0, partial.stdout)
     assert.match(partial.stdout, new RegExp(`${car.missingRoot.cid} \\(MISSING\\)`))
     assert.match(partial.stdout, /1 to 1 block not in the CAR/)
+  })
+
+  it('length varints written longer than their shortest form: verify\'s varint problems, at its offsets, all counted; exit 1 with --strict', () => {
+    const leaves = Array.from({ length: 12 }, (_, i) => block({ leaf: i }))
+    const root = block({ leaves: leaves.map((b) => b.cid) })
+    const minimal = carV1([root.cid], [root, ...leaves])
+    // every varint long: the header's and 13 sections', more than the 10 problems a report lists
+    const { bytes, offsets } = withLongVarints(minimal, Array.from({ length: 14 }, (_, i) => i))
+    const file = path.join(tmp, 'long-varints.car')
+    fs.writeFileSync(file, bytes)
+    const verify = JSON.parse(tool(['verify', file, '--json']).stdout)
+    const report = JSON.parse(tool(['inspect', file, '--json']).stdout)
+    assert.deepEqual([report.ok, report.problemCount, verify.problemCount], [false, 14, 14])
+    assert.deepEqual(report.problems.map((/** @type {any} */ p) => [p.kind, p.offset, p.message]), verify.problems.map((/** @type {any} */ p) => [p.kind, p.at, p.message]))
+    assert.deepEqual(report.problems.map((/** @type {any} */ p) => p.offset), offsets.slice(0, 10))
+    assert.equal(tool(['inspect', file, '--strict']).code, 1)
+    fs.writeFileSync(file, minimal)
+    assert.equal(tool(['inspect', file, '--strict']).code, 0, 'the same CAR in shortest form')
   })
 
   it('reads standard input; a cut-short CAR is exit 2 with the byte offset; our own message for a bad flag', () => {

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { tool, tempDir, walk, shapesCar, SAMPLE, TOOL } from './helpers.js'
-import { linksOf } from '../helpers/car-oracle.js'
+import { linksOf, carV1, withLongVarints } from '../helpers/car-oracle.js'
 
 describe('dag-cbor-car ls', function () {
   this.timeout(60000)
@@ -49,6 +49,23 @@ describe('dag-cbor-car ls', function () {
     assert.equal(tool(['ls', file, '--strict']).code, 1)
     assert.equal(tool(['ls', file, '--partial', '--strict']).code, 0)
     assert.equal(tool(['ls', '-', '--partial'], { input: car.bytes }).stdout, r.stdout)
+  })
+
+  it('length varints written longer than their shortest form: verify\'s messages on stderr, exit 1 with --strict', () => {
+    const car = shapesCar()
+    const minimal = carV1([car.root.cid], car.blocks)
+    const { bytes, offsets } = withLongVarints(minimal, [0, 2])
+    const file = path.join(tmp, 'long-varints.car')
+    fs.writeFileSync(file, bytes)
+    const r = tool(['ls', file])
+    assert.equal(r.code, 0, 'a listing: the problem on stderr')
+    assert.equal(r.stdout.trim().split('\n').length, car.blocks.length)
+    const verify = JSON.parse(tool(['verify', file, '--json']).stdout)
+    assert.deepEqual(verify.problems.map((/** @type {any} */ p) => p.at), offsets)
+    assert.deepEqual(r.stderr.trim().split('\n'), verify.problems.map((/** @type {any} */ p) => `dag-cbor-car: ${p.message}`))
+    assert.equal(tool(['ls', file, '--strict']).code, 1)
+    fs.writeFileSync(file, minimal)
+    assert.equal(tool(['ls', file, '--strict']).code, 0, 'the same CAR in shortest form')
   })
 
   it('a reader that stops early (| head -1) ends it quietly, status 141 as SIGPIPE', () => {

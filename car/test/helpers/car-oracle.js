@@ -107,6 +107,36 @@ export function varint (n) {
 }
 
 /**
+ * A CARv1 with the length varints chosen (0: the header's, n: the n-th section's) written one byte
+ * longer than their shortest form (a needless continuation byte, the value unchanged), every other
+ * byte kept; and the byte offset of each chosen header or section in the new bytes.
+ *
+ * @param {Uint8Array} v1
+ * @param {number[]} chosen
+ */
+export function withLongVarints (v1, chosen) {
+  const parts = []
+  const offsets = []
+  for (let at = 0, out = 0, n = 0; at < v1.length; n++) {
+    let value = 0
+    let size = 0
+    for (let b = 0x80; b >= 0x80; size++) {
+      b = v1[at + size]
+      value += (b & 0x7f) * 2 ** (7 * size)
+    }
+    let length = v1.subarray(at, at + size)
+    if (chosen.includes(n)) {
+      length = Uint8Array.from([...length.subarray(0, size - 1), length[size - 1] | 0x80, 0])
+      offsets.push(out)
+    }
+    parts.push(length, v1.subarray(at + size, at + size + value))
+    out += length.length + value
+    at += size + value
+  }
+  return { bytes: new Uint8Array(Buffer.concat(parts)), offsets }
+}
+
+/**
  * CARv1 bytes from roots and blocks, written by hand so tests can also write what no CAR writer
  * would (hostile lengths come from `section`).
  *

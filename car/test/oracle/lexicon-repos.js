@@ -5,13 +5,16 @@
 // codec's own validate (dag-cbor-fast/lexicon), and against an independent validator,
 // @atproto/lex-schema (test/helpers/lexicon-peers.js), where the differential's table
 // (DISAGREEMENTS in test/helpers/lexicon-differential.js) does not say it departs from the spec.
+// Every other repo also has one length varint written longer than its shortest form (mutate.js's
+// long-varint, as the CAR oracle makes it): the command, checkRepo and verifyCar must each report it,
+// and only it, at its byte offset (car-varint faults; verify's problems of kind varint).
 // lexicon.spec.js runs it (a fixed seed) and feeds compareLexicon tampered outcomes.
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { compile } from 'dag-cbor-fast/lexicon'
 import { encode } from 'dag-cbor-fast'
-import { checkRepo } from 'dag-cbor-car'
+import { checkRepo, verifyCar } from 'dag-cbor-car'
 import { publishedDocuments } from '../../../test/helpers/lexicons.js'
 import { EVERYTHING, FORMATS_DOCUMENT } from '../../../test/helpers/lexicon-everything.js'
 import { recordGenerator } from '../../../test/helpers/lexicon-records.js'
@@ -20,6 +23,8 @@ import { DISAGREEMENTS } from '../../../test/helpers/lexicon-differential.js'
 import { mulberry32 } from '../../../test/helpers/prng.js'
 import { buildRepo, keyPair } from '../core/check/atproto/helpers/repo-builder.js'
 import { run } from './paths.js'
+import { Rng } from './generate.js'
+import { longLengthVarint } from './mutate.js'
 
 const BIN = fileURLToPath(new URL('../../bin/dag-cbor-car.js', import.meta.url))
 /** the independent validator */
@@ -47,7 +52,8 @@ function tid (n) {
 /**
  * @typedef {{ key: string, nsid: string, value: any, bytes: Uint8Array, kind: string, what: string, path: string, rule: string | null }} GeneratedRecord
  *   rule and path: the spec's verdict (rule null: valid), as the generator made the record
- * @typedef {{ records: GeneratedRecord[], car: Uint8Array }} GeneratedRepo
+ * @typedef {{ records: GeneratedRecord[], car: Uint8Array, longVarint: { at: number, detail: string } | null }} GeneratedRepo
+ *   longVarint: the length varint the long-varint mutation lengthened (every other repo, the first included)
  */
 
 /**
@@ -79,7 +85,13 @@ export async function generateRepos (documents, { seed, repos, size }) {
     const other = { $type: UNDEFINED_COLLECTION, n: r }
     records.push({ key: `${UNDEFINED_COLLECTION}/${tid(size)}`, nsid: UNDEFINED_COLLECTION, value: other, bytes: encode(other), kind: 'no Lexicon', what: 'a collection no document defines', path: '', rule: null })
     const { car } = await buildRepo(records.map(({ key, value }) => ({ key, value })), { signer })
-    out.push({ records, car })
+    if (r % 2 === 1) {
+      out.push({ records, car, longVarint: null })
+      continue
+    }
+    // its own stream of the seed: the records drawn stay those of the seed alone
+    const long = longLengthVarint(new Rng(seed, r), { bytes: car, generator: 'v1', buckets: [] })
+    out.push({ records, car: long.bytes, longVarint: { at: long.at, detail: long.detail } })
   }
   return out
 }
@@ -87,22 +99,29 @@ export async function generateRepos (documents, { seed, repos, size }) {
 /**
  * @typedef {Record<string, string>} Invalid the records found invalid: key -> "rule at path"
  * @typedef {{ valid: number, invalid: number, notChecked: number }} Counts
- * @typedef {{ invalid: Invalid, counts?: Counts } | { error: string }} Outcome
+ * @typedef {{ invalid: Invalid, counts?: Counts, varints?: number[] } | { error: string }} Outcome
+ *   varints: the byte offsets of its car-varint faults (a repo check's outcome only)
  * @typedef {{
  *   command?: Outcome, checkRepo: Outcome, validate: Outcome, spec: Invalid,
- *   peer: Record<string, boolean | 'departs'>
+ *   peer: Record<string, boolean | 'departs'>, verify: { varints: number[] } | { error: string }, longVarints: number[]
  * }} LexiconOutcomes
  *   peer: per record key the peer's verdict (true: accepted), 'departs' where the differential's
- *   table says the peer departs from the spec on such a record
+ *   table says the peer departs from the spec on such a record; verify: verifyCar's problems of kind
+ *   varint, by byte offset; longVarints: where the mutation lengthened one (none, or one offset)
  */
 
 /** A repo summary's record-lexicon faults and counts. @param {any} summary @returns {Outcome} */
 function fromSummary (summary) {
   /** @type {Invalid} */
   const invalid = {}
-  for (const f of summary.faults) if (f.rule === 'record-lexicon') invalid[f.key] = `${f.lexicon.rule} at ${f.lexicon.path}`
+  /** @type {number[]} */
+  const varints = []
+  for (const f of summary.faults) {
+    if (f.rule === 'record-lexicon') invalid[f.key] = `${f.lexicon.rule} at ${f.lexicon.path}`
+    if (f.rule === 'car-varint') varints.push(f.at)
+  }
   const { valid, invalid: count, notChecked } = summary.lexicons
-  return { invalid, counts: { valid, invalid: count, notChecked } }
+  return { invalid, counts: { valid, invalid: count, notChecked }, varints }
 }
 
 /**
@@ -115,7 +134,14 @@ function fromSummary (summary) {
  */
 export async function lexiconOutcomes (repo, { documents, lexicons, peer, dir }) {
   /** @type {LexiconOutcomes} */
-  const out = { checkRepo: { error: '' }, validate: { invalid: {} }, spec: {}, peer: {} }
+  const out = { checkRepo: { error: '' }, validate: { invalid: {} }, spec: {}, peer: {}, verify: { error: '' }, longVarints: repo.longVarint ? [repo.longVarint.at] : [] }
+  try {
+    // the CAR check itself: verify's problems of kind varint (the records' own problems aside)
+    const summary = await verifyCar(repo.car)
+    out.verify = { varints: summary.problems.filter((/** @type {any} */ p) => p.kind === 'varint').map((/** @type {any} */ p) => p.at) }
+  } catch (err) {
+    out.verify = { error: String(err) }
+  }
   try {
     out.checkRepo = fromSummary(await checkRepo(repo.car, { lexicons: documents }))
   } catch (err) {
@@ -165,12 +191,16 @@ export async function lexiconOutcomes (repo, { documents, lexicons, peer, dir })
 export function compareLexicon (o) {
   const out = []
   // the command and checkRepo list faults in the MST's key order, validate in the records' order
-  const text = (/** @type {Outcome | undefined} */ x) => JSON.stringify(x && 'invalid' in x ? { ...x, invalid: sorted(x.invalid) } : x)
+  const text = (/** @type {Outcome | undefined} */ x) => JSON.stringify(x && 'invalid' in x ? { ...x, invalid: sorted(x.invalid), varints: undefined } : x)
+  const long = JSON.stringify(o.longVarints)
   for (const [name, x] of /** @type {[string, Outcome | undefined][]} */ ([['the command', o.command], ['checkRepo', o.checkRepo]])) {
     if (x === undefined) continue
     if ('error' in x && x.error !== undefined) out.push(`${name} failed: ${x.error}`)
     else if (text(x) !== text(o.validate)) out.push(`${name} says ${text(x)}; validate ${text(o.validate)}`)
+    if ('varints' in x && JSON.stringify(x.varints) !== long) out.push(`${name}'s car-varint faults are at ${JSON.stringify(x.varints)}; the long varint (the mutation) at ${long}`)
   }
+  if ('error' in o.verify) out.push(`verifyCar failed: ${o.verify.error}`)
+  else if (JSON.stringify(o.verify.varints) !== long) out.push(`verifyCar's varint problems are at ${JSON.stringify(o.verify.varints)}; the long varint (the mutation) at ${long}`)
   if (!('invalid' in o.validate)) return out
   const ours = o.validate.invalid
   if (text(sorted(ours)) !== text(sorted(o.spec))) out.push(`validate finds ${text(sorted(ours))}; the spec (the generator) ${text(sorted(o.spec))}`)
@@ -206,7 +236,7 @@ export async function runLexiconOracle ({ seed, repos, size, commandRepos, dir }
   const lexicons = compile(documents)
   const peer = peerVerdicts(documents)
   writeLexiconDir(dir, documents)
-  const counts = { repos: 0, records: 0, invalid: 0, valid: 0, notChecked: 0, commandRuns: 0, peerCompared: 0, peerDeparts: 0, /** @type {Record<string, number>} */ rules: {} }
+  const counts = { repos: 0, records: 0, invalid: 0, valid: 0, notChecked: 0, commandRuns: 0, longVarints: 0, commandLongVarints: 0, peerCompared: 0, peerDeparts: 0, /** @type {Record<string, number>} */ rules: {} }
   /** @type {string[]} */
   const disagreements = []
   const generated = await generateRepos(documents, { seed, repos, size })
@@ -216,6 +246,10 @@ export async function runLexiconOracle ({ seed, repos, size, commandRepos, dir }
     counts.repos++
     counts.records += repo.records.length
     if (o.command) counts.commandRuns++
+    if (repo.longVarint) {
+      counts.longVarints++
+      if (o.command) counts.commandLongVarints++
+    }
     if ('counts' in o.validate && o.validate.counts) {
       counts.valid += o.validate.counts.valid
       counts.invalid += o.validate.counts.invalid

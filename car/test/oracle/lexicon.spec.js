@@ -3,8 +3,9 @@
 // checkRepo's `lexicons` and dag-cbor-fast/lexicon's validate, which must list the same invalid
 // records with the same rules and paths, the spec's (as the generator broke them), with
 // @atproto/lex-schema agreeing on valid or invalid where the Lexicon differential's table does
-// not say it departs from the spec. A fixed seed; the command on the first repos only (a process
-// each, which compiles the documents).
+// not say it departs from the spec. Every other repo has one length varint written longer than its
+// shortest form: the command, checkRepo and verifyCar must each report it, at its byte offset. A
+// fixed seed; the command on the first repos only (a process each, which compiles the documents).
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -29,6 +30,7 @@ describe('the Lexicon checks\' property oracle (fixed seed)', function () {
     console.log(`      ${JSON.stringify(counts)}`)
     assert.equal(counts.repos, REPOS)
     assert.equal(counts.commandRuns, COMMAND_REPOS)
+    assert.deepEqual([counts.longVarints, counts.commandLongVarints], [REPOS / 2, 1])
     // not vacuous: valid and invalid records, several rules, the peer consulted on most
     assert.ok(counts.valid > 20 && counts.invalid > 40 && counts.notChecked === REPOS, JSON.stringify(counts))
     assert.ok(Object.keys(counts.rules).length >= 8, JSON.stringify(counts.rules))
@@ -58,9 +60,19 @@ describe('the Lexicon checks\' property oracle can fail', function () {
   }
   const firstInvalid = () => Object.keys(/** @type {any} */ (clean.validate).invalid)[0]
 
-  it('a clean repo: no disagreement, and some records invalid', () => {
+  it('a clean repo: no disagreement, and some records invalid, and one long varint', () => {
     assert.deepEqual(disagreements(() => {}), [])
     assert.ok(firstInvalid())
+    assert.equal(clean.longVarints.length, 1)
+  })
+  it('checkRepo missing the long varint', () => {
+    assert.match(disagreements((o) => { o.checkRepo.varints = [] }).join('\n'), /^checkRepo's car-varint faults are at \[\]/)
+  })
+  it('the command placing it at another offset', () => {
+    assert.match(disagreements((o) => { o.command.varints[0]++ }).join('\n'), /^the command's car-varint faults/)
+  })
+  it('verifyCar missing it', () => {
+    assert.match(disagreements((o) => { o.verify.varints = [] }).join('\n'), /^verifyCar's varint problems are at \[\]/)
   })
   it('the command missing an invalid record', () => {
     assert.match(disagreements((o) => { delete o.command.invalid[firstInvalid()] }).join('\n'), /^the command says/)

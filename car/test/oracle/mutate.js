@@ -74,13 +74,14 @@ const u64 = (bytes, at) => Number(new DataView(bytes.buffer, bytes.byteOffset, b
  * One length varint of the CAR (its CARv1 header's, or a section's) written with 1 to 3 needless
  * continuation bytes: its value, and every other byte, unchanged. In a CARv2 the payload's size, the
  * index offset and the offsets of the index records after it grow by as many bytes, so the CAR's
- * only new fault is the varint.
+ * only new fault is the varint, at `at` (the header's or section's byte offset). The repo oracle
+ * (lexicon-repos.js) applies it to generated repo CARs too.
  *
  * @param {import('./generate.js').Rng} rng
- * @param {import('./generate.js').Generated} car
- * @returns {{ mutation: string, bytes: Uint8Array, detail: string }}
+ * @param {Pick<import('./generate.js').Generated, 'bytes' | 'generator' | 'buckets'>} car
+ * @returns {{ mutation: string, bytes: Uint8Array, detail: string, at: number }}
  */
-function longLengthVarint (rng, car) {
+export function longLengthVarint (rng, car) {
   const { bytes } = car
   const v2 = car.generator.startsWith('v2')
   const dataOffset = v2 ? u64(bytes, 27) : 0
@@ -121,5 +122,5 @@ function longLengthVarint (rng, car) {
       }
     }
   }
-  return { mutation: 'long-varint', bytes: out, detail: `the ${at === dataOffset ? 'header' : 'section'} length varint at ${at} in ${long.length} bytes` }
+  return { mutation: 'long-varint', bytes: out, detail: `the ${at === dataOffset ? 'header' : 'section'} length varint at ${at} in ${long.length} bytes`, at }
 }

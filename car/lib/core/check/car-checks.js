@@ -85,11 +85,9 @@ export function createChecks (car, { partial = false } = {}) {
       s.partial = partial
       s.duplicates = duplicates
       const header = car.v2 ? car.v2.dataOffset : 0
-      const { nonMinimal } = car
-      for (const { at, what } of nonMinimal.first) {
-        addProblem(s, { cid: '', kind: 'varint', at, message: `the ${what} at byte offset ${at} has a length varint written longer than its shortest form; CAR varints are multiformats unsigned varints, which must be minimally encoded` })
-      }
-      for (let more = nonMinimal.count - nonMinimal.first.length; more > 0; more--) addProblem(s, null)
+      const varints = nonMinimalVarints(car)
+      for (const p of varints.problems) addProblem(s, p)
+      for (let more = varints.count - varints.problems.length; more > 0; more--) addProblem(s, null)
       if (car.roots.length === 0 && !partial) {
         addProblem(s, { cid: '', kind: 'no-roots', at: header, message: `the CAR header (byte offset ${header}) lists no roots; if this CAR is part of a larger DAG, --partial accepts it` })
       }
@@ -138,6 +136,21 @@ function checkCharacteristics (s, v2) {
   }
   if (fullyIndexed(v2) && v2.indexOffset === 0) {
     addProblem(s, { cid: '', kind: 'car-v2', at, message: `the CARv2 characteristics at byte offset ${at} say the CAR is fully indexed, but its header says there is no index` })
+  }
+}
+
+/**
+ * The length varints the reader found written longer than their shortest form (its nonMinimal), as
+ * problems of kind varint at the header's or section's byte offset: the first few it kept, and how
+ * many in all. Every check that reads a whole CAR (verify, inspect, checkRepo) reports them from here.
+ *
+ * @param {{ nonMinimal: import('../read/section-reader.js').CarFileReader['nonMinimal'] }} car
+ * @returns {{ problems: import('../report/summary.js').Problem[], count: number }}
+ */
+export function nonMinimalVarints ({ nonMinimal }) {
+  return {
+    count: nonMinimal.count,
+    problems: nonMinimal.first.map(({ at, what }) => ({ cid: '', kind: 'varint', at, message: `the ${what} at byte offset ${at} has a length varint written longer than its shortest form; CAR varints are multiformats unsigned varints, which must be minimally encoded` }))
   }
 }
 

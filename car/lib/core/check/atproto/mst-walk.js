@@ -17,7 +17,8 @@ import { toHex } from '../../base/bytes.js'
 
 /**
  * @typedef {import('multiformats/cid').CID} CID
- * @typedef {{ rule: string, node: string | null, key: string | null, message: string, lexicon?: { rule: string, path: string, offset: number } }} Fault
+ * @typedef {{ rule: string, node: string | null, key: string | null, message: string, at?: number, lexicon?: { rule: string, path: string, offset: number } }} Fault
+ *   at: the byte offset in the CAR a fault of its framing is about (car-varint)
  *   lexicon: on a `record-lexicon` fault, the Lexicon rule broken, the place in the record and the byte
  * @typedef {object} Entry a record's place in the tree
  * @property {string} path the key as text (printable)

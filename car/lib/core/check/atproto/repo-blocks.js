@@ -20,6 +20,8 @@ const WINDOWS = 8
  * @property {number} distinct distinct CIDs among them
  * @property {(cid: CID) => Promise<Uint8Array | undefined>} get the block's bytes (the first copy, if the CAR repeats it)
  * @property {() => Iterable<string>} keys every distinct CID, as its blockKey
+ * @property {import('../../read/section-reader.js').CarFileReader['nonMinimal']} nonMinimal the length
+ *   varints read that were written longer than their shortest form (the reader's record of them)
  */
 
 /**
@@ -62,6 +64,7 @@ export async function readBlocks (source, { maxBlockSize, onOpen } = {}) {
     carVersion: car.version,
     blocks,
     distinct: places.size,
+    nonMinimal: car.nonMinimal,
     async get (cid) {
       const place = places.get(blockKey(cid))
       if (!place) return undefined

@@ -10,6 +10,7 @@ import { walkMst } from './mst-walk.js'
 import { dataModelFaults } from './data-model.js'
 import { blockKey } from './repo-blocks.js'
 import { lexiconChecker } from './lexicon-check.js'
+import { nonMinimalVarints } from '../car-checks.js'
 
 const DAG_CBOR = 0x71
 /** Faults kept in the summary; more are counted (by rule) but not kept. */
@@ -81,6 +82,7 @@ export async function checkRepo (store, { input, records, key, onFault, onRecord
   /** @type {Set<string>} */
   const reached = new Set()
 
+  reportLongVarints(store, summary, report) // the CAR's framing first, as verify reports it
   if (store.roots.length === 0) {
     report({ rule: 'car-root', node: null, key: null, message: 'the CAR header names no root; a repo CAR\'s first root is its commit' })
     return finish()
@@ -142,6 +144,25 @@ export async function checkRepo (store, { input, records, key, onFault, onRecord
     summary.unreached = unreached
   }
   return finish()
+}
+
+/**
+ * The CAR's length varints written longer than their shortest form: verify's problems of kind
+ * varint (check/car-checks.js), as car-varint faults at the same byte offsets; those past the few
+ * the reader keeps are counted, as verify counts them.
+ *
+ * @param {import('./repo-blocks.js').BlockStore} store
+ * @param {RepoSummary} summary
+ * @param {(f: Fault) => void} report
+ */
+function reportLongVarints (store, summary, report) {
+  const varints = nonMinimalVarints(store)
+  for (const { at, message } of varints.problems) report({ rule: 'car-varint', node: null, key: null, at, message })
+  const unlisted = varints.count - varints.problems.length
+  if (unlisted > 0) {
+    summary.faultCount += unlisted
+    summary.faultsByRule['car-varint'] += unlisted
+  }
 }
 
 /**

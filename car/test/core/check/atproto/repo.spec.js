@@ -11,6 +11,8 @@ import { p256 } from '@noble/curves/nist.js'
 import { fixture, check } from './helpers/fixtures.js'
 import { block, buildRepo, buildMst, commitBlock, keyPair, carBytes, post } from './helpers/repo-builder.js'
 import { createExporter } from '../../../../lib/node/atproto/export-dir.js'
+import { checkRepo } from '../../../../lib/node/node-library.js'
+import { withLongVarints } from '../../../helpers/car-oracle.js'
 
 const TOOL = fileURLToPath(new URL('../../../../bin/dag-cbor-car.js', import.meta.url))
 const SMALL = fixture('repo-small-v2.car')
@@ -97,6 +99,30 @@ describe('atproto repo: real CARs', function () {
     assert.equal(r.code, 0, r.stdout)
     assert.match(r.stdout, /\(CARv2, 10 blocks, 9 distinct\)/)
     assert.equal(tool('repo', 'ls', v2).stdout, tool('repo', 'ls', SMALL).stdout)
+  })
+
+  it('length varints written longer than their shortest form: a car-varint fault each, at the offsets verify names, exit 1; checkRepo and repo ls too', async () => {
+    // the header's, the commit's section (the first) and the last section's, each one byte longer
+    const { bytes, offsets } = withLongVarints(fs.readFileSync(SMALL), [0, 1, 10])
+    const file = tmpFile('small-long-varints.car', bytes)
+    const verify = JSON.parse(tool('verify', file, '--json').stdout)
+    assert.deepEqual(verify.problems.map((/** @type {any} */ p) => `${p.kind}@${p.at}`), offsets.map((at) => `varint@${at}`))
+    const r = tool('repo', 'verify', file)
+    assert.equal(r.code, 1, r.stdout)
+    const faults = r.stdout.split('\n').filter((l) => l.startsWith('FAULT'))
+    assert.deepEqual(faults, verify.problems.map((/** @type {any} */ p) => `FAULT car-varint: ${p.message}`))
+    assert.match(r.stdout, /result {6}FAIL: 3 faults \(car-varint 3\)/)
+    const json = JSON.parse(tool('repo', 'verify', file, '--json').stdout)
+    const { summary } = await check(bytes)
+    for (const s of [json, summary, await checkRepo(bytes)]) {
+      assert.equal(s.result, 'faults')
+      assert.deepEqual(s.faults.map((/** @type {any} */ f) => [f.rule, f.at, f.message]), verify.problems.map((/** @type {any} */ p) => ['car-varint', p.at, p.message]))
+    }
+    assert.equal(tool('repo', 'ls', file).code, 1, 'ls reads the same CAR')
+    // all 11 long: the 10 the reader keeps listed, every one counted, as verify counts them
+    const all = withLongVarints(fs.readFileSync(SMALL), Array.from({ length: 11 }, (_, i) => i))
+    const every = await checkRepo(all.bytes)
+    assert.deepEqual([every.faultCount, every.faultsByRule['car-varint'], every.faults.map((f) => f.at)], [11, 11, all.offsets.slice(0, 10)])
   })
 
   it('unreadable input exits 2 with one line', () => {
