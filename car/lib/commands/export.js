@@ -92,5 +92,10 @@ function headerDifference (car, prefix) {
   while (n >= 0x80) { expected[at++] = (n % 0x80) | 0x80; n = Math.floor(n / 0x80) }
   expected[at++] = n
   expected.set(header, at)
-  return sameBytes(expected, prefix.subarray(0, end)) ? null : 'its header is not in canonical DAG-CBOR form: import writes the same roots canonically, so the first bytes will differ'
+  if (sameBytes(expected, prefix.subarray(0, end))) return null
+  let varintEnd = 0
+  while (prefix[varintEnd] >= 0x80) varintEnd++
+  // the length varint and the header's DAG-CBOR differ for different reasons: name the one that does
+  if (sameBytes(header, prefix.subarray(varintEnd + 1, end))) return 'its header\'s length varint is longer than needed: import writes the shortest form, so the first bytes will differ'
+  return 'its header is not in canonical DAG-CBOR form: import writes the same roots canonically, so the first bytes will differ'
 }

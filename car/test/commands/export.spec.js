@@ -74,6 +74,15 @@ describe('dag-cbor-car export and import', function () {
     assert.equal(tool(['export', file, '--strict']).code, 0, 'the same CAR in shortest form')
   })
 
+  it('a header whose length varint is longer than needed: the note names the varint, not the DAG-CBOR', () => {
+    const blocks = [block({ a: 1 })]
+    const file = path.join(tmp, 'long-header-varint.car')
+    fs.writeFileSync(file, withLongVarints(carV1([blocks[0].cid], blocks), [0]).bytes)
+    const r = tool(['export', file])
+    assert.match(r.stderr, /its header's length varint is longer than needed/)
+    assert.doesNotMatch(r.stderr, /not in canonical DAG-CBOR form/)
+  })
+
   it('dag-pb (UnixFS) blocks export as their PBNode value and come back byte for byte; get-block shows it', () => {
     const car = dagPbCar()
     const file = path.join(tmp, 'unixfs.car')
