@@ -2,7 +2,7 @@
 // The modules a synchronous call may need at its first use (blockToJson's DAG-JSON and dag-pb, a
 // hash computed before the faster hasher is loaded), as functions that give each: outside Node,
 // imported with this module, as nothing can be loaded synchronously later. Node gets
-// lib/node/modules-now-node.js, which loads each at the first call that asks for it.
+// lib/node/load-at-first-call-node.js, which loads each at the first call that asks for it.
 import * as dagJsonModule from '@ipld/dag-json'
 import * as dagPbModule from '@ipld/dag-pb'
 import * as sha2Module from '@noble/hashes/sha2.js'
