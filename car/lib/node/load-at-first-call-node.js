@@ -45,6 +45,8 @@ const requirePackage = (specifier) => require(fileURLToPath(import.meta.resolve(
 export const dagJson = atFirstCall(() => requirePackage('@ipld/dag-json'))
 /** @type {ModulesNow['dagPb']} */
 export const dagPb = atFirstCall(() => requirePackage('@ipld/dag-pb'))
+/** @type {ModulesNow['dagCbor']} */
+export const dagCbor = atFirstCall(() => requirePackage('dag-cbor-fast'))
 /** @type {ModulesNow['sha2']} */
 export const sha2 = atFirstCall(() => requirePackage('@noble/hashes/sha2.js'))
 /** @type {ModulesNow['blake2']} */

@@ -8,7 +8,7 @@ import * as outsideNode from '../../../lib/core/base/modules-now.js'
 import * as inNode from '../../../lib/node/load-at-first-call-node.js'
 import * as viaImportsMap from '#modules-now'
 
-const MODULES = /** @type {const} */ ([['dagJson', '@ipld/dag-json'], ['dagPb', '@ipld/dag-pb'], ['sha2', '@noble/hashes/sha2.js'], ['blake2', '@noble/hashes/blake2.js']])
+const MODULES = /** @type {const} */ ([['dagJson', '@ipld/dag-json'], ['dagPb', '@ipld/dag-pb'], ['dagCbor', 'dag-cbor-fast'], ['sha2', '@noble/hashes/sha2.js'], ['blake2', '@noble/hashes/blake2.js']])
 
 describe('#modules-now: the modules a synchronous call needs, at its first use', () => {
   it('in Node the imports map gives lib/node/load-at-first-call-node.js', () => {
