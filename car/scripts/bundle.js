@@ -124,7 +124,7 @@ const readsBesideItself = {
 
 /**
  * #modules-now from the bundle: lib/core/base/modules-now.js, which imports the modules, not Node's
- * lib/node/modules-now-node.js, which would load them from node_modules at their first use. In the
+ * lib/node/load-at-first-call-node.js, which would load them from node_modules at their first use. In the
  * bundle a module costs nothing until its code first runs, and one held in it loads the faster.
  *
  * @type {esbuild.Plugin}

@@ -10,7 +10,14 @@
 // and counted.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import * as dagCbor from '@ipld/dag-cbor'
+import { CID } from 'multiformats/cid'
+import { sha256 } from 'multiformats/hashes/sha2'
+import { carV1 } from './helpers/car-oracle.js'
 
 const car = fileURLToPath(new URL('../', import.meta.url))
 const repo = fileURLToPath(new URL('../../', import.meta.url))
@@ -28,16 +35,16 @@ const OURS_NOT_AT_IMPORT = ['lib/core/run/pipeline.js', 'lib/core/report/summary
 /**
  * The most modules (not counting Node's built-in ones) importing each entry may load: what it
  * loads today. An entry that loads more fails here: load the new module at the first call that
- * needs it (the #*-stages imports, lib/node/api-stages-node.js), or raise the figure saying why.
+ * needs it (the #*-stages imports, lib/node/load-at-first-call-node.js), or raise the figure saying why.
  */
 const MOST_AT_IMPORT = {
-  './lib/node/node-library.js': 38,
-  './lib/core/index.js': 28,
-  './lib/node/reader-entry.js': 24,
-  './lib/node/buffer-reader-entry.js': 24,
-  './lib/node/indexer-entry.js': 24,
-  './lib/node/iterator-entry.js': 28,
-  './lib/node/indexed-reader-entry.js': 20,
+  './lib/node/node-library.js': 37,
+  './lib/core/index.js': 27,
+  './lib/node/reader-entry.js': 23,
+  './lib/node/buffer-reader-entry.js': 23,
+  './lib/node/indexer-entry.js': 23,
+  './lib/node/iterator-entry.js': 27,
+  './lib/node/indexed-reader-entry.js': 19,
   './lib/node/writer-entry.js': 6
 }
 
@@ -48,6 +55,14 @@ export async function load (url, context, next) {
   writeSync(1, 'loaded ' + url + '\\n')
   return next(url, context)
 }`
+
+/** @param {string} file @returns {string} a module's name as loadedBy gives it */
+function moduleName (file) {
+  const inModules = file.lastIndexOf('/node_modules/')
+  if (inModules !== -1) return file.slice(inModules + '/node_modules/'.length)
+  // the codec, through the workspace's link to the repository's root
+  return file.startsWith(car) ? file.slice(car.length) : 'dag-cbor-fast/' + file.slice(repo.length)
+}
 
 /**
  * The modules a fresh Node process loads to import `entry`, and no more.
@@ -67,11 +82,7 @@ function loadedBy (entry) {
   return r.stdout.split('\n').filter((line) => line.startsWith('loaded ')).map((line) => {
     const url = line.slice('loaded '.length)
     if (!url.startsWith('file:')) return url
-    const file = fileURLToPath(url)
-    const inModules = file.lastIndexOf('/node_modules/')
-    if (inModules !== -1) return file.slice(inModules + '/node_modules/'.length)
-    // the codec, through the workspace's link to the repository's root
-    return file.startsWith(car) ? file.slice(car.length) : 'dag-cbor-fast/' + file.slice(repo.length)
+    return moduleName(fileURLToPath(url))
   })
 }
 
@@ -94,4 +105,65 @@ describe('importing the library loads only what importing needs', function () {
       assert.ok(modules.length <= most, `${modules.length} modules loaded at import, more than ${most}:\n${modules.join('\n')}`)
     })
   }
+})
+
+/**
+ * What only the library's other calls run, which verifyCar's first call does not load: canonicalizeCar
+ * (its in-memory output, whose frames load the encoder), readBlockAt, checkRepo and blockToJson; and
+ * the codec's encoder, which canonical blocks do not need (check/dag-cbor.js loads it at its first use).
+ */
+const NOT_FOR_VERIFY = ['lib/core/run/call-stages.js', 'lib/core/run/canonicalize-car.js', 'lib/core/write/memory-target.js', 'lib/core/write/frames.js',
+  'lib/core/run/read-block-at.js', 'lib/core/run/check-repo.js', 'lib/core/report/block-view.js', 'lib/core/graph/links.js',
+  'dag-cbor-fast/index.js', 'dag-cbor-fast/lib/encode.js']
+/** The most modules verifyCar's first call on a CAR of DAG-CBOR and raw blocks may load: what it loads today. */
+const MOST_AT_FIRST_VERIFY = 45
+
+/**
+ * The modules a fresh Node process loads at its first verifyCar(file), after importing the Node
+ * entry: every script V8 compiles, as the inspector reports it (Node 20's module hooks do not see
+ * what the stages' require() loads).
+ *
+ * @param {string} file a CAR that passes
+ * @returns {string[]} as loadedBy names them
+ */
+function loadedByFirstVerify (file) {
+  const script = `
+    import { Session } from 'node:inspector'
+    const session = new Session()
+    session.connect()
+    const parsed = []
+    session.on('Debugger.scriptParsed', ({ params }) => parsed.push(params.url))
+    session.post('Debugger.enable')
+    const { verifyCar } = await import('./lib/node/node-library.js')
+    const atImport = parsed.length
+    const summary = await verifyCar(${JSON.stringify(file)})
+    if (summary.result !== 'ok') throw new Error('the CAR did not pass: ' + summary.result)
+    console.log(JSON.stringify(parsed.slice(atImport)))`
+  const { NODE_OPTIONS, ...env } = process.env
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: car, env, encoding: 'utf8' })
+  assert.equal(r.status, 0, r.stderr)
+  return JSON.parse(r.stdout.trim().split('\n').pop() ?? '[]').filter((/** @type {string} */ url) => url.startsWith('file:')).map((/** @type {string} */ url) => moduleName(fileURLToPath(url)))
+}
+
+describe("verifyCar's first call loads what a plain verify runs, no more", function () {
+  this.timeout(60_000)
+
+  it(`none of ${NOT_FOR_VERIFY.join(', ')}; at most ${MOST_AT_FIRST_VERIFY} modules`, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'first-verify-'))
+    try {
+      const raw = new TextEncoder().encode('a raw block')
+      const rawCid = CID.create(1, 0x55, await sha256.digest(raw))
+      const root = dagCbor.encode({ name: 'root', raw: rawCid })
+      const rootCid = CID.create(1, 0x71, await sha256.digest(root))
+      const file = path.join(dir, 'dag-cbor-and-raw.car')
+      fs.writeFileSync(file, carV1([rootCid], [{ cid: rootCid, bytes: root }, { cid: rawCid, bytes: raw }]))
+      const loaded = loadedByFirstVerify(file)
+      // the inspector saw the run: the verify stages and the pipeline
+      assert.ok(loaded.includes('lib/core/run/verify-car.js') && loaded.includes('lib/core/run/pipeline.js'), loaded.join('\n'))
+      assert.deepEqual(NOT_FOR_VERIFY.filter((m) => loaded.includes(m)), [])
+      assert.ok(loaded.length <= MOST_AT_FIRST_VERIFY, `${loaded.length} modules loaded by the first verifyCar, more than ${MOST_AT_FIRST_VERIFY}:\n${loaded.join('\n')}`)
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })

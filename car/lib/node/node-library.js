@@ -6,7 +6,7 @@ import { openSource } from '../core/read/source.js'
 import * as core from '../core/index.js'
 import { openInput } from './input-source.js'
 import { defaultCodecUrl, maxWorkers } from './run.js'
-import { callStages } from '#call-stages'
+import { verifyStages } from '#verify-stages'
 
 export { CarWriter, CarBufferWriter, CarBlockError, CarReadError, InputFailedError, blockToJson, hashBackends, installHashers, contentType } from '../core/index.js'
 export { CarReader, CarBufferReader, CarIndexer, CarCIDIterator } from './readers.js'
@@ -45,7 +45,7 @@ async function open (input) {
  * @returns {Promise<Summary>}
  */
 export async function verifyCar (input, options = {}) {
-  callStages().checkVerifyOptions('verifyCar', options) // before the input is opened
+  verifyStages().checkVerifyOptions('verifyCar', options) // before the input is opened
   const { workers = 1 } = options
   if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a whole number of at least 1, got ${workers}`)
   const threads = Math.min(workers, maxWorkers())
@@ -77,7 +77,7 @@ export async function readBlockAt (input, offset, options) {
  * @returns {{ out: AsyncIterable<Uint8Array>, summary: Promise<Summary> }}
  */
 export function canonicalizeCar (input, options = {}) {
-  callStages().checkVerifyOptions('canonicalizeCar', options) // before the file is opened
+  verifyStages().checkVerifyOptions('canonicalizeCar', options) // before the file is opened
   if (typeof input !== 'string' && !(input instanceof URL)) return core.canonicalizeCar(input, options)
   const opened = open(input)
   const run = opened.then((source) => core.canonicalizeCar(source, options))

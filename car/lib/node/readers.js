@@ -57,7 +57,7 @@ async function nodeBlockIterator (input, options) {
 
 /**
  * blake2b-256 in JavaScript, for a synchronous read that meets one before its WebAssembly is loaded
- * (@noble/hashes, loaded then: lib/node/modules-now-node.js).
+ * (@noble/hashes, loaded then: lib/node/load-at-first-call-node.js).
  *
  * @type {import('../core/api/car-buffer-reader.js').HashNow}
  */

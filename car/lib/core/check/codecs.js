@@ -4,7 +4,7 @@
 // know is reported, not passed: its content was not checked, and a CID whose codec was damaged
 // (0x71 becoming 0x51, say) still hashes right. @ipld/dag-pb and @ipld/dag-json are taken by
 // loadCodec when the first block of theirs is met (on-demand.js), from #modules-now: in Node
-// loaded then, not at start-up (lib/node/modules-now-node.js, the one way Node loads them).
+// loaded then, not at start-up (lib/node/load-at-first-call-node.js, the one way Node loads them).
 import { NotLoadedError } from '../base/errors.js'
 import { dagJson as dagJsonNow, dagPb as dagPbNow } from '#modules-now'
 

@@ -2,7 +2,7 @@
 // the bytes (cbor-walk.js: no values built, and non-canonical blocks walk too); dag-pb (UnixFS) and
 // DAG-JSON blocks are decoded; raw and JSON blocks have none. Other codecs are not read: callers
 // count such blocks, so a report never claims a DAG is complete when some links went unseen.
-import { dagJson, dagPb } from '#modules-now' // in Node loaded at their first use (lib/node/modules-now-node.js)
+import { dagJson, dagPb } from '#modules-now' // in Node loaded at their first use (lib/node/load-at-first-call-node.js)
 import { CID } from 'multiformats/cid'
 import { scanLinks } from './cbor-walk.js'
 import { toHex } from '../base/bytes.js'

@@ -5,7 +5,7 @@
 // integers and lengths, lenient about key order, short floats, `undefined` and UTF-8), then checks
 // it against its schema: a map of `roots` (a list of CIDs) and `version` (an integer), nothing else.
 import { CID } from 'multiformats/cid'
-import { decode } from 'dag-cbor-fast'
+import { decode } from 'dag-cbor-fast/decode' // the decoder alone: the codec's main entry brings its encoder too
 import { readArgument, LEAST } from 'dag-cbor-fast/head'
 
 const NOT_SHORTEST = 'CBOR decode error: integer encoded in more bytes than necessary (strict decode)'

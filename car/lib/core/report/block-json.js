@@ -9,7 +9,7 @@
 // a map whose key "/" holds text, or a float64 holding an integer; raw, or a codec this tool does not decode) is written as its
 // bytes, with a "note" saying why when its codec has values. So export | import gives back every
 // block byte for byte, or import fails.
-import { dagJson, dagPb } from '#modules-now' // in Node loaded at their first use (lib/node/modules-now-node.js)
+import { dagJson, dagPb } from '#modules-now' // in Node loaded at their first use (lib/node/load-at-first-call-node.js)
 import * as codec from 'dag-cbor-fast'
 import { CID } from 'multiformats/cid'
 import { create as createDigest } from 'multiformats/hashes/digest'

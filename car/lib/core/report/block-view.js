@@ -1,7 +1,7 @@
 // Any block as DAG-JSON text, for a person to read (the web page's block view): DAG-CBOR (a
 // non-canonical block through relaxed decode, marked so), DAG-JSON, dag-pb (its PBNode), raw and
 // json; with its links as CID strings. @ipld/dag-json and @ipld/dag-pb come from #modules-now: in
-// Node, loaded at the first call that needs them (lib/node/modules-now-node.js).
+// Node, loaded at the first call that needs them (lib/node/load-at-first-call-node.js).
 import { dagJson, dagPb } from '#modules-now'
 import * as codec from 'dag-cbor-fast'
 import { CID } from 'multiformats/cid'

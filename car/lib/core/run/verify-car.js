@@ -1,9 +1,7 @@
-// verifyCar and canonicalizeCar: every check the CLI's verify makes, over any input, in this thread
-// (or on the worker threads a shell adds through runVerify).
+// verifyCar: every check the CLI's verify makes, over any input, in this thread (or on the worker
+// threads a shell adds through runVerify; canonicalize-car.js runs it with an output).
 import { CID } from 'multiformats/cid'
 import { openSource } from '../read/source.js'
-import { memoryTarget } from '../write/memory-target.js'
-import { ToolError } from '../base/errors.js'
 import { uvarint, varintEnd } from '../base/varint.js'
 import { statusOf } from '../check/classify.js'
 import { checkOptionsObject, checkSignal, checkByteCount, checkFunction, checkBoolean, checkString } from '../base/options.js'
@@ -69,7 +67,7 @@ export async function verifyCar (input, options = {}) {
 export function checkVerifyOptions (api, options) {
   const o = checkOptionsObject(api, options)
   checkString(api, 'name', o.name)
-  checkString(api, 'outName', o.outName) // canonicalizeCar's
+  checkString(api, 'outName', o.outName) // canonicalizeCar's (canonicalize-car.js)
   checkBoolean(api, 'relaxed', o.relaxed)
   checkBoolean(api, 'partial', o.partial)
   checkByteCount(api, 'maxBlockSize', o.maxBlockSize, MAX_MAX_BLOCK_SIZE)
@@ -210,32 +208,5 @@ class BlockInfoView {
   get cid () {
     this.made ??= CID.decode(this.cidBytes.slice())
     return this.made
-  }
-}
-
-/**
- * The same bytes the CLI's `verify --out X --canonicalize` writes: non-canonical DAG-CBOR blocks in
- * canonical form, the blocks linking to them (and the roots) relinked up the DAG. The output is
- * held in memory until the run has checked it all; `out` gives it then (or rejects as `summary` does).
- *
- * @param {CarInput} input a Blob, File, Uint8Array or ArrayBuffer (read more than once)
- * @param {Omit<VerifyOptions, 'onBlock'> & { outName?: string }} [options]
- * @returns {{ out: AsyncIterable<Uint8Array>, summary: Promise<Summary> }}
- */
-export function canonicalizeCar (input, options = {}) {
-  checkVerifyOptions('canonicalizeCar', options)
-  const source = openSource(input, { name: options.name })
-  if (!source.seekable) throw new TypeError('canonicalizeCar needs an input it can read more than once: a Blob, a File or bytes')
-  const target = memoryTarget(options.outName ?? 'canonicalized.car')
-  const { onBlock, ...rest } = /** @type {VerifyOptions} */ (options)
-  const summary = runVerify(source, rest, { output: target, canonicalize: true })
-  summary.catch(() => {}) // handled by whoever awaits summary or reads out
-  return {
-    summary,
-    out: (async function * () {
-      const s = await summary
-      if (s.output?.written === false) throw new ToolError(`nothing was written: the run did not pass (result ${s.result}; the summary lists its problems)`)
-      yield * target.chunks()
-    })()
   }
 }

@@ -1,17 +1,17 @@
 // #modules-now (package.json's imports map): the modules a synchronous call may need at its first
 // use, given by functions. Outside Node (lib/core/base/modules-now.js) they are imported with the
-// module; in Node (lib/node/modules-now-node.js) each is loaded at the first call that asks for it
+// module; in Node (lib/node/load-at-first-call-node.js) each is loaded at the first call that asks for it
 // (test/library-import.spec.js: not at import). Both give the very modules import() gives, one
 // instance each, so a codec loaded either way is the same module as the caller's.
 import assert from 'node:assert/strict'
 import * as outsideNode from '../../../lib/core/base/modules-now.js'
-import * as inNode from '../../../lib/node/modules-now-node.js'
+import * as inNode from '../../../lib/node/load-at-first-call-node.js'
 import * as viaImportsMap from '#modules-now'
 
-const MODULES = /** @type {const} */ ([['dagJson', '@ipld/dag-json'], ['dagPb', '@ipld/dag-pb'], ['sha2', '@noble/hashes/sha2.js'], ['blake2', '@noble/hashes/blake2.js']])
+const MODULES = /** @type {const} */ ([['dagJson', '@ipld/dag-json'], ['dagPb', '@ipld/dag-pb'], ['dagCbor', 'dag-cbor-fast'], ['sha2', '@noble/hashes/sha2.js'], ['blake2', '@noble/hashes/blake2.js']])
 
 describe('#modules-now: the modules a synchronous call needs, at its first use', () => {
-  it('in Node the imports map gives lib/node/modules-now-node.js', () => {
+  it('in Node the imports map gives lib/node/load-at-first-call-node.js', () => {
     assert.equal(viaImportsMap.dagJson, inNode.dagJson)
   })
 
