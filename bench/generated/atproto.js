@@ -35,7 +35,24 @@ const readers = {
     if (v1 !== undefined) o.rev = v1
     return o
   },
-  MSTNode: (R, F) => function readMSTNode () {
+  MSTNode: (R, F) => {
+  const I0 = F[0].node.list.item
+  function L0 () {
+    const n = R.listHead("TreeEntry")
+    const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
+    let i = 0
+    try {
+      for (; i < n; i++) {
+        const v = I0.read()
+        if (list !== null) list[i] = v
+      }
+    } catch (e) {
+      throw R.itemError(e, i)
+    }
+    R.leave()
+    return list
+  }
+  return function readMSTNode () {
     const n = R.mapHead("MSTNode")
     let j = 0
     let k = -1
@@ -44,7 +61,7 @@ const readers = {
       for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = F[0].node.read(); j = 1 }
+        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = L0(); j = 1 }
         else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = (R.isNull() ? null : R.readLink()); j = 2 }
         else throw R.keyError(F, j, keyAt, "MSTNode", i > 0 ? j - 1 : -1)
       }
@@ -59,7 +76,8 @@ const readers = {
     const o = { e: v0, l: v1 }
 
     return o
-  },
+  }
+},
   TreeEntry: (R, F) => function readTreeEntry () {
     const n = R.mapHead("TreeEntry")
     let j = 0
@@ -137,7 +155,72 @@ const readers = {
 
     return o
   },
-  Post: (R, F) => function readPost () {
+  Post: (R, F) => {
+  const I0 = F[0].node.list.item
+  function L0 () {
+    const n = R.listHead("String")
+    const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
+    let i = 0
+    try {
+      for (; i < n; i++) {
+        const v = R.readString()
+        if (list !== null) list[i] = v
+      }
+    } catch (e) {
+      throw R.itemError(e, i)
+    }
+    R.leave()
+    return list
+  }
+  const I4 = F[4].node.list.item
+  function L4 () {
+    const n = R.listHead("String")
+    const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
+    let i = 0
+    try {
+      for (; i < n; i++) {
+        const v = R.readString()
+        if (list !== null) list[i] = v
+      }
+    } catch (e) {
+      throw R.itemError(e, i)
+    }
+    R.leave()
+    return list
+  }
+  const I6 = F[6].node.list.item
+  function L6 () {
+    const n = R.listHead("Facet")
+    const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
+    let i = 0
+    try {
+      for (; i < n; i++) {
+        const v = I6.read()
+        if (list !== null) list[i] = v
+      }
+    } catch (e) {
+      throw R.itemError(e, i)
+    }
+    R.leave()
+    return list
+  }
+  const I7 = F[7].node.list.item
+  function L7 () {
+    const n = R.listHead("Any")
+    const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
+    let i = 0
+    try {
+      for (; i < n; i++) {
+        const v = R.readAny()
+        if (list !== null) list[i] = v
+      }
+    } catch (e) {
+      throw R.itemError(e, i)
+    }
+    R.leave()
+    return list
+  }
+  return function readPost () {
     const n = R.mapHead("Post")
     let j = 0
     let k = -1
@@ -146,14 +229,14 @@ const readers = {
       for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = F[0].node.read(); j = 1 }
+        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = L0(); j = 1 }
         else if (j >= 0 && j <= 1 && R.match(F[1].keyBytes)) { k = 1; v1 = R.readString(); j = 2 }
         else if (j === 2 && R.match(F[2].keyBytes)) { k = 2; v2 = R.readString(); j = 3 }
         else if (j === 3 && R.match(F[3].keyBytes)) { k = 3; v3 = F[3].node.read(); j = 4 }
-        else if (j >= 3 && j <= 4 && R.match(F[4].keyBytes)) { k = 4; v4 = F[4].node.read(); j = 5 }
+        else if (j >= 3 && j <= 4 && R.match(F[4].keyBytes)) { k = 4; v4 = L4(); j = 5 }
         else if (j >= 3 && j <= 5 && R.match(F[5].keyBytes)) { k = 5; v5 = F[5].node.read(); j = 6 }
-        else if (j >= 3 && j <= 6 && R.match(F[6].keyBytes)) { k = 6; v6 = F[6].node.read(); j = 7 }
-        else if (j >= 3 && j <= 7 && R.match(F[7].keyBytes)) { k = 7; v7 = F[7].node.read(); j = 8 }
+        else if (j >= 3 && j <= 6 && R.match(F[6].keyBytes)) { k = 6; v6 = L6(); j = 7 }
+        else if (j >= 3 && j <= 7 && R.match(F[7].keyBytes)) { k = 7; v7 = L7(); j = 8 }
         else if (j >= 3 && j <= 8 && R.match(F[8].keyBytes)) { k = 8; v8 = R.readString(); j = 9 }
         else throw R.keyError(F, j, keyAt, "Post", i > 0 ? j - 1 : -1)
       }
@@ -173,8 +256,119 @@ const readers = {
     if (v6 !== undefined) o.facets = v6
     if (v7 !== undefined) o.entities = v7
     return o
+  }
+},
+  "Embed|Images": (R, F) => {
+  const I1 = F[1].node.list.item
+  function L1 () {
+    const n = R.listHead("Image")
+    const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
+    let i = 0
+    try {
+      for (; i < n; i++) {
+        const v = I1.read()
+        if (list !== null) list[i] = v
+      }
+    } catch (e) {
+      throw R.itemError(e, i)
+    }
+    R.leave()
+    return list
+  }
+  return function readImages () {
+    const n = R.mapHead("Images")
+    let j = 0
+    let k = -1
+    let v0; let v1
+    try {
+      for (let i = 0; i < n; i++) {
+        const keyAt = R.pos()
+        k = -1
+        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; R.fixedField(F[0]); j = 1 }
+        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = L1(); j = 2 }
+        else throw R.keyError(F, j, keyAt, "Images", i > 0 ? j - 1 : -1)
+      }
+      k = -1
+      const missing = R.missingFrom(F, j, "Images")
+      if (missing !== null) throw missing
+      R.leave()
+    } catch (e) {
+      throw k < 0 ? e : R.fieldError(e, F[k], null)
+    }
+    if (!R.building()) return null
+    const o = { images: v1 }
+
+    return o
+  }
+},
+  "Embed|External": (R, F) => function readExternal () {
+    const n = R.mapHead("External")
+    let j = 0
+    let k = -1
+    let v0; let v1
+    try {
+      for (let i = 0; i < n; i++) {
+        const keyAt = R.pos()
+        k = -1
+        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; R.fixedField(F[0]); j = 1 }
+        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = F[1].node.read(); j = 2 }
+        else throw R.keyError(F, j, keyAt, "External", i > 0 ? j - 1 : -1)
+      }
+      k = -1
+      const missing = R.missingFrom(F, j, "External")
+      if (missing !== null) throw missing
+      R.leave()
+    } catch (e) {
+      throw k < 0 ? e : R.fieldError(e, F[k], null)
+    }
+    if (!R.building()) return null
+    const o = { external: v1 }
+
+    return o
   },
-  Images: (R, F) => function readImages () {
+  "Embed|EmbedRecord": (R, F) => function readEmbedRecord () {
+    const n = R.mapHead("EmbedRecord")
+    let j = 0
+    let k = -1
+    let v0; let v1
+    try {
+      for (let i = 0; i < n; i++) {
+        const keyAt = R.pos()
+        k = -1
+        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; R.fixedField(F[0]); j = 1 }
+        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = F[1].node.read(); j = 2 }
+        else throw R.keyError(F, j, keyAt, "EmbedRecord", i > 0 ? j - 1 : -1)
+      }
+      k = -1
+      const missing = R.missingFrom(F, j, "EmbedRecord")
+      if (missing !== null) throw missing
+      R.leave()
+    } catch (e) {
+      throw k < 0 ? e : R.fieldError(e, F[k], null)
+    }
+    if (!R.building()) return null
+    const o = { record: v1 }
+
+    return o
+  },
+  Images: (R, F) => {
+  const I0 = F[0].node.list.item
+  function L0 () {
+    const n = R.listHead("Image")
+    const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
+    let i = 0
+    try {
+      for (; i < n; i++) {
+        const v = I0.read()
+        if (list !== null) list[i] = v
+      }
+    } catch (e) {
+      throw R.itemError(e, i)
+    }
+    R.leave()
+    return list
+  }
+  return function readImages () {
     const n = R.mapHead("Images")
     let j = 0
     let k = -1
@@ -183,7 +377,7 @@ const readers = {
       for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = F[0].node.read(); j = 1 }
+        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = L0(); j = 1 }
         else throw R.keyError(F, j, keyAt, "Images", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -197,7 +391,8 @@ const readers = {
     const o = { images: v0 }
 
     return o
-  },
+  }
+},
   Image: (R, F) => function readImage () {
     const n = R.mapHead("Image")
     let j = 0
@@ -351,7 +546,24 @@ const readers = {
 
     return o
   },
-  Facet: (R, F) => function readFacet () {
+  Facet: (R, F) => {
+  const I1 = F[1].node.list.item
+  function L1 () {
+    const n = R.listHead("Feature")
+    const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
+    let i = 0
+    try {
+      for (; i < n; i++) {
+        const v = I1.read()
+        if (list !== null) list[i] = v
+      }
+    } catch (e) {
+      throw R.itemError(e, i)
+    }
+    R.leave()
+    return list
+  }
+  return function readFacet () {
     const n = R.mapHead("Facet")
     let j = 0
     let k = -1
@@ -361,7 +573,7 @@ const readers = {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = F[0].node.read(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = F[1].node.read(); j = 2 }
+        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = L1(); j = 2 }
         else throw R.keyError(F, j, keyAt, "Facet", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -375,7 +587,8 @@ const readers = {
     const o = { index: v0, features: v1 }
 
     return o
-  },
+  }
+},
   ByteSlice: (R, F) => function readByteSlice () {
     const n = R.mapHead("ByteSlice")
     let j = 0
@@ -398,6 +611,81 @@ const readers = {
     }
     if (!R.building()) return null
     const o = { byteEnd: v0, byteStart: v1 }
+
+    return o
+  },
+  "Feature|FacetLink": (R, F) => function readFacetLink () {
+    const n = R.mapHead("FacetLink")
+    let j = 0
+    let k = -1
+    let v0; let v1
+    try {
+      for (let i = 0; i < n; i++) {
+        const keyAt = R.pos()
+        k = -1
+        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
+        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; R.fixedField(F[1]); j = 2 }
+        else throw R.keyError(F, j, keyAt, "FacetLink", i > 0 ? j - 1 : -1)
+      }
+      k = -1
+      const missing = R.missingFrom(F, j, "FacetLink")
+      if (missing !== null) throw missing
+      R.leave()
+    } catch (e) {
+      throw k < 0 ? e : R.fieldError(e, F[k], null)
+    }
+    if (!R.building()) return null
+    const o = { uri: v0 }
+
+    return o
+  },
+  "Feature|FacetMention": (R, F) => function readFacetMention () {
+    const n = R.mapHead("FacetMention")
+    let j = 0
+    let k = -1
+    let v0; let v1
+    try {
+      for (let i = 0; i < n; i++) {
+        const keyAt = R.pos()
+        k = -1
+        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
+        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; R.fixedField(F[1]); j = 2 }
+        else throw R.keyError(F, j, keyAt, "FacetMention", i > 0 ? j - 1 : -1)
+      }
+      k = -1
+      const missing = R.missingFrom(F, j, "FacetMention")
+      if (missing !== null) throw missing
+      R.leave()
+    } catch (e) {
+      throw k < 0 ? e : R.fieldError(e, F[k], null)
+    }
+    if (!R.building()) return null
+    const o = { did: v0 }
+
+    return o
+  },
+  "Feature|FacetTag": (R, F) => function readFacetTag () {
+    const n = R.mapHead("FacetTag")
+    let j = 0
+    let k = -1
+    let v0; let v1
+    try {
+      for (let i = 0; i < n; i++) {
+        const keyAt = R.pos()
+        k = -1
+        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
+        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; R.fixedField(F[1]); j = 2 }
+        else throw R.keyError(F, j, keyAt, "FacetTag", i > 0 ? j - 1 : -1)
+      }
+      k = -1
+      const missing = R.missingFrom(F, j, "FacetTag")
+      if (missing !== null) throw missing
+      R.leave()
+    } catch (e) {
+      throw k < 0 ? e : R.fieldError(e, F[k], null)
+    }
+    if (!R.building()) return null
+    const o = { tag: v0 }
 
     return o
   },

@@ -34,8 +34,52 @@ function schemaLiteral (schema) {
  */
 function readExpression (f, k) {
   const code = codeOf(f.node)
-  const read = code !== 0 ? READS[code] : `F[${k}].node.read()`
+  const read = code !== 0 ? READS[code] : /** @type {any} */ (f.node).list !== undefined ? `L${k}()` : `F[${k}].node.read()`
   return f.nullable ? `(R.isNull() ? null : ${read})` : read
+}
+
+/**
+ * The reader of list field k's items, a loop of its own (where the closures' list reader, shared
+ * by every list type, calls each item's reader through one call site), as a function `L${k}` in
+ * the struct reader's factory.
+ *
+ * @param {import('./read.js').StructField} f
+ * @param {number} k
+ * @returns {string}
+ */
+function listFunction (f, k) {
+  const { item, nullable } = /** @type {any} */ (f.node).list
+  const code = codeOf(item)
+  const read = code !== 0 ? READS[code] : `I${k}.read()`
+  return `  const I${k} = F[${k}].node.list.item
+  function L${k} () {
+    const n = R.listHead(${JSON.stringify(item.name)})
+    const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
+    let i = 0
+    try {
+      for (; i < n; i++) {
+        const v = ${nullable ? `(R.isNull() ? null : ${read})` : read}
+        if (list !== null) list[i] = v
+      }
+    } catch (e) {
+      throw R.itemError(e, i)
+    }
+    R.leave()
+    return list
+  }
+`
+}
+
+/**
+ * A struct reader's factory: \`(R, F) => function\`, with its list fields' readers before it.
+ *
+ * @param {import('./read.js').StructField[]} fields
+ * @param {string} reader - the function's source
+ * @returns {string}
+ */
+function factory (fields, reader) {
+  const lists = fields.map((f, k) => f.fixed === null && codeOf(f.node) === 0 && /** @type {any} */ (f.node).list !== undefined ? listFunction(f, k) : '').join('')
+  return lists === '' ? `(R, F) => ${reader}` : `(R, F) => {\n${lists}  return ${reader}\n}`
 }
 
 /**
@@ -67,9 +111,20 @@ export function toJavaScript (schema, options) {
     '/** @type {Record<string, (R: any, F: any[]) => () => any>} */\nconst readers = {\n'
   const entries = []
   for (const [name, defn] of Object.entries(schema.types)) {
-    if (defn === null || typeof defn !== 'object' || !('struct' in defn)) continue
-    const s = compiler.struct(name, defn.struct)
-    entries.push(`  ${prop(name)}: ${s.tuple ? tupleReader(name, s.fields) : mapReader(name, s.fields)}`)
+    if (defn === null || typeof defn !== 'object') continue
+    if ('struct' in defn) {
+      const s = compiler.struct(name, defn.struct)
+      entries.push(`  ${prop(name)}: ${factory(s.fields, s.tuple ? tupleReader(name, s.fields) : mapReader(name, s.fields))}`)
+    }
+    // an inline union's members, each read with the discriminant as one more field: `Union|Member`
+    const inline = defn.union?.representation?.inline
+    if (inline === null || typeof inline !== 'object' || typeof inline.discriminantKey !== 'string' || inline.discriminantTable === null || typeof inline.discriminantTable !== 'object') continue
+    for (const [value, member] of Object.entries(inline.discriminantTable)) {
+      const body = typeof member === 'string' && Object.prototype.hasOwnProperty.call(schema.types, member) ? schema.types[member]?.struct : undefined
+      if (body === null || typeof body !== 'object') continue // compile refuses it
+      const s = compiler.struct(member, body, { key: inline.discriminantKey, value })
+      if (!s.tuple) entries.push(`  ${JSON.stringify(`${name}|${member}`)}: ${factory(s.fields, mapReader(member, s.fields))}`)
+    }
   }
   out += entries.join(',\n') + '\n}\n\n' +
     '/**\n * The typed codec of `root`, as compile(schema, root) makes it, with the readers above.\n *\n' +
@@ -85,7 +140,7 @@ export function toJavaScript (schema, options) {
 function tupleReader (name, fields) {
   const n = fields.length
   const lines = fields.map((f, k) => `      const v${k} = ${readExpression(f, k)}; i++`)
-  return `(R, F) => function read${ident(name)} () {
+  return `function read${ident(name)} () {
     R.tupleHead(${n}, ${JSON.stringify(name)})
     let i = 0
     try {
@@ -111,13 +166,14 @@ function mapReader (name, fields) {
     while (m > 0 && !fields[m - 1].required) m--
     return m
   })
-  const cases = fields.map((f, k) => `${k === 0 ? '' : 'else '}if (${minJ[k] === k ? `j === ${k}` : `j >= ${minJ[k]} && j <= ${k}`} && R.match(F[${k}].keyBytes)) { k = ${k}; v${k} = ${readExpression(f, k)}; j = ${k + 1} }`)
-  const present = fields.map((f, k) => f.required ? `${prop(f.name)}: v${k}` : f.implicit !== undefined ? `${prop(f.name)}: v${k} === undefined ? F[${k}].implicit : v${k}` : null).filter((x) => x !== null)
+  // an inline union member's discriminant (fixed) is checked, not stored
+  const cases = fields.map((f, k) => `${k === 0 ? '' : 'else '}if (${minJ[k] === k ? `j === ${k}` : `j >= ${minJ[k]} && j <= ${k}`} && R.match(F[${k}].keyBytes)) { k = ${k}; ${f.fixed !== null ? `R.fixedField(F[${k}])` : `v${k} = ${readExpression(f, k)}`}; j = ${k + 1} }`)
+  const present = fields.map((f, k) => f.fixed !== null ? null : f.required ? `${prop(f.name)}: v${k}` : f.implicit !== undefined ? `${prop(f.name)}: v${k} === undefined ? F[${k}].implicit : v${k}` : null).filter((x) => x !== null)
   // an assignment to o.__proto__ would set the prototype: that field is defined instead
   const optional = fields.map((f, k) => !f.required && f.implicit === undefined
     ? `    if (v${k} !== undefined) ${f.name === '__proto__' ? `R.defineField(o, "__proto__", v${k})` : `o${prop(f.name) === f.name ? `.${f.name}` : `[${JSON.stringify(f.name)}]`} = v${k}`}`
     : null).filter((x) => x !== null)
-  return `(R, F) => function read${ident(name)} () {
+  return `function read${ident(name)} () {
     const n = R.mapHead(${JSON.stringify(name)})
     let j = 0
     let k = -1

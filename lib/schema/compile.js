@@ -9,7 +9,8 @@ import * as W from './write.js'
 
 /**
  * @typedef {(runtime: typeof R.runtime, fields: R.StructField[]) => R.Read} StructReaderFactory
- * @typedef {{ name: string, read: R.Read, write: W.Write }} Node
+ * @typedef {{ name: string, read: R.Read, write: W.Write, list?: { item: Node, nullable: boolean } }} Node - a list's
+ *   node names its item's (toJavaScript's readers read a list field's items in a loop of their own)
  * @typedef {Record<string, any>} TypeDefn - one type of the DMT: `{ struct: {...} }`, `{ int: {} }`, ...
  */
 
@@ -201,6 +202,7 @@ export class Compiler {
         const value = this.node(body.valueType, `the values of ${name}`)
         node.read = R.listReader(value, body.valueNullable === true)
         node.write = W.listWriter(value, body.valueNullable === true)
+        node.list = { item: value, nullable: body.valueNullable === true }
         return
       }
       case 'map': {
@@ -508,8 +510,10 @@ export class Compiler {
         if (defn === undefined || !isObject(defn) || !isObject(defn.struct)) throw refuse(name, `member ${typeName} of an inline union must be a struct of map representation`)
         const s = this.struct(typeName, defn.struct, { key, value })
         if (s.tuple) throw refuse(name, `member ${typeName} of an inline union must be a struct of map representation`)
+        // readers written ahead of time name a member's reader `Union|Member` (it checks the discriminant too)
+        const written = hasOwn(this.readers, `${name}|${typeName}`) ? this.readers[`${name}|${typeName}`] : undefined
         /** @type {Node} */
-        const variant = { name: typeName, read: R.structMapReader(typeName, s.fields), write: W.structMapWriter(typeName, s.writeFields) }
+        const variant = { name: typeName, read: written !== undefined ? written(R.runtime, s.fields) : R.structMapReader(typeName, s.fields), write: W.structMapWriter(typeName, s.writeFields) }
         return { typeName, key: value, keyBytes: textBytes(value), node: variant }
       })
       if (!members.length) throw refuse(name, 'a union needs members')

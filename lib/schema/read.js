@@ -962,6 +962,35 @@ export const runtime = {
   leave () {
     depth--
   },
+  /**
+   * The head of a list whose items are `itemName`s; enters a level; returns its length.
+   *
+   * @param {string} itemName
+   * @returns {number}
+   */
+  listHead (itemName) {
+    const at = pos
+    const n = headLength(4)
+    if (n < 0) throw kindError(`a list (${itemName} list)`, at)
+    enter(at)
+    return n
+  },
+  /**
+   * @param {any} e - thrown while item `i` of a list was read
+   * @param {number} i
+   */
+  itemError (e, i) {
+    return withSegments(e, i, `[${i}]`)
+  },
+  /**
+   * Whether the bytes at pos are an inline union's discriminant value `fixed` (then read past); an
+   * error if not (the union read it there before its member's reader was called).
+   *
+   * @param {StructField} field
+   */
+  fixedField (field) {
+    if (!match(/** @type {Uint8Array} */ (field.fixed))) throw fail('schema-union', `the discriminant ${JSON.stringify(field.key)} changed while read`, pos)
+  },
   keyError,
   /**
    * The first required field from fields[j] on, as an error, or null.
