@@ -6,7 +6,17 @@ export const schema = {"types":{"Commit":{"struct":{"fields":{"did":{"type":"Str
 
 /** @type {Record<string, (R: any, F: any[]) => () => any>} */
 const readers = {
-  Commit: (R, F) => function readCommit () {
+  Commit: (R, F) => {
+  const V = ({ Object: function (v0, v1, v2, v3, v4, v5) {
+    this.did = v0
+    this.sig = v2
+    this.data = v3
+    this.prev = v4
+    this.version = v5
+    if (v1 !== undefined) this.rev = v1
+  } }).Object
+  V.prototype = Object.prototype
+  return function readCommit () {
     const n = R.mapHead("Commit")
     let j = 0
     let k = -1
@@ -31,10 +41,9 @@ const readers = {
       throw k < 0 ? e : R.fieldError(e, F[k], null)
     }
     if (!R.building()) return null
-    const o = { did: v0, sig: v2, data: v3, prev: v4, version: v5 }
-    if (v1 !== undefined) o.rev = v1
-    return o
-  },
+    return new V(v0, v1, v2, v3, v4, v5)
+  }
+},
   MSTNode: (R, F) => {
   const I0 = F[0].node.list.item
   function L0 () {
@@ -156,7 +165,6 @@ const readers = {
     return o
   },
   Post: (R, F) => {
-  const I0 = F[0].node.list.item
   function L0 () {
     const n = R.listHead("String")
     const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
@@ -172,7 +180,6 @@ const readers = {
     R.leave()
     return list
   }
-  const I4 = F[4].node.list.item
   function L4 () {
     const n = R.listHead("String")
     const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
@@ -204,7 +211,6 @@ const readers = {
     R.leave()
     return list
   }
-  const I7 = F[7].node.list.item
   function L7 () {
     const n = R.listHead("Any")
     const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
@@ -220,6 +226,18 @@ const readers = {
     R.leave()
     return list
   }
+  const V = ({ Object: function (v0, v1, v2, v3, v4, v5, v6, v7, v8) {
+    this.text = v1
+    this.type = v2
+    this.createdAt = v8
+    if (v0 !== undefined) this.tags = v0
+    if (v3 !== undefined) this.embed = v3
+    if (v4 !== undefined) this.langs = v4
+    if (v5 !== undefined) this.reply = v5
+    if (v6 !== undefined) this.facets = v6
+    if (v7 !== undefined) this.entities = v7
+  } }).Object
+  V.prototype = Object.prototype
   return function readPost () {
     const n = R.mapHead("Post")
     let j = 0
@@ -248,14 +266,7 @@ const readers = {
       throw k < 0 ? e : R.fieldError(e, F[k], null)
     }
     if (!R.building()) return null
-    const o = { text: v1, type: v2, createdAt: v8 }
-    if (v0 !== undefined) o.tags = v0
-    if (v3 !== undefined) o.embed = v3
-    if (v4 !== undefined) o.langs = v4
-    if (v5 !== undefined) o.reply = v5
-    if (v6 !== undefined) o.facets = v6
-    if (v7 !== undefined) o.entities = v7
-    return o
+    return new V(v0, v1, v2, v3, v4, v5, v6, v7, v8)
   }
 },
   "Embed|Images": (R, F) => {
@@ -393,7 +404,14 @@ const readers = {
     return o
   }
 },
-  Image: (R, F) => function readImage () {
+  Image: (R, F) => {
+  const V = ({ Object: function (v0, v1, v2) {
+    this.alt = v0
+    this.image = v1
+    if (v2 !== undefined) this.aspectRatio = v2
+  } }).Object
+  V.prototype = Object.prototype
+  return function readImage () {
     const n = R.mapHead("Image")
     let j = 0
     let k = -1
@@ -415,10 +433,9 @@ const readers = {
       throw k < 0 ? e : R.fieldError(e, F[k], null)
     }
     if (!R.building()) return null
-    const o = { alt: v0, image: v1 }
-    if (v2 !== undefined) o.aspectRatio = v2
-    return o
-  },
+    return new V(v0, v1, v2)
+  }
+},
   AspectRatio: (R, F) => function readAspectRatio () {
     const n = R.mapHead("AspectRatio")
     let j = 0
@@ -495,7 +512,15 @@ const readers = {
 
     return o
   },
-  ExternalLink: (R, F) => function readExternalLink () {
+  ExternalLink: (R, F) => {
+  const V = ({ Object: function (v0, v1, v2, v3) {
+    this.uri = v0
+    this.title = v2
+    this.description = v3
+    if (v1 !== undefined) this.thumb = v1
+  } }).Object
+  V.prototype = Object.prototype
+  return function readExternalLink () {
     const n = R.mapHead("ExternalLink")
     let j = 0
     let k = -1
@@ -518,10 +543,9 @@ const readers = {
       throw k < 0 ? e : R.fieldError(e, F[k], null)
     }
     if (!R.building()) return null
-    const o = { uri: v0, title: v2, description: v3 }
-    if (v1 !== undefined) o.thumb = v1
-    return o
-  },
+    return new V(v0, v1, v2, v3)
+  }
+},
   EmbedRecord: (R, F) => function readEmbedRecord () {
     const n = R.mapHead("EmbedRecord")
     let j = 0

@@ -51,7 +51,6 @@ const readers = {
     R.leave()
     return list
   }
-  const I5 = F[5].node.list.item
   function L5 () {
     const n = R.listHead("&BlockHeader")
     const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null

@@ -51,8 +51,7 @@ function listFunction (f, k) {
   const { item, nullable } = /** @type {any} */ (f.node).list
   const code = codeOf(item)
   const read = code !== 0 ? READS[code] : `I${k}.read()`
-  return `  const I${k} = F[${k}].node.list.item
-  function L${k} () {
+  return `${code !== 0 ? '' : `  const I${k} = F[${k}].node.list.item\n`}  function L${k} () {
     const n = R.listHead(${JSON.stringify(item.name)})
     const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
     let i = 0
@@ -75,10 +74,11 @@ function listFunction (f, k) {
  *
  * @param {import('./read.js').StructField[]} fields
  * @param {string} reader - the function's source
+ * @param {boolean} [tuple] - a tuple struct's (all its fields are stored by a literal)
  * @returns {string}
  */
-function factory (fields, reader) {
-  const lists = fields.map((f, k) => f.fixed === null && codeOf(f.node) === 0 && /** @type {any} */ (f.node).list !== undefined ? listFunction(f, k) : '').join('')
+function factory (fields, reader, tuple = false) {
+  const lists = fields.map((f, k) => f.fixed === null && codeOf(f.node) === 0 && /** @type {any} */ (f.node).list !== undefined ? listFunction(f, k) : '').join('') + (tuple ? '' : valueConstructor(fields))
   return lists === '' ? `(R, F) => ${reader}` : `(R, F) => {\n${lists}  return ${reader}\n}`
 }
 
@@ -114,7 +114,7 @@ export function toJavaScript (schema, options) {
     if (defn === null || typeof defn !== 'object') continue
     if ('struct' in defn) {
       const s = compiler.struct(name, defn.struct)
-      entries.push(`  ${prop(name)}: ${factory(s.fields, s.tuple ? tupleReader(name, s.fields) : mapReader(name, s.fields))}`)
+      entries.push(`  ${prop(name)}: ${factory(s.fields, s.tuple ? tupleReader(name, s.fields) : mapReader(name, s.fields), s.tuple)}`)
     }
     // an inline union's members, each read with the discriminant as one more field: `Union|Member`
     const inline = defn.union?.representation?.inline
@@ -173,6 +173,8 @@ function mapReader (name, fields) {
   const optional = fields.map((f, k) => !f.required && f.implicit === undefined
     ? `    if (v${k} !== undefined) ${f.name === '__proto__' ? `R.defineField(o, "__proto__", v${k})` : `o${prop(f.name) === f.name ? `.${f.name}` : `[${JSON.stringify(f.name)}]`} = v${k}`}`
     : null).filter((x) => x !== null)
+  const construct = valueConstructor(fields)
+  const stored = fields.map((f, k) => f.fixed === null ? k : -1).filter((k) => k >= 0)
   return `function read${ident(name)} () {
     const n = R.mapHead(${JSON.stringify(name)})
     let j = 0
@@ -193,10 +195,33 @@ function mapReader (name, fields) {
       throw k < 0 ? e : R.fieldError(e, F[k], null)
     }
     if (!R.building()) return null
-    const o = { ${present.join(', ')} }
-${optional.join('\n')}
-    return o
+${construct === '' ? `    const o = { ${present.join(', ')} }\n${optional.join('\n')}\n    return o` : `    return new V(${stored.map((k) => `v${k}`).join(', ')})`}
   }`
+}
+
+/**
+ * The constructor of a struct's values when it has optional fields (absent ones are no property):
+ * V8 gives the objects a constructor makes room for every \`this.x =\` its body holds, where an
+ * object literal has room for its own keys only and the optional fields stored after it went to a
+ * separate array. Plain objects all the same (prototype Object.prototype, named Object). '' when
+ * a literal serves: no optional field, or a field named __proto__ (which \`this.__proto__ =\` would
+ * not store).
+ *
+ * @param {import('./read.js').StructField[]} fields
+ * @returns {string}
+ */
+function valueConstructor (fields) {
+  const stored = fields.filter((f) => f.fixed === null)
+  if (stored.every((f) => f.required || f.implicit !== undefined) || stored.some((f) => f.name === '__proto__')) return ''
+  const args = fields.map((f, k) => f.fixed === null ? `v${k}` : null).filter((x) => x !== null)
+  const set = (/** @type {string} */ name) => `this${prop(name) === name ? `.${name}` : `[${JSON.stringify(name)}]`}`
+  const body = [
+    ...fields.map((f, k) => f.fixed !== null || (!f.required && f.implicit === undefined) ? null : `${set(f.name)} = ${f.required ? `v${k}` : `v${k} === undefined ? F[${k}].implicit : v${k}`}`),
+    ...fields.map((f, k) => f.fixed === null && !f.required && f.implicit === undefined ? `if (v${k} !== undefined) ${set(f.name)} = v${k}` : null)
+  ].filter((x) => x !== null)
+  return `  const V = ({ Object: function (${args.join(', ')}) {\n    ${body.join('\n    ')}\n  } }).Object
+  V.prototype = Object.prototype
+`
 }
 
 /**
