@@ -67,7 +67,17 @@ const readers = {
     let k = -1
     let v0; let v1
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 2) {
+        k = -1
+        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "MSTNode", -1)
+        k = 0
+        v0 = L0()
+        k = -1
+        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "MSTNode", 0)
+        k = 1
+        v1 = (R.isNull() ? null : R.readLink())
+        j = 2
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = L0(); j = 1 }
@@ -93,7 +103,25 @@ const readers = {
     let k = -1
     let v0; let v1; let v2; let v3
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 4) {
+        k = -1
+        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "TreeEntry", -1)
+        k = 0
+        v0 = R.readBytes()
+        k = -1
+        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "TreeEntry", 0)
+        k = 1
+        v1 = R.readInt()
+        k = -1
+        if (!R.match(F[2].keyBytes)) throw R.keyError(F, 2, R.pos(), "TreeEntry", 1)
+        k = 2
+        v2 = (R.isNull() ? null : R.readLink())
+        k = -1
+        if (!R.match(F[3].keyBytes)) throw R.keyError(F, 3, R.pos(), "TreeEntry", 2)
+        k = 3
+        v3 = R.readLink()
+        j = 4
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readBytes(); j = 1 }
@@ -120,7 +148,17 @@ const readers = {
     let k = -1
     let v0; let v1
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 2) {
+        k = -1
+        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "StrongRef", -1)
+        k = 0
+        v0 = R.readString()
+        k = -1
+        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "StrongRef", 0)
+        k = 1
+        v1 = R.readString()
+        j = 2
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
@@ -145,7 +183,17 @@ const readers = {
     let k = -1
     let v0; let v1
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 2) {
+        k = -1
+        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "ReplyRef", -1)
+        k = 0
+        v0 = F[0].node.read()
+        k = -1
+        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "ReplyRef", 0)
+        k = 1
+        v1 = F[1].node.read()
+        j = 2
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = F[0].node.read(); j = 1 }
@@ -292,7 +340,17 @@ const readers = {
     let k = -1
     let v0; let v1
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 2) {
+        k = -1
+        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "Images", -1)
+        k = 0
+        R.fixedField(F[0])
+        k = -1
+        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "Images", 0)
+        k = 1
+        v1 = L1()
+        j = 2
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; R.fixedField(F[0]); j = 1 }
@@ -318,7 +376,17 @@ const readers = {
     let k = -1
     let v0; let v1
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 2) {
+        k = -1
+        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "External", -1)
+        k = 0
+        R.fixedField(F[0])
+        k = -1
+        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "External", 0)
+        k = 1
+        v1 = F[1].node.read()
+        j = 2
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; R.fixedField(F[0]); j = 1 }
@@ -343,7 +411,17 @@ const readers = {
     let k = -1
     let v0; let v1
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 2) {
+        k = -1
+        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "EmbedRecord", -1)
+        k = 0
+        R.fixedField(F[0])
+        k = -1
+        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "EmbedRecord", 0)
+        k = 1
+        v1 = F[1].node.read()
+        j = 2
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; R.fixedField(F[0]); j = 1 }
@@ -385,7 +463,13 @@ const readers = {
     let k = -1
     let v0
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 1) {
+        k = -1
+        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "Images", -1)
+        k = 0
+        v0 = L0()
+        j = 1
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = L0(); j = 1 }
@@ -442,7 +526,17 @@ const readers = {
     let k = -1
     let v0; let v1
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 2) {
+        k = -1
+        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "AspectRatio", -1)
+        k = 0
+        v0 = R.readInt()
+        k = -1
+        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "AspectRatio", 0)
+        k = 1
+        v1 = R.readInt()
+        j = 2
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readInt(); j = 1 }
@@ -467,7 +561,25 @@ const readers = {
     let k = -1
     let v0; let v1; let v2; let v3
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 4) {
+        k = -1
+        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "Blob", -1)
+        k = 0
+        v0 = R.readLink()
+        k = -1
+        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "Blob", 0)
+        k = 1
+        v1 = R.readInt()
+        k = -1
+        if (!R.match(F[2].keyBytes)) throw R.keyError(F, 2, R.pos(), "Blob", 1)
+        k = 2
+        v2 = R.readString()
+        k = -1
+        if (!R.match(F[3].keyBytes)) throw R.keyError(F, 3, R.pos(), "Blob", 2)
+        k = 3
+        v3 = R.readString()
+        j = 4
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readLink(); j = 1 }
@@ -494,7 +606,13 @@ const readers = {
     let k = -1
     let v0
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 1) {
+        k = -1
+        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "External", -1)
+        k = 0
+        v0 = F[0].node.read()
+        j = 1
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = F[0].node.read(); j = 1 }
@@ -552,7 +670,13 @@ const readers = {
     let k = -1
     let v0
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 1) {
+        k = -1
+        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "EmbedRecord", -1)
+        k = 0
+        v0 = F[0].node.read()
+        j = 1
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = F[0].node.read(); j = 1 }
@@ -593,7 +717,17 @@ const readers = {
     let k = -1
     let v0; let v1
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 2) {
+        k = -1
+        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "Facet", -1)
+        k = 0
+        v0 = F[0].node.read()
+        k = -1
+        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "Facet", 0)
+        k = 1
+        v1 = L1()
+        j = 2
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = F[0].node.read(); j = 1 }
@@ -619,7 +753,17 @@ const readers = {
     let k = -1
     let v0; let v1
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 2) {
+        k = -1
+        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "ByteSlice", -1)
+        k = 0
+        v0 = R.readInt()
+        k = -1
+        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "ByteSlice", 0)
+        k = 1
+        v1 = R.readInt()
+        j = 2
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readInt(); j = 1 }
@@ -644,7 +788,17 @@ const readers = {
     let k = -1
     let v0; let v1
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 2) {
+        k = -1
+        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "FacetLink", -1)
+        k = 0
+        v0 = R.readString()
+        k = -1
+        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "FacetLink", 0)
+        k = 1
+        R.fixedField(F[1])
+        j = 2
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
@@ -669,7 +823,17 @@ const readers = {
     let k = -1
     let v0; let v1
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 2) {
+        k = -1
+        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "FacetMention", -1)
+        k = 0
+        v0 = R.readString()
+        k = -1
+        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "FacetMention", 0)
+        k = 1
+        R.fixedField(F[1])
+        j = 2
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
@@ -694,7 +858,17 @@ const readers = {
     let k = -1
     let v0; let v1
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 2) {
+        k = -1
+        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "FacetTag", -1)
+        k = 0
+        v0 = R.readString()
+        k = -1
+        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "FacetTag", 0)
+        k = 1
+        R.fixedField(F[1])
+        j = 2
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
@@ -719,7 +893,13 @@ const readers = {
     let k = -1
     let v0
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 1) {
+        k = -1
+        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "FacetLink", -1)
+        k = 0
+        v0 = R.readString()
+        j = 1
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
@@ -743,7 +923,13 @@ const readers = {
     let k = -1
     let v0
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 1) {
+        k = -1
+        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "FacetMention", -1)
+        k = 0
+        v0 = R.readString()
+        j = 1
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
@@ -767,7 +953,13 @@ const readers = {
     let k = -1
     let v0
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 1) {
+        k = -1
+        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "FacetTag", -1)
+        k = 0
+        v0 = R.readString()
+        j = 1
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }

@@ -173,6 +173,17 @@ function mapReader (name, fields) {
   const optional = fields.map((f, k) => !f.required && f.implicit === undefined
     ? `    if (v${k} !== undefined) ${f.name === '__proto__' ? `R.defineField(o, "__proto__", v${k})` : `o${prop(f.name) === f.name ? `.${f.name}` : `[${JSON.stringify(f.name)}]`} = v${k}`}`
     : null).filter((x) => x !== null)
+  // every field required: a map of exactly that many entries holds them in this order, read in a
+  // line (any other count takes the loop, which reports what is missing or unknown)
+  const straight = fields.length > 0 && fields.every((f) => f.required)
+    ? `      if (n === ${fields.length}) {
+${fields.map((f, k) => `        k = -1
+        if (!R.match(F[${k}].keyBytes)) throw R.keyError(F, ${k}, R.pos(), ${JSON.stringify(name)}, ${k - 1})
+        k = ${k}
+        ${f.fixed !== null ? `R.fixedField(F[${k}])` : `v${k} = ${readExpression(f, k)}`}`).join('\n')}
+        j = ${fields.length}
+      } else `
+    : ''
   const construct = valueConstructor(fields)
   const stored = fields.map((f, k) => f.fixed === null ? k : -1).filter((k) => k >= 0)
   return `function read${ident(name)} () {
@@ -181,7 +192,7 @@ function mapReader (name, fields) {
     let k = -1
     ${fields.map((_, k) => `let v${k}`).join('; ')}
     try {
-      for (let i = 0; i < n; i++) {
+${straight === '' ? '      ' : straight}for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         ${cases.join('\n        ')}
