@@ -45,14 +45,15 @@ const readers = {
   }
 },
   MSTNode: (R, F) => {
-  const I0 = F[0].node.list.item
+  const N0 = F[0].node.list
   function L0 () {
     const n = R.listHead("TreeEntry")
+    const item = N0.item
     const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
     let i = 0
     try {
       for (; i < n; i++) {
-        const v = I0.read()
+        const v = item.read()
         if (list !== null) list[i] = v
       }
     } catch (e) {
@@ -243,14 +244,15 @@ const readers = {
     R.leave()
     return list
   }
-  const I6 = F[6].node.list.item
+  const N6 = F[6].node.list
   function L6 () {
     const n = R.listHead("Facet")
+    const item = N6.item
     const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
     let i = 0
     try {
       for (; i < n; i++) {
-        const v = I6.read()
+        const v = item.read()
         if (list !== null) list[i] = v
       }
     } catch (e) {
@@ -318,14 +320,15 @@ const readers = {
   }
 },
   "Embed|Images": (R, F) => {
-  const I1 = F[1].node.list.item
+  const N1 = F[1].node.list
   function L1 () {
     const n = R.listHead("Image")
+    const item = N1.item
     const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
     let i = 0
     try {
       for (; i < n; i++) {
-        const v = I1.read()
+        const v = item.read()
         if (list !== null) list[i] = v
       }
     } catch (e) {
@@ -441,14 +444,15 @@ const readers = {
     return o
   },
   Images: (R, F) => {
-  const I0 = F[0].node.list.item
+  const N0 = F[0].node.list
   function L0 () {
     const n = R.listHead("Image")
+    const item = N0.item
     const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
     let i = 0
     try {
       for (; i < n; i++) {
-        const v = I0.read()
+        const v = item.read()
         if (list !== null) list[i] = v
       }
     } catch (e) {
@@ -695,14 +699,15 @@ const readers = {
     return o
   },
   Facet: (R, F) => {
-  const I1 = F[1].node.list.item
+  const N1 = F[1].node.list
   function L1 () {
     const n = R.listHead("Feature")
+    const item = N1.item
     const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
     let i = 0
     try {
       for (; i < n; i++) {
-        const v = I1.read()
+        const v = item.read()
         if (list !== null) list[i] = v
       }
     } catch (e) {

@@ -19,14 +19,15 @@ const readers = {
     }
   },
   BlockHeader: (R, F) => {
-  const I3 = F[3].node.list.item
+  const N3 = F[3].node.list
   function L3 () {
     const n = R.listHead("BeaconEntry")
+    const item = N3.item
     const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
     let i = 0
     try {
       for (; i < n; i++) {
-        const v = I3.read()
+        const v = item.read()
         if (list !== null) list[i] = v
       }
     } catch (e) {
@@ -35,14 +36,15 @@ const readers = {
     R.leave()
     return list
   }
-  const I4 = F[4].node.list.item
+  const N4 = F[4].node.list
   function L4 () {
     const n = R.listHead("PoStProof")
+    const item = N4.item
     const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
     let i = 0
     try {
       for (; i < n; i++) {
-        const v = I4.read()
+        const v = item.read()
         if (list !== null) list[i] = v
       }
     } catch (e) {

@@ -50,9 +50,11 @@ function readExpression (f, k) {
 function listFunction (f, k) {
   const { item, nullable } = /** @type {any} */ (f.node).list
   const code = codeOf(item)
-  const read = code !== 0 ? READS[code] : `I${k}.read()`
-  return `${code !== 0 ? '' : `  const I${k} = F[${k}].node.list.item\n`}  function L${k} () {
-    const n = R.listHead(${JSON.stringify(item.name)})
+  const read = code !== 0 ? READS[code] : 'item.read()'
+  // the item's node is taken when the list is read: a recursive item type's is not made yet when
+  // this reader is
+  return `${code !== 0 ? '' : `  const N${k} = F[${k}].node.list\n`}  function L${k} () {
+    const n = R.listHead(${JSON.stringify(item.name)})${code !== 0 ? '' : `\n    const item = N${k}.item`}
     const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
     let i = 0
     try {

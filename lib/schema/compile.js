@@ -10,7 +10,8 @@ import * as W from './write.js'
 /**
  * @typedef {(runtime: typeof R.runtime, fields: R.StructField[]) => R.Read} StructReaderFactory
  * @typedef {{ name: string, read: R.Read, write: W.Write, list?: { item: Node, nullable: boolean } }} Node - a list's
- *   node names its item's (toJavaScript's readers read a list field's items in a loop of their own)
+ *   node names its item's (toJavaScript's readers read a list field's items in a loop of their own;
+ *   item is null while a recursive item type is being compiled)
  * @typedef {Record<string, any>} TypeDefn - one type of the DMT: `{ struct: {...} }`, `{ int: {} }`, ...
  */
 
@@ -199,10 +200,13 @@ export class Compiler {
         return
       case 'list': {
         if (body.valueNullable === true) this.checkNullable(name, 'list.valueNullable', 'values are', 'their', body.valueType)
+        // set before the item's node is made: a recursive item type's written reader takes it then
+        const list = { item: /** @type {Node} */ (/** @type {unknown} */ (null)), nullable: body.valueNullable === true }
+        node.list = list
         const value = this.node(body.valueType, `the values of ${name}`)
+        list.item = value
         node.read = R.listReader(value, body.valueNullable === true)
         node.write = W.listWriter(value, body.valueNullable === true)
-        node.list = { item: value, nullable: body.valueNullable === true }
         return
       }
       case 'map': {
