@@ -25,12 +25,12 @@ const readers = {
       for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = R.readString(); j = 2 }
-        else if (j >= 1 && j <= 2 && R.match(F[2].keyBytes)) { k = 2; v2 = R.readBytes(); j = 3 }
-        else if (j === 3 && R.match(F[3].keyBytes)) { k = 3; v3 = R.readLink(); j = 4 }
-        else if (j === 4 && R.match(F[4].keyBytes)) { k = 4; v4 = (R.isNull() ? null : R.readLink()); j = 5 }
-        else if (j === 5 && R.match(F[5].keyBytes)) { k = 5; v5 = R.readInt(); j = 6 }
+        if (j === 0 && R.key(4, 1667524964, 0)) { k = 0; v0 = R.readString(); j = 1 }
+        else if (j === 1 && R.key(4, 1668441462, 0)) { k = 1; v1 = R.readString(); j = 2 }
+        else if (j >= 1 && j <= 2 && R.key(4, 1668508007, 0)) { k = 2; v2 = R.readBytes(); j = 3 }
+        else if (j === 3 && R.key(5, 1684300148, 1627389952)) { k = 3; v3 = R.readLink(); j = 4 }
+        else if (j === 4 && R.key(5, 1685090917, 1979711488)) { k = 4; v4 = (R.isNull() ? null : R.readLink()); j = 5 }
+        else if (j === 5 && R.key(8, 1735812466, 1936289646)) { k = 5; v5 = R.readInt(); j = 6 }
         else throw R.keyError(F, j, keyAt, "Commit", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -70,19 +70,19 @@ const readers = {
     try {
       if (n === 2) {
         k = -1
-        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "MSTNode", -1)
+        if (!R.key(2, 1634009088, 0)) throw R.keyError(F, 0, R.pos(), "MSTNode", -1)
         k = 0
         v0 = L0()
         k = -1
-        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "MSTNode", 0)
+        if (!R.key(2, 1634467840, 0)) throw R.keyError(F, 1, R.pos(), "MSTNode", 0)
         k = 1
         v1 = (R.isNull() ? null : R.readLink())
         j = 2
       } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = L0(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = (R.isNull() ? null : R.readLink()); j = 2 }
+        if (j === 0 && R.key(2, 1634009088, 0)) { k = 0; v0 = L0(); j = 1 }
+        else if (j === 1 && R.key(2, 1634467840, 0)) { k = 1; v1 = (R.isNull() ? null : R.readLink()); j = 2 }
         else throw R.keyError(F, j, keyAt, "MSTNode", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -106,29 +106,29 @@ const readers = {
     try {
       if (n === 4) {
         k = -1
-        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "TreeEntry", -1)
+        if (!R.key(2, 1634402304, 0)) throw R.keyError(F, 0, R.pos(), "TreeEntry", -1)
         k = 0
         v0 = R.readBytes()
         k = -1
-        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "TreeEntry", 0)
+        if (!R.key(2, 1634729984, 0)) throw R.keyError(F, 1, R.pos(), "TreeEntry", 0)
         k = 1
         v1 = R.readInt()
         k = -1
-        if (!R.match(F[2].keyBytes)) throw R.keyError(F, 2, R.pos(), "TreeEntry", 1)
+        if (!R.key(2, 1634992128, 0)) throw R.keyError(F, 2, R.pos(), "TreeEntry", 1)
         k = 2
         v2 = (R.isNull() ? null : R.readLink())
         k = -1
-        if (!R.match(F[3].keyBytes)) throw R.keyError(F, 3, R.pos(), "TreeEntry", 2)
+        if (!R.key(2, 1635123200, 0)) throw R.keyError(F, 3, R.pos(), "TreeEntry", 2)
         k = 3
         v3 = R.readLink()
         j = 4
       } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readBytes(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = R.readInt(); j = 2 }
-        else if (j === 2 && R.match(F[2].keyBytes)) { k = 2; v2 = (R.isNull() ? null : R.readLink()); j = 3 }
-        else if (j === 3 && R.match(F[3].keyBytes)) { k = 3; v3 = R.readLink(); j = 4 }
+        if (j === 0 && R.key(2, 1634402304, 0)) { k = 0; v0 = R.readBytes(); j = 1 }
+        else if (j === 1 && R.key(2, 1634729984, 0)) { k = 1; v1 = R.readInt(); j = 2 }
+        else if (j === 2 && R.key(2, 1634992128, 0)) { k = 2; v2 = (R.isNull() ? null : R.readLink()); j = 3 }
+        else if (j === 3 && R.key(2, 1635123200, 0)) { k = 3; v3 = R.readLink(); j = 4 }
         else throw R.keyError(F, j, keyAt, "TreeEntry", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -151,19 +151,19 @@ const readers = {
     try {
       if (n === 2) {
         k = -1
-        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "StrongRef", -1)
+        if (!R.key(4, 1667459428, 0)) throw R.keyError(F, 0, R.pos(), "StrongRef", -1)
         k = 0
         v0 = R.readString()
         k = -1
-        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "StrongRef", 0)
+        if (!R.key(4, 1668641385, 0)) throw R.keyError(F, 1, R.pos(), "StrongRef", 0)
         k = 1
         v1 = R.readString()
         j = 2
       } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = R.readString(); j = 2 }
+        if (j === 0 && R.key(4, 1667459428, 0)) { k = 0; v0 = R.readString(); j = 1 }
+        else if (j === 1 && R.key(4, 1668641385, 0)) { k = 1; v1 = R.readString(); j = 2 }
         else throw R.keyError(F, j, keyAt, "StrongRef", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -186,19 +186,19 @@ const readers = {
     try {
       if (n === 2) {
         k = -1
-        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "ReplyRef", -1)
+        if (!R.key(5, 1685221231, 1946157056)) throw R.keyError(F, 0, R.pos(), "ReplyRef", -1)
         k = 0
         v0 = F[0].node.read()
         k = -1
-        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "ReplyRef", 0)
+        if (!R.key(7, 1718641010, 1701737472)) throw R.keyError(F, 1, R.pos(), "ReplyRef", 0)
         k = 1
         v1 = F[1].node.read()
         j = 2
       } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = F[0].node.read(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = F[1].node.read(); j = 2 }
+        if (j === 0 && R.key(5, 1685221231, 1946157056)) { k = 0; v0 = F[0].node.read(); j = 1 }
+        else if (j === 1 && R.key(7, 1718641010, 1701737472)) { k = 1; v1 = F[1].node.read(); j = 2 }
         else throw R.keyError(F, j, keyAt, "ReplyRef", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -297,13 +297,13 @@ const readers = {
       for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = L0(); j = 1 }
-        else if (j >= 0 && j <= 1 && R.match(F[1].keyBytes)) { k = 1; v1 = R.readString(); j = 2 }
-        else if (j === 2 && R.match(F[2].keyBytes)) { k = 2; v2 = R.readString(); j = 3 }
-        else if (j === 3 && R.match(F[3].keyBytes)) { k = 3; v3 = F[3].node.read(); j = 4 }
-        else if (j >= 3 && j <= 4 && R.match(F[4].keyBytes)) { k = 4; v4 = L4(); j = 5 }
-        else if (j >= 3 && j <= 5 && R.match(F[5].keyBytes)) { k = 5; v5 = F[5].node.read(); j = 6 }
-        else if (j >= 3 && j <= 6 && R.match(F[6].keyBytes)) { k = 6; v6 = L6(); j = 7 }
+        if (j === 0 && R.key(5, 1685348711, 1929379840)) { k = 0; v0 = L0(); j = 1 }
+        else if (j >= 0 && j <= 1 && R.key(5, 1685349752, 1946157056)) { k = 1; v1 = R.readString(); j = 2 }
+        else if (j === 2 && R.key(6, 1696887929, 1885667328)) { k = 2; v2 = R.readString(); j = 3 }
+        else if (j === 3 && R.key(6, 1701145954, 1701052416)) { k = 3; v3 = F[3].node.read(); j = 4 }
+        else if (j >= 3 && j <= 4 && R.key(6, 1701601646, 1735589888)) { k = 4; v4 = L4(); j = 5 }
+        else if (j >= 3 && j <= 5 && R.key(6, 1701995888, 1819869184)) { k = 5; v5 = F[5].node.read(); j = 6 }
+        else if (j >= 3 && j <= 6 && R.key(7, 1717985635, 1702130432)) { k = 6; v6 = L6(); j = 7 }
         else if (j >= 3 && j <= 7 && R.match(F[7].keyBytes)) { k = 7; v7 = L7(); j = 8 }
         else if (j >= 3 && j <= 8 && R.match(F[8].keyBytes)) { k = 8; v8 = R.readString(); j = 9 }
         else throw R.keyError(F, j, keyAt, "Post", i > 0 ? j - 1 : -1)
@@ -345,19 +345,19 @@ const readers = {
     try {
       if (n === 2) {
         k = -1
-        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "Images", -1)
+        if (!R.key(6, 1696887929, 1885667328)) throw R.keyError(F, 0, R.pos(), "Images", -1)
         k = 0
         R.fixedField(F[0])
         k = -1
-        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "Images", 0)
+        if (!R.key(7, 1718185313, 1734701824)) throw R.keyError(F, 1, R.pos(), "Images", 0)
         k = 1
         v1 = L1()
         j = 2
       } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; R.fixedField(F[0]); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = L1(); j = 2 }
+        if (j === 0 && R.key(6, 1696887929, 1885667328)) { k = 0; R.fixedField(F[0]); j = 1 }
+        else if (j === 1 && R.key(7, 1718185313, 1734701824)) { k = 1; v1 = L1(); j = 2 }
         else throw R.keyError(F, j, keyAt, "Images", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -381,7 +381,7 @@ const readers = {
     try {
       if (n === 2) {
         k = -1
-        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "External", -1)
+        if (!R.key(6, 1696887929, 1885667328)) throw R.keyError(F, 0, R.pos(), "External", -1)
         k = 0
         R.fixedField(F[0])
         k = -1
@@ -392,7 +392,7 @@ const readers = {
       } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; R.fixedField(F[0]); j = 1 }
+        if (j === 0 && R.key(6, 1696887929, 1885667328)) { k = 0; R.fixedField(F[0]); j = 1 }
         else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = F[1].node.read(); j = 2 }
         else throw R.keyError(F, j, keyAt, "External", i > 0 ? j - 1 : -1)
       }
@@ -416,19 +416,19 @@ const readers = {
     try {
       if (n === 2) {
         k = -1
-        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "EmbedRecord", -1)
+        if (!R.key(6, 1696887929, 1885667328)) throw R.keyError(F, 0, R.pos(), "EmbedRecord", -1)
         k = 0
         R.fixedField(F[0])
         k = -1
-        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "EmbedRecord", 0)
+        if (!R.key(7, 1718773091, 1869767680)) throw R.keyError(F, 1, R.pos(), "EmbedRecord", 0)
         k = 1
         v1 = F[1].node.read()
         j = 2
       } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; R.fixedField(F[0]); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = F[1].node.read(); j = 2 }
+        if (j === 0 && R.key(6, 1696887929, 1885667328)) { k = 0; R.fixedField(F[0]); j = 1 }
+        else if (j === 1 && R.key(7, 1718773091, 1869767680)) { k = 1; v1 = F[1].node.read(); j = 2 }
         else throw R.keyError(F, j, keyAt, "EmbedRecord", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -469,14 +469,14 @@ const readers = {
     try {
       if (n === 1) {
         k = -1
-        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "Images", -1)
+        if (!R.key(7, 1718185313, 1734701824)) throw R.keyError(F, 0, R.pos(), "Images", -1)
         k = 0
         v0 = L0()
         j = 1
       } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = L0(); j = 1 }
+        if (j === 0 && R.key(7, 1718185313, 1734701824)) { k = 0; v0 = L0(); j = 1 }
         else throw R.keyError(F, j, keyAt, "Images", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -508,8 +508,8 @@ const readers = {
       for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = F[1].node.read(); j = 2 }
+        if (j === 0 && R.key(4, 1667329140, 0)) { k = 0; v0 = R.readString(); j = 1 }
+        else if (j === 1 && R.key(6, 1701408097, 1734672384)) { k = 1; v1 = F[1].node.read(); j = 2 }
         else if (j === 2 && R.match(F[2].keyBytes)) { k = 2; v2 = F[2].node.read(); j = 3 }
         else throw R.keyError(F, j, keyAt, "Image", i > 0 ? j - 1 : -1)
       }
@@ -532,19 +532,19 @@ const readers = {
     try {
       if (n === 2) {
         k = -1
-        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "AspectRatio", -1)
+        if (!R.key(6, 1702324580, 1952972800)) throw R.keyError(F, 0, R.pos(), "AspectRatio", -1)
         k = 0
         v0 = R.readInt()
         k = -1
-        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "AspectRatio", 0)
+        if (!R.key(7, 1718117737, 1734898688)) throw R.keyError(F, 1, R.pos(), "AspectRatio", 0)
         k = 1
         v1 = R.readInt()
         j = 2
       } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readInt(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = R.readInt(); j = 2 }
+        if (j === 0 && R.key(6, 1702324580, 1952972800)) { k = 0; v0 = R.readInt(); j = 1 }
+        else if (j === 1 && R.key(7, 1718117737, 1734898688)) { k = 1; v1 = R.readInt(); j = 2 }
         else throw R.keyError(F, j, keyAt, "AspectRatio", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -567,15 +567,15 @@ const readers = {
     try {
       if (n === 4) {
         k = -1
-        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "Blob", -1)
+        if (!R.key(4, 1668441446, 0)) throw R.keyError(F, 0, R.pos(), "Blob", -1)
         k = 0
         v0 = R.readLink()
         k = -1
-        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "Blob", 0)
+        if (!R.key(5, 1685285242, 1694498816)) throw R.keyError(F, 1, R.pos(), "Blob", 0)
         k = 1
         v1 = R.readInt()
         k = -1
-        if (!R.match(F[2].keyBytes)) throw R.keyError(F, 2, R.pos(), "Blob", 1)
+        if (!R.key(6, 1696887929, 1885667328)) throw R.keyError(F, 2, R.pos(), "Blob", 1)
         k = 2
         v2 = R.readString()
         k = -1
@@ -586,9 +586,9 @@ const readers = {
       } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readLink(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = R.readInt(); j = 2 }
-        else if (j === 2 && R.match(F[2].keyBytes)) { k = 2; v2 = R.readString(); j = 3 }
+        if (j === 0 && R.key(4, 1668441446, 0)) { k = 0; v0 = R.readLink(); j = 1 }
+        else if (j === 1 && R.key(5, 1685285242, 1694498816)) { k = 1; v1 = R.readInt(); j = 2 }
+        else if (j === 2 && R.key(6, 1696887929, 1885667328)) { k = 2; v2 = R.readString(); j = 3 }
         else if (j === 3 && R.match(F[3].keyBytes)) { k = 3; v3 = R.readString(); j = 4 }
         else throw R.keyError(F, j, keyAt, "Blob", i > 0 ? j - 1 : -1)
       }
@@ -651,9 +651,9 @@ const readers = {
       for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = F[1].node.read(); j = 2 }
-        else if (j >= 1 && j <= 2 && R.match(F[2].keyBytes)) { k = 2; v2 = R.readString(); j = 3 }
+        if (j === 0 && R.key(4, 1668641385, 0)) { k = 0; v0 = R.readString(); j = 1 }
+        else if (j === 1 && R.key(6, 1702127733, 1835139072)) { k = 1; v1 = F[1].node.read(); j = 2 }
+        else if (j >= 1 && j <= 2 && R.key(6, 1702127988, 1818558464)) { k = 2; v2 = R.readString(); j = 3 }
         else if (j === 3 && R.match(F[3].keyBytes)) { k = 3; v3 = R.readString(); j = 4 }
         else throw R.keyError(F, j, keyAt, "ExternalLink", i > 0 ? j - 1 : -1)
       }
@@ -676,14 +676,14 @@ const readers = {
     try {
       if (n === 1) {
         k = -1
-        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "EmbedRecord", -1)
+        if (!R.key(7, 1718773091, 1869767680)) throw R.keyError(F, 0, R.pos(), "EmbedRecord", -1)
         k = 0
         v0 = F[0].node.read()
         j = 1
       } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = F[0].node.read(); j = 1 }
+        if (j === 0 && R.key(7, 1718773091, 1869767680)) { k = 0; v0 = F[0].node.read(); j = 1 }
         else throw R.keyError(F, j, keyAt, "EmbedRecord", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -724,7 +724,7 @@ const readers = {
     try {
       if (n === 2) {
         k = -1
-        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "Facet", -1)
+        if (!R.key(6, 1701408356, 1702363136)) throw R.keyError(F, 0, R.pos(), "Facet", -1)
         k = 0
         v0 = F[0].node.read()
         k = -1
@@ -735,7 +735,7 @@ const readers = {
       } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = F[0].node.read(); j = 1 }
+        if (j === 0 && R.key(6, 1701408356, 1702363136)) { k = 0; v0 = F[0].node.read(); j = 1 }
         else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = L1(); j = 2 }
         else throw R.keyError(F, j, keyAt, "Facet", i > 0 ? j - 1 : -1)
       }
@@ -760,7 +760,7 @@ const readers = {
     try {
       if (n === 2) {
         k = -1
-        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "ByteSlice", -1)
+        if (!R.key(8, 1734506868, 1699049060)) throw R.keyError(F, 0, R.pos(), "ByteSlice", -1)
         k = 0
         v0 = R.readInt()
         k = -1
@@ -771,7 +771,7 @@ const readers = {
       } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readInt(); j = 1 }
+        if (j === 0 && R.key(8, 1734506868, 1699049060)) { k = 0; v0 = R.readInt(); j = 1 }
         else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = R.readInt(); j = 2 }
         else throw R.keyError(F, j, keyAt, "ByteSlice", i > 0 ? j - 1 : -1)
       }
@@ -795,19 +795,19 @@ const readers = {
     try {
       if (n === 2) {
         k = -1
-        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "FacetLink", -1)
+        if (!R.key(4, 1668641385, 0)) throw R.keyError(F, 0, R.pos(), "FacetLink", -1)
         k = 0
         v0 = R.readString()
         k = -1
-        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "FacetLink", 0)
+        if (!R.key(6, 1696887929, 1885667328)) throw R.keyError(F, 1, R.pos(), "FacetLink", 0)
         k = 1
         R.fixedField(F[1])
         j = 2
       } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; R.fixedField(F[1]); j = 2 }
+        if (j === 0 && R.key(4, 1668641385, 0)) { k = 0; v0 = R.readString(); j = 1 }
+        else if (j === 1 && R.key(6, 1696887929, 1885667328)) { k = 1; R.fixedField(F[1]); j = 2 }
         else throw R.keyError(F, j, keyAt, "FacetLink", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -830,19 +830,19 @@ const readers = {
     try {
       if (n === 2) {
         k = -1
-        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "FacetMention", -1)
+        if (!R.key(4, 1667524964, 0)) throw R.keyError(F, 0, R.pos(), "FacetMention", -1)
         k = 0
         v0 = R.readString()
         k = -1
-        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "FacetMention", 0)
+        if (!R.key(6, 1696887929, 1885667328)) throw R.keyError(F, 1, R.pos(), "FacetMention", 0)
         k = 1
         R.fixedField(F[1])
         j = 2
       } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; R.fixedField(F[1]); j = 2 }
+        if (j === 0 && R.key(4, 1667524964, 0)) { k = 0; v0 = R.readString(); j = 1 }
+        else if (j === 1 && R.key(6, 1696887929, 1885667328)) { k = 1; R.fixedField(F[1]); j = 2 }
         else throw R.keyError(F, j, keyAt, "FacetMention", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -865,19 +865,19 @@ const readers = {
     try {
       if (n === 2) {
         k = -1
-        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "FacetTag", -1)
+        if (!R.key(4, 1668571495, 0)) throw R.keyError(F, 0, R.pos(), "FacetTag", -1)
         k = 0
         v0 = R.readString()
         k = -1
-        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "FacetTag", 0)
+        if (!R.key(6, 1696887929, 1885667328)) throw R.keyError(F, 1, R.pos(), "FacetTag", 0)
         k = 1
         R.fixedField(F[1])
         j = 2
       } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; R.fixedField(F[1]); j = 2 }
+        if (j === 0 && R.key(4, 1668571495, 0)) { k = 0; v0 = R.readString(); j = 1 }
+        else if (j === 1 && R.key(6, 1696887929, 1885667328)) { k = 1; R.fixedField(F[1]); j = 2 }
         else throw R.keyError(F, j, keyAt, "FacetTag", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -900,14 +900,14 @@ const readers = {
     try {
       if (n === 1) {
         k = -1
-        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "FacetLink", -1)
+        if (!R.key(4, 1668641385, 0)) throw R.keyError(F, 0, R.pos(), "FacetLink", -1)
         k = 0
         v0 = R.readString()
         j = 1
       } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
+        if (j === 0 && R.key(4, 1668641385, 0)) { k = 0; v0 = R.readString(); j = 1 }
         else throw R.keyError(F, j, keyAt, "FacetLink", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -930,14 +930,14 @@ const readers = {
     try {
       if (n === 1) {
         k = -1
-        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "FacetMention", -1)
+        if (!R.key(4, 1667524964, 0)) throw R.keyError(F, 0, R.pos(), "FacetMention", -1)
         k = 0
         v0 = R.readString()
         j = 1
       } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
+        if (j === 0 && R.key(4, 1667524964, 0)) { k = 0; v0 = R.readString(); j = 1 }
         else throw R.keyError(F, j, keyAt, "FacetMention", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -960,14 +960,14 @@ const readers = {
     try {
       if (n === 1) {
         k = -1
-        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "FacetTag", -1)
+        if (!R.key(4, 1668571495, 0)) throw R.keyError(F, 0, R.pos(), "FacetTag", -1)
         k = 0
         v0 = R.readString()
         j = 1
       } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
+        if (j === 0 && R.key(4, 1668571495, 0)) { k = 0; v0 = R.readString(); j = 1 }
         else throw R.keyError(F, j, keyAt, "FacetTag", i > 0 ? j - 1 : -1)
       }
       k = -1

@@ -85,6 +85,21 @@ function factory (fields, reader, tuple = false) {
 }
 
 /**
+ * The test that the key at pos is field k's (moving past it): a key of up to 8 bytes (head
+ * included) compared to constants written here, a longer one by its bytes.
+ *
+ * @param {import('./read.js').StructField} f
+ * @param {number} k
+ * @returns {string}
+ */
+function keyTest (f, k) {
+  const b = f.keyBytes
+  if (b.length > 8) return `R.match(F[${k}].keyBytes)`
+  const word = (/** @type {number} */ from) => ((b[from] ?? 0) << 24) | ((b[from + 1] ?? 0) << 16) | ((b[from + 2] ?? 0) << 8) | (b[from + 3] ?? 0)
+  return `R.key(${b.length}, ${word(0)}, ${b.length > 4 ? word(4) : 0})`
+}
+
+/**
  * A field's key in an object literal; `__proto__` computed, as a literal's plain `__proto__:`
  * (quoted or not) sets the prototype rather than a property.
  *
@@ -169,7 +184,7 @@ function mapReader (name, fields) {
     return m
   })
   // an inline union member's discriminant (fixed) is checked, not stored
-  const cases = fields.map((f, k) => `${k === 0 ? '' : 'else '}if (${minJ[k] === k ? `j === ${k}` : `j >= ${minJ[k]} && j <= ${k}`} && R.match(F[${k}].keyBytes)) { k = ${k}; ${f.fixed !== null ? `R.fixedField(F[${k}])` : `v${k} = ${readExpression(f, k)}`}; j = ${k + 1} }`)
+  const cases = fields.map((f, k) => `${k === 0 ? '' : 'else '}if (${minJ[k] === k ? `j === ${k}` : `j >= ${minJ[k]} && j <= ${k}`} && ${keyTest(f, k)}) { k = ${k}; ${f.fixed !== null ? `R.fixedField(F[${k}])` : `v${k} = ${readExpression(f, k)}`}; j = ${k + 1} }`)
   const present = fields.map((f, k) => f.fixed !== null ? null : f.required ? `${prop(f.name)}: v${k}` : f.implicit !== undefined ? `${prop(f.name)}: v${k} === undefined ? F[${k}].implicit : v${k}` : null).filter((x) => x !== null)
   // an assignment to o.__proto__ would set the prototype: that field is defined instead
   const optional = fields.map((f, k) => !f.required && f.implicit === undefined
@@ -180,7 +195,7 @@ function mapReader (name, fields) {
   const straight = fields.length > 0 && fields.every((f) => f.required)
     ? `      if (n === ${fields.length}) {
 ${fields.map((f, k) => `        k = -1
-        if (!R.match(F[${k}].keyBytes)) throw R.keyError(F, ${k}, R.pos(), ${JSON.stringify(name)}, ${k - 1})
+        if (!${keyTest(f, k)}) throw R.keyError(F, ${k}, R.pos(), ${JSON.stringify(name)}, ${k - 1})
         k = ${k}
         ${f.fixed !== null ? `R.fixedField(F[${k}])` : `v${k} = ${readExpression(f, k)}`}`).join('\n')}
         j = ${fields.length}

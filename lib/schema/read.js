@@ -922,6 +922,24 @@ export const runtime = {
   readLink,
   readAny,
   match,
+  /**
+   * Whether the `n` bytes at pos (a key's head and UTF-8, 1 to 8 bytes) are those packed in `w0`
+   * (the first four, big-endian, zero-padded) and `w1` (the next four); moves pos past them if so.
+   * A written reader passes them as constants, so once this is inlined the compare is a few loads.
+   *
+   * @param {number} n
+   * @param {number} w0
+   * @param {number} w1
+   * @returns {boolean}
+   */
+  key (n, w0, w1) {
+    const p = pos
+    if (p + n > end) return false
+    if (((src[p] << 24) | (n > 1 ? src[p + 1] << 16 : 0) | (n > 2 ? src[p + 2] << 8 : 0) | (n > 3 ? src[p + 3] : 0)) !== w0) return false
+    if (n > 4 && ((src[p + 4] << 24) | (n > 5 ? src[p + 5] << 16 : 0) | (n > 6 ? src[p + 6] << 8 : 0) | (n > 7 ? src[p + 7] : 0)) !== w1) return false
+    pos = p + n
+    return true
+  },
   building: () => building,
   pos: () => pos,
   /** @returns {boolean} whether the item at pos is null (then read) */
