@@ -10,7 +10,7 @@
 //   const BlockHeader = compileTyped('BlockHeader')   // same API as compile(schema, 'BlockHeader')
 
 import { Compiler } from './compile.js'
-import { codeOf } from './read.js'
+import { codeOf, keyWords } from './read.js'
 
 /** the read expression for a field of each CODE (read.js) */
 const READS = ['', 'R.readString()', 'R.readBytes()', 'R.readInt()', 'R.readLink()', 'R.readBool()', 'R.readFloat()', 'R.readAny()']
@@ -93,10 +93,8 @@ function factory (fields, reader, tuple = false) {
  * @returns {string}
  */
 function keyTest (f, k) {
-  const b = f.keyBytes
-  if (b.length > 8) return `R.match(F[${k}].keyBytes)`
-  const word = (/** @type {number} */ from) => ((b[from] ?? 0) << 24) | ((b[from + 1] ?? 0) << 16) | ((b[from + 2] ?? 0) << 8) | (b[from + 3] ?? 0)
-  return `R.key(${b.length}, ${word(0)}, ${b.length > 4 ? word(4) : 0})`
+  if (f.keyBytes.length > 8) return `R.match(F[${k}].keyBytes)`
+  return `R.key(${keyWords(f.keyBytes).join(', ')})`
 }
 
 /**
