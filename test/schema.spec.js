@@ -517,6 +517,23 @@ describe('schema: struct readers written ahead of time (toJavaScript)', () => {
       fs.rmSync(file, { force: true })
     }
   })
+  it('a struct holding a list of itself through a named list type, read from the list type, as compile reads it', async () => {
+    // found by the schema oracle (seed 11): the list's written loop took its item's node when the
+    // struct's reader was made, before the list type (the root, being compiled) had one
+    const schema = fromDSL('type Node struct {\n  kids optional Nodes\n  n Int\n}\ntype Nodes [Node]')
+    const file = path.join(os.tmpdir(), `dag-cbor-fast-nodes-${process.pid}.mjs`)
+    fs.writeFileSync(file, toJavaScript(schema, { from: pathToFileURL(path.resolve('lib/schema/index.js')).href }))
+    try {
+      const aot = (await import(pathToFileURL(file).href)).compileTyped('Nodes')
+      const bytes = encode([{ n: 1, kids: [{ n: 2 }, { n: 3, kids: [] }] }])
+      assert.deepStrictEqual(aot.decode(bytes), compile(schema, 'Nodes').decode(bytes))
+      assert.deepStrictEqual(aot.decode(bytes), [{ n: 1, kids: [{ n: 2 }, { n: 3, kids: [] }] }])
+      const bad = encode([{ n: 1, kids: [{ n: 'x' }] }])
+      assert.equal(/** @type {any} */ (attemptError(() => aot.decode(bad)))?.message, /** @type {any} */ (attemptError(() => compile(schema, 'Nodes').decode(bad)))?.message)
+    } finally {
+      fs.rmSync(file, { force: true })
+    }
+  })
   it('the modules in bench/generated/ are what toJavaScript writes now', async () => {
     const { GENERATED } = await import('../bench/schema-corpora.js')
     for (const [file, text] of Object.entries(GENERATED())) {

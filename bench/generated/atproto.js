@@ -6,7 +6,17 @@ export const schema = {"types":{"Commit":{"struct":{"fields":{"did":{"type":"Str
 
 /** @type {Record<string, (R: any, F: any[]) => () => any>} */
 const readers = {
-  Commit: (R, F) => function readCommit () {
+  Commit: (R, F) => {
+  const V = ({ Object: function (v0, v1, v2, v3, v4, v5) {
+    this.did = v0
+    this.sig = v2
+    this.data = v3
+    this.prev = v4
+    this.version = v5
+    if (v1 !== undefined) this.rev = v1
+  } }).Object
+  V.prototype = Object.prototype
+  return function readCommit () {
     const n = R.mapHead("Commit")
     let j = 0
     let k = -1
@@ -15,12 +25,12 @@ const readers = {
       for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = R.readString(); j = 2 }
-        else if (j >= 1 && j <= 2 && R.match(F[2].keyBytes)) { k = 2; v2 = R.readBytes(); j = 3 }
-        else if (j === 3 && R.match(F[3].keyBytes)) { k = 3; v3 = R.readLink(); j = 4 }
-        else if (j === 4 && R.match(F[4].keyBytes)) { k = 4; v4 = (R.isNull() ? null : R.readLink()); j = 5 }
-        else if (j === 5 && R.match(F[5].keyBytes)) { k = 5; v5 = R.readInt(); j = 6 }
+        if (j === 0 && R.key(4, 1667524964, 0)) { k = 0; v0 = R.readString(); j = 1 }
+        else if (j === 1 && R.key(4, 1668441462, 0)) { k = 1; v1 = R.readString(); j = 2 }
+        else if (j >= 1 && j <= 2 && R.key(4, 1668508007, 0)) { k = 2; v2 = R.readBytes(); j = 3 }
+        else if (j === 3 && R.key(5, 1684300148, 1627389952)) { k = 3; v3 = R.readLink(); j = 4 }
+        else if (j === 4 && R.key(5, 1685090917, 1979711488)) { k = 4; v4 = (R.isNull() ? null : R.readLink()); j = 5 }
+        else if (j === 5 && R.key(8, 1735812466, 1936289646)) { k = 5; v5 = R.readInt(); j = 6 }
         else throw R.keyError(F, j, keyAt, "Commit", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -31,21 +41,48 @@ const readers = {
       throw k < 0 ? e : R.fieldError(e, F[k], null)
     }
     if (!R.building()) return null
-    const o = { did: v0, sig: v2, data: v3, prev: v4, version: v5 }
-    if (v1 !== undefined) o.rev = v1
-    return o
-  },
-  MSTNode: (R, F) => function readMSTNode () {
+    return new V(v0, v1, v2, v3, v4, v5)
+  }
+},
+  MSTNode: (R, F) => {
+  const N0 = F[0].node.list
+  function L0 () {
+    const n = R.listHead("TreeEntry")
+    const item = N0.item
+    const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
+    let i = 0
+    try {
+      for (; i < n; i++) {
+        const v = item.read()
+        if (list !== null) list[i] = v
+      }
+    } catch (e) {
+      throw R.itemError(e, i)
+    }
+    R.leave()
+    return list
+  }
+  return function readMSTNode () {
     const n = R.mapHead("MSTNode")
     let j = 0
     let k = -1
     let v0; let v1
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 2) {
+        k = -1
+        if (!R.key(2, 1634009088, 0)) throw R.keyError(F, 0, R.pos(), "MSTNode", -1)
+        k = 0
+        v0 = L0()
+        k = -1
+        if (!R.key(2, 1634467840, 0)) throw R.keyError(F, 1, R.pos(), "MSTNode", 0)
+        k = 1
+        v1 = (R.isNull() ? null : R.readLink())
+        j = 2
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = F[0].node.read(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = (R.isNull() ? null : R.readLink()); j = 2 }
+        if (j === 0 && R.key(2, 1634009088, 0)) { k = 0; v0 = L0(); j = 1 }
+        else if (j === 1 && R.key(2, 1634467840, 0)) { k = 1; v1 = (R.isNull() ? null : R.readLink()); j = 2 }
         else throw R.keyError(F, j, keyAt, "MSTNode", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -59,20 +96,39 @@ const readers = {
     const o = { e: v0, l: v1 }
 
     return o
-  },
+  }
+},
   TreeEntry: (R, F) => function readTreeEntry () {
     const n = R.mapHead("TreeEntry")
     let j = 0
     let k = -1
     let v0; let v1; let v2; let v3
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 4) {
+        k = -1
+        if (!R.key(2, 1634402304, 0)) throw R.keyError(F, 0, R.pos(), "TreeEntry", -1)
+        k = 0
+        v0 = R.readBytes()
+        k = -1
+        if (!R.key(2, 1634729984, 0)) throw R.keyError(F, 1, R.pos(), "TreeEntry", 0)
+        k = 1
+        v1 = R.readInt()
+        k = -1
+        if (!R.key(2, 1634992128, 0)) throw R.keyError(F, 2, R.pos(), "TreeEntry", 1)
+        k = 2
+        v2 = (R.isNull() ? null : R.readLink())
+        k = -1
+        if (!R.key(2, 1635123200, 0)) throw R.keyError(F, 3, R.pos(), "TreeEntry", 2)
+        k = 3
+        v3 = R.readLink()
+        j = 4
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readBytes(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = R.readInt(); j = 2 }
-        else if (j === 2 && R.match(F[2].keyBytes)) { k = 2; v2 = (R.isNull() ? null : R.readLink()); j = 3 }
-        else if (j === 3 && R.match(F[3].keyBytes)) { k = 3; v3 = R.readLink(); j = 4 }
+        if (j === 0 && R.key(2, 1634402304, 0)) { k = 0; v0 = R.readBytes(); j = 1 }
+        else if (j === 1 && R.key(2, 1634729984, 0)) { k = 1; v1 = R.readInt(); j = 2 }
+        else if (j === 2 && R.key(2, 1634992128, 0)) { k = 2; v2 = (R.isNull() ? null : R.readLink()); j = 3 }
+        else if (j === 3 && R.key(2, 1635123200, 0)) { k = 3; v3 = R.readLink(); j = 4 }
         else throw R.keyError(F, j, keyAt, "TreeEntry", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -93,11 +149,21 @@ const readers = {
     let k = -1
     let v0; let v1
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 2) {
+        k = -1
+        if (!R.key(4, 1667459428, 0)) throw R.keyError(F, 0, R.pos(), "StrongRef", -1)
+        k = 0
+        v0 = R.readString()
+        k = -1
+        if (!R.key(4, 1668641385, 0)) throw R.keyError(F, 1, R.pos(), "StrongRef", 0)
+        k = 1
+        v1 = R.readString()
+        j = 2
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = R.readString(); j = 2 }
+        if (j === 0 && R.key(4, 1667459428, 0)) { k = 0; v0 = R.readString(); j = 1 }
+        else if (j === 1 && R.key(4, 1668641385, 0)) { k = 1; v1 = R.readString(); j = 2 }
         else throw R.keyError(F, j, keyAt, "StrongRef", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -118,11 +184,21 @@ const readers = {
     let k = -1
     let v0; let v1
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 2) {
+        k = -1
+        if (!R.key(5, 1685221231, 1946157056)) throw R.keyError(F, 0, R.pos(), "ReplyRef", -1)
+        k = 0
+        v0 = F[0].node.read()
+        k = -1
+        if (!R.key(7, 1718641010, 1701737472)) throw R.keyError(F, 1, R.pos(), "ReplyRef", 0)
+        k = 1
+        v1 = F[1].node.read()
+        j = 2
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = F[0].node.read(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = F[1].node.read(); j = 2 }
+        if (j === 0 && R.key(5, 1685221231, 1946157056)) { k = 0; v0 = F[0].node.read(); j = 1 }
+        else if (j === 1 && R.key(7, 1718641010, 1701737472)) { k = 1; v1 = F[1].node.read(); j = 2 }
         else throw R.keyError(F, j, keyAt, "ReplyRef", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -137,7 +213,82 @@ const readers = {
 
     return o
   },
-  Post: (R, F) => function readPost () {
+  Post: (R, F) => {
+  function L0 () {
+    const n = R.listHead("String")
+    const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
+    let i = 0
+    try {
+      for (; i < n; i++) {
+        const v = R.readString()
+        if (list !== null) list[i] = v
+      }
+    } catch (e) {
+      throw R.itemError(e, i)
+    }
+    R.leave()
+    return list
+  }
+  function L4 () {
+    const n = R.listHead("String")
+    const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
+    let i = 0
+    try {
+      for (; i < n; i++) {
+        const v = R.readString()
+        if (list !== null) list[i] = v
+      }
+    } catch (e) {
+      throw R.itemError(e, i)
+    }
+    R.leave()
+    return list
+  }
+  const N6 = F[6].node.list
+  function L6 () {
+    const n = R.listHead("Facet")
+    const item = N6.item
+    const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
+    let i = 0
+    try {
+      for (; i < n; i++) {
+        const v = item.read()
+        if (list !== null) list[i] = v
+      }
+    } catch (e) {
+      throw R.itemError(e, i)
+    }
+    R.leave()
+    return list
+  }
+  function L7 () {
+    const n = R.listHead("Any")
+    const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
+    let i = 0
+    try {
+      for (; i < n; i++) {
+        const v = R.readAny()
+        if (list !== null) list[i] = v
+      }
+    } catch (e) {
+      throw R.itemError(e, i)
+    }
+    R.leave()
+    return list
+  }
+  const V = ({ Object: function (v0, v1, v2, v3, v4, v5, v6, v7, v8) {
+    this.text = v1
+    this.type = v2
+    this.createdAt = v8
+    if (v0 !== undefined) this.tags = v0
+    if (v3 !== undefined) this.embed = v3
+    if (v4 !== undefined) this.langs = v4
+    if (v5 !== undefined) this.reply = v5
+    if (v6 !== undefined) this.facets = v6
+    if (v7 !== undefined) this.entities = v7
+  } }).Object
+  V.prototype = Object.prototype
+  return function readPost () {
     const n = R.mapHead("Post")
     let j = 0
     let k = -1
@@ -146,14 +297,14 @@ const readers = {
       for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = F[0].node.read(); j = 1 }
-        else if (j >= 0 && j <= 1 && R.match(F[1].keyBytes)) { k = 1; v1 = R.readString(); j = 2 }
-        else if (j === 2 && R.match(F[2].keyBytes)) { k = 2; v2 = R.readString(); j = 3 }
-        else if (j === 3 && R.match(F[3].keyBytes)) { k = 3; v3 = F[3].node.read(); j = 4 }
-        else if (j >= 3 && j <= 4 && R.match(F[4].keyBytes)) { k = 4; v4 = F[4].node.read(); j = 5 }
-        else if (j >= 3 && j <= 5 && R.match(F[5].keyBytes)) { k = 5; v5 = F[5].node.read(); j = 6 }
-        else if (j >= 3 && j <= 6 && R.match(F[6].keyBytes)) { k = 6; v6 = F[6].node.read(); j = 7 }
-        else if (j >= 3 && j <= 7 && R.match(F[7].keyBytes)) { k = 7; v7 = F[7].node.read(); j = 8 }
+        if (j === 0 && R.key(5, 1685348711, 1929379840)) { k = 0; v0 = L0(); j = 1 }
+        else if (j >= 0 && j <= 1 && R.key(5, 1685349752, 1946157056)) { k = 1; v1 = R.readString(); j = 2 }
+        else if (j === 2 && R.key(6, 1696887929, 1885667328)) { k = 2; v2 = R.readString(); j = 3 }
+        else if (j === 3 && R.key(6, 1701145954, 1701052416)) { k = 3; v3 = F[3].node.read(); j = 4 }
+        else if (j >= 3 && j <= 4 && R.key(6, 1701601646, 1735589888)) { k = 4; v4 = L4(); j = 5 }
+        else if (j >= 3 && j <= 5 && R.key(6, 1701995888, 1819869184)) { k = 5; v5 = F[5].node.read(); j = 6 }
+        else if (j >= 3 && j <= 6 && R.key(7, 1717985635, 1702130432)) { k = 6; v6 = L6(); j = 7 }
+        else if (j >= 3 && j <= 7 && R.match(F[7].keyBytes)) { k = 7; v7 = L7(); j = 8 }
         else if (j >= 3 && j <= 8 && R.match(F[8].keyBytes)) { k = 8; v8 = R.readString(); j = 9 }
         else throw R.keyError(F, j, keyAt, "Post", i > 0 ? j - 1 : -1)
       }
@@ -165,25 +316,167 @@ const readers = {
       throw k < 0 ? e : R.fieldError(e, F[k], null)
     }
     if (!R.building()) return null
-    const o = { text: v1, type: v2, createdAt: v8 }
-    if (v0 !== undefined) o.tags = v0
-    if (v3 !== undefined) o.embed = v3
-    if (v4 !== undefined) o.langs = v4
-    if (v5 !== undefined) o.reply = v5
-    if (v6 !== undefined) o.facets = v6
-    if (v7 !== undefined) o.entities = v7
+    return new V(v0, v1, v2, v3, v4, v5, v6, v7, v8)
+  }
+},
+  "Embed|Images": (R, F) => {
+  const N1 = F[1].node.list
+  function L1 () {
+    const n = R.listHead("Image")
+    const item = N1.item
+    const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
+    let i = 0
+    try {
+      for (; i < n; i++) {
+        const v = item.read()
+        if (list !== null) list[i] = v
+      }
+    } catch (e) {
+      throw R.itemError(e, i)
+    }
+    R.leave()
+    return list
+  }
+  return function readImages () {
+    const n = R.mapHead("Images")
+    let j = 0
+    let k = -1
+    let v0; let v1
+    try {
+      if (n === 2) {
+        k = -1
+        if (!R.key(6, 1696887929, 1885667328)) throw R.keyError(F, 0, R.pos(), "Images", -1)
+        k = 0
+        R.fixedField(F[0])
+        k = -1
+        if (!R.key(7, 1718185313, 1734701824)) throw R.keyError(F, 1, R.pos(), "Images", 0)
+        k = 1
+        v1 = L1()
+        j = 2
+      } else for (let i = 0; i < n; i++) {
+        const keyAt = R.pos()
+        k = -1
+        if (j === 0 && R.key(6, 1696887929, 1885667328)) { k = 0; R.fixedField(F[0]); j = 1 }
+        else if (j === 1 && R.key(7, 1718185313, 1734701824)) { k = 1; v1 = L1(); j = 2 }
+        else throw R.keyError(F, j, keyAt, "Images", i > 0 ? j - 1 : -1)
+      }
+      k = -1
+      const missing = R.missingFrom(F, j, "Images")
+      if (missing !== null) throw missing
+      R.leave()
+    } catch (e) {
+      throw k < 0 ? e : R.fieldError(e, F[k], null)
+    }
+    if (!R.building()) return null
+    const o = { images: v1 }
+
+    return o
+  }
+},
+  "Embed|External": (R, F) => function readExternal () {
+    const n = R.mapHead("External")
+    let j = 0
+    let k = -1
+    let v0; let v1
+    try {
+      if (n === 2) {
+        k = -1
+        if (!R.key(6, 1696887929, 1885667328)) throw R.keyError(F, 0, R.pos(), "External", -1)
+        k = 0
+        R.fixedField(F[0])
+        k = -1
+        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "External", 0)
+        k = 1
+        v1 = F[1].node.read()
+        j = 2
+      } else for (let i = 0; i < n; i++) {
+        const keyAt = R.pos()
+        k = -1
+        if (j === 0 && R.key(6, 1696887929, 1885667328)) { k = 0; R.fixedField(F[0]); j = 1 }
+        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = F[1].node.read(); j = 2 }
+        else throw R.keyError(F, j, keyAt, "External", i > 0 ? j - 1 : -1)
+      }
+      k = -1
+      const missing = R.missingFrom(F, j, "External")
+      if (missing !== null) throw missing
+      R.leave()
+    } catch (e) {
+      throw k < 0 ? e : R.fieldError(e, F[k], null)
+    }
+    if (!R.building()) return null
+    const o = { external: v1 }
+
     return o
   },
-  Images: (R, F) => function readImages () {
+  "Embed|EmbedRecord": (R, F) => function readEmbedRecord () {
+    const n = R.mapHead("EmbedRecord")
+    let j = 0
+    let k = -1
+    let v0; let v1
+    try {
+      if (n === 2) {
+        k = -1
+        if (!R.key(6, 1696887929, 1885667328)) throw R.keyError(F, 0, R.pos(), "EmbedRecord", -1)
+        k = 0
+        R.fixedField(F[0])
+        k = -1
+        if (!R.key(7, 1718773091, 1869767680)) throw R.keyError(F, 1, R.pos(), "EmbedRecord", 0)
+        k = 1
+        v1 = F[1].node.read()
+        j = 2
+      } else for (let i = 0; i < n; i++) {
+        const keyAt = R.pos()
+        k = -1
+        if (j === 0 && R.key(6, 1696887929, 1885667328)) { k = 0; R.fixedField(F[0]); j = 1 }
+        else if (j === 1 && R.key(7, 1718773091, 1869767680)) { k = 1; v1 = F[1].node.read(); j = 2 }
+        else throw R.keyError(F, j, keyAt, "EmbedRecord", i > 0 ? j - 1 : -1)
+      }
+      k = -1
+      const missing = R.missingFrom(F, j, "EmbedRecord")
+      if (missing !== null) throw missing
+      R.leave()
+    } catch (e) {
+      throw k < 0 ? e : R.fieldError(e, F[k], null)
+    }
+    if (!R.building()) return null
+    const o = { record: v1 }
+
+    return o
+  },
+  Images: (R, F) => {
+  const N0 = F[0].node.list
+  function L0 () {
+    const n = R.listHead("Image")
+    const item = N0.item
+    const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
+    let i = 0
+    try {
+      for (; i < n; i++) {
+        const v = item.read()
+        if (list !== null) list[i] = v
+      }
+    } catch (e) {
+      throw R.itemError(e, i)
+    }
+    R.leave()
+    return list
+  }
+  return function readImages () {
     const n = R.mapHead("Images")
     let j = 0
     let k = -1
     let v0
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 1) {
+        k = -1
+        if (!R.key(7, 1718185313, 1734701824)) throw R.keyError(F, 0, R.pos(), "Images", -1)
+        k = 0
+        v0 = L0()
+        j = 1
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = F[0].node.read(); j = 1 }
+        if (j === 0 && R.key(7, 1718185313, 1734701824)) { k = 0; v0 = L0(); j = 1 }
         else throw R.keyError(F, j, keyAt, "Images", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -197,8 +490,16 @@ const readers = {
     const o = { images: v0 }
 
     return o
-  },
-  Image: (R, F) => function readImage () {
+  }
+},
+  Image: (R, F) => {
+  const V = ({ Object: function (v0, v1, v2) {
+    this.alt = v0
+    this.image = v1
+    if (v2 !== undefined) this.aspectRatio = v2
+  } }).Object
+  V.prototype = Object.prototype
+  return function readImage () {
     const n = R.mapHead("Image")
     let j = 0
     let k = -1
@@ -207,8 +508,8 @@ const readers = {
       for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = F[1].node.read(); j = 2 }
+        if (j === 0 && R.key(4, 1667329140, 0)) { k = 0; v0 = R.readString(); j = 1 }
+        else if (j === 1 && R.key(6, 1701408097, 1734672384)) { k = 1; v1 = F[1].node.read(); j = 2 }
         else if (j === 2 && R.match(F[2].keyBytes)) { k = 2; v2 = F[2].node.read(); j = 3 }
         else throw R.keyError(F, j, keyAt, "Image", i > 0 ? j - 1 : -1)
       }
@@ -220,21 +521,30 @@ const readers = {
       throw k < 0 ? e : R.fieldError(e, F[k], null)
     }
     if (!R.building()) return null
-    const o = { alt: v0, image: v1 }
-    if (v2 !== undefined) o.aspectRatio = v2
-    return o
-  },
+    return new V(v0, v1, v2)
+  }
+},
   AspectRatio: (R, F) => function readAspectRatio () {
     const n = R.mapHead("AspectRatio")
     let j = 0
     let k = -1
     let v0; let v1
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 2) {
+        k = -1
+        if (!R.key(6, 1702324580, 1952972800)) throw R.keyError(F, 0, R.pos(), "AspectRatio", -1)
+        k = 0
+        v0 = R.readInt()
+        k = -1
+        if (!R.key(7, 1718117737, 1734898688)) throw R.keyError(F, 1, R.pos(), "AspectRatio", 0)
+        k = 1
+        v1 = R.readInt()
+        j = 2
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readInt(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = R.readInt(); j = 2 }
+        if (j === 0 && R.key(6, 1702324580, 1952972800)) { k = 0; v0 = R.readInt(); j = 1 }
+        else if (j === 1 && R.key(7, 1718117737, 1734898688)) { k = 1; v1 = R.readInt(); j = 2 }
         else throw R.keyError(F, j, keyAt, "AspectRatio", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -255,12 +565,30 @@ const readers = {
     let k = -1
     let v0; let v1; let v2; let v3
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 4) {
+        k = -1
+        if (!R.key(4, 1668441446, 0)) throw R.keyError(F, 0, R.pos(), "Blob", -1)
+        k = 0
+        v0 = R.readLink()
+        k = -1
+        if (!R.key(5, 1685285242, 1694498816)) throw R.keyError(F, 1, R.pos(), "Blob", 0)
+        k = 1
+        v1 = R.readInt()
+        k = -1
+        if (!R.key(6, 1696887929, 1885667328)) throw R.keyError(F, 2, R.pos(), "Blob", 1)
+        k = 2
+        v2 = R.readString()
+        k = -1
+        if (!R.match(F[3].keyBytes)) throw R.keyError(F, 3, R.pos(), "Blob", 2)
+        k = 3
+        v3 = R.readString()
+        j = 4
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readLink(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = R.readInt(); j = 2 }
-        else if (j === 2 && R.match(F[2].keyBytes)) { k = 2; v2 = R.readString(); j = 3 }
+        if (j === 0 && R.key(4, 1668441446, 0)) { k = 0; v0 = R.readLink(); j = 1 }
+        else if (j === 1 && R.key(5, 1685285242, 1694498816)) { k = 1; v1 = R.readInt(); j = 2 }
+        else if (j === 2 && R.key(6, 1696887929, 1885667328)) { k = 2; v2 = R.readString(); j = 3 }
         else if (j === 3 && R.match(F[3].keyBytes)) { k = 3; v3 = R.readString(); j = 4 }
         else throw R.keyError(F, j, keyAt, "Blob", i > 0 ? j - 1 : -1)
       }
@@ -282,7 +610,13 @@ const readers = {
     let k = -1
     let v0
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 1) {
+        k = -1
+        if (!R.match(F[0].keyBytes)) throw R.keyError(F, 0, R.pos(), "External", -1)
+        k = 0
+        v0 = F[0].node.read()
+        j = 1
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
         if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = F[0].node.read(); j = 1 }
@@ -300,7 +634,15 @@ const readers = {
 
     return o
   },
-  ExternalLink: (R, F) => function readExternalLink () {
+  ExternalLink: (R, F) => {
+  const V = ({ Object: function (v0, v1, v2, v3) {
+    this.uri = v0
+    this.title = v2
+    this.description = v3
+    if (v1 !== undefined) this.thumb = v1
+  } }).Object
+  V.prototype = Object.prototype
+  return function readExternalLink () {
     const n = R.mapHead("ExternalLink")
     let j = 0
     let k = -1
@@ -309,9 +651,9 @@ const readers = {
       for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = F[1].node.read(); j = 2 }
-        else if (j >= 1 && j <= 2 && R.match(F[2].keyBytes)) { k = 2; v2 = R.readString(); j = 3 }
+        if (j === 0 && R.key(4, 1668641385, 0)) { k = 0; v0 = R.readString(); j = 1 }
+        else if (j === 1 && R.key(6, 1702127733, 1835139072)) { k = 1; v1 = F[1].node.read(); j = 2 }
+        else if (j >= 1 && j <= 2 && R.key(6, 1702127988, 1818558464)) { k = 2; v2 = R.readString(); j = 3 }
         else if (j === 3 && R.match(F[3].keyBytes)) { k = 3; v3 = R.readString(); j = 4 }
         else throw R.keyError(F, j, keyAt, "ExternalLink", i > 0 ? j - 1 : -1)
       }
@@ -323,20 +665,25 @@ const readers = {
       throw k < 0 ? e : R.fieldError(e, F[k], null)
     }
     if (!R.building()) return null
-    const o = { uri: v0, title: v2, description: v3 }
-    if (v1 !== undefined) o.thumb = v1
-    return o
-  },
+    return new V(v0, v1, v2, v3)
+  }
+},
   EmbedRecord: (R, F) => function readEmbedRecord () {
     const n = R.mapHead("EmbedRecord")
     let j = 0
     let k = -1
     let v0
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 1) {
+        k = -1
+        if (!R.key(7, 1718773091, 1869767680)) throw R.keyError(F, 0, R.pos(), "EmbedRecord", -1)
+        k = 0
+        v0 = F[0].node.read()
+        j = 1
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = F[0].node.read(); j = 1 }
+        if (j === 0 && R.key(7, 1718773091, 1869767680)) { k = 0; v0 = F[0].node.read(); j = 1 }
         else throw R.keyError(F, j, keyAt, "EmbedRecord", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -351,17 +698,45 @@ const readers = {
 
     return o
   },
-  Facet: (R, F) => function readFacet () {
+  Facet: (R, F) => {
+  const N1 = F[1].node.list
+  function L1 () {
+    const n = R.listHead("Feature")
+    const item = N1.item
+    const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
+    let i = 0
+    try {
+      for (; i < n; i++) {
+        const v = item.read()
+        if (list !== null) list[i] = v
+      }
+    } catch (e) {
+      throw R.itemError(e, i)
+    }
+    R.leave()
+    return list
+  }
+  return function readFacet () {
     const n = R.mapHead("Facet")
     let j = 0
     let k = -1
     let v0; let v1
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 2) {
+        k = -1
+        if (!R.key(6, 1701408356, 1702363136)) throw R.keyError(F, 0, R.pos(), "Facet", -1)
+        k = 0
+        v0 = F[0].node.read()
+        k = -1
+        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "Facet", 0)
+        k = 1
+        v1 = L1()
+        j = 2
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = F[0].node.read(); j = 1 }
-        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = F[1].node.read(); j = 2 }
+        if (j === 0 && R.key(6, 1701408356, 1702363136)) { k = 0; v0 = F[0].node.read(); j = 1 }
+        else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = L1(); j = 2 }
         else throw R.keyError(F, j, keyAt, "Facet", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -375,17 +750,28 @@ const readers = {
     const o = { index: v0, features: v1 }
 
     return o
-  },
+  }
+},
   ByteSlice: (R, F) => function readByteSlice () {
     const n = R.mapHead("ByteSlice")
     let j = 0
     let k = -1
     let v0; let v1
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 2) {
+        k = -1
+        if (!R.key(8, 1734506868, 1699049060)) throw R.keyError(F, 0, R.pos(), "ByteSlice", -1)
+        k = 0
+        v0 = R.readInt()
+        k = -1
+        if (!R.match(F[1].keyBytes)) throw R.keyError(F, 1, R.pos(), "ByteSlice", 0)
+        k = 1
+        v1 = R.readInt()
+        j = 2
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readInt(); j = 1 }
+        if (j === 0 && R.key(8, 1734506868, 1699049060)) { k = 0; v0 = R.readInt(); j = 1 }
         else if (j === 1 && R.match(F[1].keyBytes)) { k = 1; v1 = R.readInt(); j = 2 }
         else throw R.keyError(F, j, keyAt, "ByteSlice", i > 0 ? j - 1 : -1)
       }
@@ -401,16 +787,127 @@ const readers = {
 
     return o
   },
+  "Feature|FacetLink": (R, F) => function readFacetLink () {
+    const n = R.mapHead("FacetLink")
+    let j = 0
+    let k = -1
+    let v0; let v1
+    try {
+      if (n === 2) {
+        k = -1
+        if (!R.key(4, 1668641385, 0)) throw R.keyError(F, 0, R.pos(), "FacetLink", -1)
+        k = 0
+        v0 = R.readString()
+        k = -1
+        if (!R.key(6, 1696887929, 1885667328)) throw R.keyError(F, 1, R.pos(), "FacetLink", 0)
+        k = 1
+        R.fixedField(F[1])
+        j = 2
+      } else for (let i = 0; i < n; i++) {
+        const keyAt = R.pos()
+        k = -1
+        if (j === 0 && R.key(4, 1668641385, 0)) { k = 0; v0 = R.readString(); j = 1 }
+        else if (j === 1 && R.key(6, 1696887929, 1885667328)) { k = 1; R.fixedField(F[1]); j = 2 }
+        else throw R.keyError(F, j, keyAt, "FacetLink", i > 0 ? j - 1 : -1)
+      }
+      k = -1
+      const missing = R.missingFrom(F, j, "FacetLink")
+      if (missing !== null) throw missing
+      R.leave()
+    } catch (e) {
+      throw k < 0 ? e : R.fieldError(e, F[k], null)
+    }
+    if (!R.building()) return null
+    const o = { uri: v0 }
+
+    return o
+  },
+  "Feature|FacetMention": (R, F) => function readFacetMention () {
+    const n = R.mapHead("FacetMention")
+    let j = 0
+    let k = -1
+    let v0; let v1
+    try {
+      if (n === 2) {
+        k = -1
+        if (!R.key(4, 1667524964, 0)) throw R.keyError(F, 0, R.pos(), "FacetMention", -1)
+        k = 0
+        v0 = R.readString()
+        k = -1
+        if (!R.key(6, 1696887929, 1885667328)) throw R.keyError(F, 1, R.pos(), "FacetMention", 0)
+        k = 1
+        R.fixedField(F[1])
+        j = 2
+      } else for (let i = 0; i < n; i++) {
+        const keyAt = R.pos()
+        k = -1
+        if (j === 0 && R.key(4, 1667524964, 0)) { k = 0; v0 = R.readString(); j = 1 }
+        else if (j === 1 && R.key(6, 1696887929, 1885667328)) { k = 1; R.fixedField(F[1]); j = 2 }
+        else throw R.keyError(F, j, keyAt, "FacetMention", i > 0 ? j - 1 : -1)
+      }
+      k = -1
+      const missing = R.missingFrom(F, j, "FacetMention")
+      if (missing !== null) throw missing
+      R.leave()
+    } catch (e) {
+      throw k < 0 ? e : R.fieldError(e, F[k], null)
+    }
+    if (!R.building()) return null
+    const o = { did: v0 }
+
+    return o
+  },
+  "Feature|FacetTag": (R, F) => function readFacetTag () {
+    const n = R.mapHead("FacetTag")
+    let j = 0
+    let k = -1
+    let v0; let v1
+    try {
+      if (n === 2) {
+        k = -1
+        if (!R.key(4, 1668571495, 0)) throw R.keyError(F, 0, R.pos(), "FacetTag", -1)
+        k = 0
+        v0 = R.readString()
+        k = -1
+        if (!R.key(6, 1696887929, 1885667328)) throw R.keyError(F, 1, R.pos(), "FacetTag", 0)
+        k = 1
+        R.fixedField(F[1])
+        j = 2
+      } else for (let i = 0; i < n; i++) {
+        const keyAt = R.pos()
+        k = -1
+        if (j === 0 && R.key(4, 1668571495, 0)) { k = 0; v0 = R.readString(); j = 1 }
+        else if (j === 1 && R.key(6, 1696887929, 1885667328)) { k = 1; R.fixedField(F[1]); j = 2 }
+        else throw R.keyError(F, j, keyAt, "FacetTag", i > 0 ? j - 1 : -1)
+      }
+      k = -1
+      const missing = R.missingFrom(F, j, "FacetTag")
+      if (missing !== null) throw missing
+      R.leave()
+    } catch (e) {
+      throw k < 0 ? e : R.fieldError(e, F[k], null)
+    }
+    if (!R.building()) return null
+    const o = { tag: v0 }
+
+    return o
+  },
   FacetLink: (R, F) => function readFacetLink () {
     const n = R.mapHead("FacetLink")
     let j = 0
     let k = -1
     let v0
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 1) {
+        k = -1
+        if (!R.key(4, 1668641385, 0)) throw R.keyError(F, 0, R.pos(), "FacetLink", -1)
+        k = 0
+        v0 = R.readString()
+        j = 1
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
+        if (j === 0 && R.key(4, 1668641385, 0)) { k = 0; v0 = R.readString(); j = 1 }
         else throw R.keyError(F, j, keyAt, "FacetLink", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -431,10 +928,16 @@ const readers = {
     let k = -1
     let v0
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 1) {
+        k = -1
+        if (!R.key(4, 1667524964, 0)) throw R.keyError(F, 0, R.pos(), "FacetMention", -1)
+        k = 0
+        v0 = R.readString()
+        j = 1
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
+        if (j === 0 && R.key(4, 1667524964, 0)) { k = 0; v0 = R.readString(); j = 1 }
         else throw R.keyError(F, j, keyAt, "FacetMention", i > 0 ? j - 1 : -1)
       }
       k = -1
@@ -455,10 +958,16 @@ const readers = {
     let k = -1
     let v0
     try {
-      for (let i = 0; i < n; i++) {
+      if (n === 1) {
+        k = -1
+        if (!R.key(4, 1668571495, 0)) throw R.keyError(F, 0, R.pos(), "FacetTag", -1)
+        k = 0
+        v0 = R.readString()
+        j = 1
+      } else for (let i = 0; i < n; i++) {
         const keyAt = R.pos()
         k = -1
-        if (j === 0 && R.match(F[0].keyBytes)) { k = 0; v0 = R.readString(); j = 1 }
+        if (j === 0 && R.key(4, 1668571495, 0)) { k = 0; v0 = R.readString(); j = 1 }
         else throw R.keyError(F, j, keyAt, "FacetTag", i > 0 ? j - 1 : -1)
       }
       k = -1

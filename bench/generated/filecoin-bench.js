@@ -18,16 +18,66 @@ const readers = {
       throw i < 2 ? R.fieldError(e, F[i], i) : e
     }
   },
-  BlockHeader: (R, F) => function readBlockHeader () {
+  BlockHeader: (R, F) => {
+  const N3 = F[3].node.list
+  function L3 () {
+    const n = R.listHead("BeaconEntry")
+    const item = N3.item
+    const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
+    let i = 0
+    try {
+      for (; i < n; i++) {
+        const v = item.read()
+        if (list !== null) list[i] = v
+      }
+    } catch (e) {
+      throw R.itemError(e, i)
+    }
+    R.leave()
+    return list
+  }
+  const N4 = F[4].node.list
+  function L4 () {
+    const n = R.listHead("PoStProof")
+    const item = N4.item
+    const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
+    let i = 0
+    try {
+      for (; i < n; i++) {
+        const v = item.read()
+        if (list !== null) list[i] = v
+      }
+    } catch (e) {
+      throw R.itemError(e, i)
+    }
+    R.leave()
+    return list
+  }
+  function L5 () {
+    const n = R.listHead("&BlockHeader")
+    const list = R.building() ? (n <= 1024 ? new Array(n) : []) : null
+    let i = 0
+    try {
+      for (; i < n; i++) {
+        const v = R.readLink()
+        if (list !== null) list[i] = v
+      }
+    } catch (e) {
+      throw R.itemError(e, i)
+    }
+    R.leave()
+    return list
+  }
+  return function readBlockHeader () {
     R.tupleHead(16, "BlockHeader")
     let i = 0
     try {
       const v0 = R.readBytes(); i++
       const v1 = (R.isNull() ? null : F[1].node.read()); i++
       const v2 = (R.isNull() ? null : F[2].node.read()); i++
-      const v3 = F[3].node.read(); i++
-      const v4 = F[4].node.read(); i++
-      const v5 = F[5].node.read(); i++
+      const v3 = L3(); i++
+      const v4 = L4(); i++
+      const v5 = L5(); i++
       const v6 = R.readBytes(); i++
       const v7 = R.readInt(); i++
       const v8 = R.readLink(); i++
@@ -43,7 +93,8 @@ const readers = {
     } catch (e) {
       throw i < 16 ? R.fieldError(e, F[i], i) : e
     }
-  },
+  }
+},
   Ticket: (R, F) => function readTicket () {
     R.tupleHead(1, "Ticket")
     let i = 0

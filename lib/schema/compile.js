@@ -9,7 +9,9 @@ import * as W from './write.js'
 
 /**
  * @typedef {(runtime: typeof R.runtime, fields: R.StructField[]) => R.Read} StructReaderFactory
- * @typedef {{ name: string, read: R.Read, write: W.Write }} Node
+ * @typedef {{ name: string, read: R.Read, write: W.Write, list?: { item: Node, nullable: boolean } }} Node - a list's
+ *   node names its item's (toJavaScript's readers read a list field's items in a loop of their own;
+ *   item is null while a recursive item type is being compiled)
  * @typedef {Record<string, any>} TypeDefn - one type of the DMT: `{ struct: {...} }`, `{ int: {} }`, ...
  */
 
@@ -198,7 +200,11 @@ export class Compiler {
         return
       case 'list': {
         if (body.valueNullable === true) this.checkNullable(name, 'list.valueNullable', 'values are', 'their', body.valueType)
+        // set before the item's node is made: a recursive item type's written reader takes it then
+        const list = { item: /** @type {Node} */ (/** @type {unknown} */ (null)), nullable: body.valueNullable === true }
+        node.list = list
         const value = this.node(body.valueType, `the values of ${name}`)
+        list.item = value
         node.read = R.listReader(value, body.valueNullable === true)
         node.write = W.listWriter(value, body.valueNullable === true)
         return
@@ -508,8 +514,10 @@ export class Compiler {
         if (defn === undefined || !isObject(defn) || !isObject(defn.struct)) throw refuse(name, `member ${typeName} of an inline union must be a struct of map representation`)
         const s = this.struct(typeName, defn.struct, { key, value })
         if (s.tuple) throw refuse(name, `member ${typeName} of an inline union must be a struct of map representation`)
+        // readers written ahead of time name a member's reader `Union|Member` (it checks the discriminant too)
+        const written = hasOwn(this.readers, `${name}|${typeName}`) ? this.readers[`${name}|${typeName}`] : undefined
         /** @type {Node} */
-        const variant = { name: typeName, read: R.structMapReader(typeName, s.fields), write: W.structMapWriter(typeName, s.writeFields) }
+        const variant = { name: typeName, read: written !== undefined ? written(R.runtime, s.fields) : R.structMapReader(typeName, s.fields), write: W.structMapWriter(typeName, s.writeFields) }
         return { typeName, key: value, keyBytes: textBytes(value), node: variant }
       })
       if (!members.length) throw refuse(name, 'a union needs members')

@@ -498,6 +498,38 @@ function match (bytes) {
 }
 
 /**
+ * Whether the `n` bytes at pos (a key's head and UTF-8, 1 to 8 bytes) are those packed in `w0`
+ * (the first four, big-endian, zero-padded) and `w1` (the next four); moves pos past them if so.
+ * Readers written ahead of time pass them as constants (runtime.key), so once this is inlined the
+ * compare is a few loads; the struct readers below pass each field's, made when it is compiled.
+ *
+ * @param {number} n
+ * @param {number} w0
+ * @param {number} w1
+ * @returns {boolean}
+ */
+function matchWords (n, w0, w1) {
+  const p = pos
+  if (p + n > end) return false
+  if (((src[p] << 24) | (n > 1 ? src[p + 1] << 16 : 0) | (n > 2 ? src[p + 2] << 8 : 0) | (n > 3 ? src[p + 3] : 0)) !== w0) return false
+  if (n > 4 && ((src[p + 4] << 24) | (n > 5 ? src[p + 5] << 16 : 0) | (n > 6 ? src[p + 6] << 8 : 0) | (n > 7 ? src[p + 7] : 0)) !== w1) return false
+  pos = p + n
+  return true
+}
+
+/**
+ * A key's bytes as matchWords takes them: its length, then its first and next four bytes packed
+ * big-endian (zero-padded).
+ *
+ * @param {Uint8Array} b
+ * @returns {[number, number, number]}
+ */
+export function keyWords (b) {
+  const word = (/** @type {number} */ from) => ((b[from] ?? 0) << 24) | ((b[from + 1] ?? 0) << 16) | ((b[from + 2] ?? 0) << 8) | (b[from + 3] ?? 0)
+  return [b.length, word(0), b.length > 4 ? word(4) : 0]
+}
+
+/**
  * Store a field of a typed value: as an own property even when it is named __proto__ (whose
  * assignment would set the prototype instead).
  *
@@ -538,6 +570,10 @@ export function structMapReader (typeName, fields) {
   const expected = `a map (struct ${typeName})`
   // only a struct with a field named __proto__ pays for the check at each store
   const proto = fields.some((f) => f.name === '__proto__')
+  // each key of up to 8 bytes compared as matchWords takes it, a longer one by its bytes
+  const keyLength = Int32Array.from(fields, (f) => f.keyBytes.length)
+  const keyWord0 = Int32Array.from(fields, (f) => keyWords(f.keyBytes)[1])
+  const keyWord1 = Int32Array.from(fields, (f) => keyWords(f.keyBytes)[2])
   return function readStruct () {
     const at = pos
     const n = headLength(5)
@@ -556,7 +592,7 @@ export function structMapReader (typeName, fields) {
         for (;;) {
           if (j === F) throw keyError(fields, j, keyAt, typeName, i > 0 ? last : -1, at)
           const f = fields[j]
-          if (match(f.keyBytes)) {
+          if (keyLength[j] <= 8 ? matchWords(keyLength[j], keyWord0[j], keyWord1[j]) : match(f.keyBytes)) {
             field = f
             break
           }
@@ -922,6 +958,7 @@ export const runtime = {
   readLink,
   readAny,
   match,
+  key: matchWords,
   building: () => building,
   pos: () => pos,
   /** @returns {boolean} whether the item at pos is null (then read) */
@@ -961,6 +998,35 @@ export const runtime = {
   },
   leave () {
     depth--
+  },
+  /**
+   * The head of a list whose items are `itemName`s; enters a level; returns its length.
+   *
+   * @param {string} itemName
+   * @returns {number}
+   */
+  listHead (itemName) {
+    const at = pos
+    const n = headLength(4)
+    if (n < 0) throw kindError(`a list (${itemName} list)`, at)
+    enter(at)
+    return n
+  },
+  /**
+   * @param {any} e - thrown while item `i` of a list was read
+   * @param {number} i
+   */
+  itemError (e, i) {
+    return withSegments(e, i, `[${i}]`)
+  },
+  /**
+   * Whether the bytes at pos are an inline union's discriminant value `fixed` (then read past); an
+   * error if not (the union read it there before its member's reader was called).
+   *
+   * @param {StructField} field
+   */
+  fixedField (field) {
+    if (!match(/** @type {Uint8Array} */ (field.fixed))) throw fail('schema-union', `the discriminant ${JSON.stringify(field.key)} changed while read`, pos)
   },
   keyError,
   /**
