@@ -34,6 +34,13 @@ function rejects (input, rule, offset, { relaxable = false, path } = {}) {
 }
 
 describe('decode', () => {
+  it("is also the package's entry dag-cbor-fast/decode, which names decode and decodeFirst only (lib/decode.js's other exports are internals)", async () => {
+    const entry = await import('dag-cbor-fast/decode')
+    assert.deepEqual(Object.keys(entry).sort(), ['decode', 'decodeFirst'])
+    assert.equal(entry.decode, decode)
+    assert.equal(entry.decodeFirst, decodeFirst)
+  })
+
   describe('input forms', () => {
     it('a Uint8Array, a view with a non-zero byteOffset, an ArrayBuffer', () => {
       const backing = bytes('ff8201026100ff')
