@@ -132,10 +132,3 @@ export async function readBlockAt (source, offset, length) {
   if (missing(block.cid.code, block.cid.multihash.code)) await loadFor(block.cid.code, block.cid.multihash.code)
   return block
 }
-
-/** @param {number} n bytes of an unsigned varint holding n */
-export function varintSize (n) {
-  let size = 1
-  while (n >= 0x80) { n = Math.floor(n / 0x80); size++ }
-  return size
-}
