@@ -16,6 +16,7 @@ import { EVERYTHING, FORMATS_DOCUMENT } from './lexicon-everything.js'
 import { recordGenerator } from './lexicon-records.js'
 import { peerVerdicts, atcuteSchema, PEERS } from './lexicon-peers.js'
 import { mulberry32 } from './prng.js'
+import { outcome } from './lexicon-outcome.js'
 
 const LEXICON_SPEC = 'Lexicon spec (atproto.com/specs/lexicon)'
 const DATA_MODEL_SPEC = 'Data Model spec (atproto.com/specs/data-model)'
@@ -253,21 +254,6 @@ function hasLegacyBlob (v) {
   if (v === null || typeof v !== 'object' || v instanceof Uint8Array || v.asCID === v) return false
   if (typeof v.cid === 'string' && typeof v.mimeType === 'string' && v.$type === undefined) return true
   return Object.values(v).some(hasLegacyBlob)
-}
-
-/**
- * @param {() => unknown} run
- * @returns {string} 'accepted', or the rule and path of the error
- */
-function outcome (run) {
-  try {
-    run()
-    return 'accepted'
-  } catch (e) {
-    const err = /** @type {any} */ (e)
-    if (typeof err.rule !== 'string') throw e
-    return `${err.rule} at ${err.path}`
-  }
 }
 
 /**

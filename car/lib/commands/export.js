@@ -2,18 +2,21 @@
 // per block in CAR order, each a DAG-JSON value where that gives back the block's exact bytes, else
 // its bytes in base64 with a note saying why. `import` is the inverse: export | import gives back a
 // byte-identical CARv1. A block that is not canonical or fails its hash is still exported, as bytes
-// (nothing is lost), and said on stderr: exit 0, or 1 with --strict; 2 unreadable input.
+// (nothing is lost), and said on stderr, as are verify's other problems it sees (long length
+// varints, roots missing or none): exit 0, or 1 with --strict; 2 unreadable input.
 import * as codec from 'dag-cbor-fast'
 import { openCarInput } from '../node/car-input.js'
 import { headerLine, blockLine } from '../core/report/block-json.js'
 import { createLineWriter } from '../node/lines.js'
 import { sameBytes } from '../core/base/bytes.js'
+import { CidTable } from '../core/graph/cid-table.js'
 import { parseCommand, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../node/command-args.js'
 import { nonMinimalVarints } from '../core/check/car-checks.js'
 
-const USAGE = `usage: dag-cbor-car export <in.car | -> [--strict] [--max-block-size SIZE] > blocks.jsonl
+const USAGE = `usage: dag-cbor-car export <in.car | -> [--partial] [--strict] [--max-block-size SIZE] > blocks.jsonl
 
   in.car               CARv1 or CARv2 file; - reads standard input
+  --partial            the CAR is part of a larger DAG: roots missing from it are not a problem
 ${STRICT_USAGE}
 ${COMMON_USAGE}
                        (the output is always JSON lines; --json is accepted and changes nothing)
@@ -30,27 +33,38 @@ const SHOWN = 5
  * @returns {Promise<number>}
  */
 export async function run (argv) {
-  const args = parseCommand(argv, STRICT_OPTION, USAGE, ['in.car'])
+  const args = parseCommand(argv, { partial: { type: 'boolean' }, ...STRICT_OPTION }, USAGE, ['in.car'])
   if (!args) return 0 // --help
   const { values, positionals, maxBlockSize } = args
   const { name, car, prefix, close } = await openCarInput(positionals[0], { maxBlockSize, stdoutListing: true })
   const out = createLineWriter()
   /** @type {string[]} */
   const notes = []
-  /** @param {string} note */
-  const note = (note) => { if (notes.length < SHOWN) notes.push(note) }
   let problems = 0
+  let problemsShown = 0
+  /** @param {string} note @param {boolean} [problem] one of the problems counted (they are said up to SHOWN lines in all) */
+  const note = (note, problem = false) => {
+    if (notes.length >= SHOWN) return
+    notes.push(note)
+    if (problem) problemsShown++
+  }
   let asBytes = 0
+  // the roots, numbered; each marked when a block has its CID (the memory is the roots', not the CAR's)
+  const roots = new CidTable()
+  for (const root of car.roots) roots.add(root.bytes, 0, root.bytes.length)
+  const present = new Uint8Array(roots.size)
   try {
     const differences = headerDifference(car, prefix)
     if (differences) note(differences)
     await out.line(headerLine(car.roots))
     for await (const block of car.blocks()) {
       const { cid, bytes } = block
+      const root = roots.size ? roots.find(cid.bytes, 0, cid.bytes.length) : -1
+      if (root >= 0) present[root] = 1
       const exported = blockLine(cid, bytes)
       if (exported.problem) {
         problems++
-        note(`${cid} at byte offset ${block.offset}: ${exported.problem}`)
+        note(`${cid} at byte offset ${block.offset}: ${exported.problem}`, true)
       } else if (exported.note) {
         asBytes++
       }
@@ -64,11 +78,23 @@ export async function run (argv) {
   // too): --strict fails on them as on a block's
   const varints = nonMinimalVarints(car)
   problems += varints.count
-  for (const p of varints.problems) note(p.message)
+  for (const p of varints.problems) note(p.message, true)
   if (varints.count) note(`${varints.count} of its length varints are longer than needed; import writes the shortest form, so its CAR will differ there`)
+  // the roots, as verify and ls check them: import writes them as they are
+  if (!values.partial) {
+    if (car.roots.length === 0) {
+      problems++
+      note('the CAR header lists no roots (--partial accepts that)', true)
+    }
+    for (const root of car.roots) {
+      if (present[roots.find(root.bytes, 0, root.bytes.length)]) continue
+      problems++
+      note(`root ${root} is listed in the CAR header but not present as a block (--partial accepts that)`, true)
+    }
+  }
   if (asBytes) note(`${asBytes} blocks of a codec with values were exported as bytes because DAG-JSON cannot carry their value exactly (see their "note")`)
   for (const line of notes) process.stderr.write(`dag-cbor-car: export of ${name}: ${line}\n`)
-  if (problems > SHOWN) process.stderr.write(`dag-cbor-car: export of ${name}: ${problems} blocks with problems in all (exported as bytes with a "note"; \`dag-cbor-car verify\` lists them)\n`)
+  if (problems > problemsShown) process.stderr.write(`dag-cbor-car: export of ${name}: ${problems} problems in all (blocks with problems are exported as bytes with a "note"; \`dag-cbor-car verify\` lists them)\n`)
   return problems && values.strict ? 1 : 0
 }
 

@@ -8,7 +8,7 @@ import { openCarInput } from '../node/car-input.js'
 import { DagIndex } from '../core/graph/dag-index.js'
 import { checkBlock, codecName, SizeList } from '../core/report/block-report.js'
 import { hashName } from '../core/check/hash.js'
-import { nonMinimalVarints } from '../core/check/car-checks.js'
+import { nonMinimalVarints, carV2Problems } from '../core/check/car-checks.js'
 import { cidText } from '../core/graph/links.js'
 import { humanBytes } from '../core/report/units.js'
 import { parseCommand, COMMON_OPTIONS, COMMON_USAGE, STRICT_OPTION, STRICT_USAGE } from '../node/command-args.js'
@@ -115,6 +115,8 @@ export async function inspect ({ name, car }, { partial }) {
   for (const r of roots) {
     if (!r.present && !partial) problem({ cid: r.cid, kind: 'missing-root', offset: header, message: `listed as a root in the CAR header (byte offset ${header}) but not present as a block; if its blocks are stored elsewhere, --partial accepts it` })
   }
+  // the CARv2 header's problems, as verify finds them (the index's own check is verify's alone)
+  for (const { cid, kind, at, message } of await carV2Problems(car)) problem({ cid, kind, offset: at, message })
   const reached = index.reach(rootIds)
   let reachable = 0
   for (let id = 0; id < reached.length; id++) if (reached[id] && index.has(id)) reachable++

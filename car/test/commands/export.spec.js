@@ -10,7 +10,7 @@ import * as dagPb from '@ipld/dag-pb'
 import { blake2b256 } from '@multiformats/blake2/blake2b'
 import { CID } from 'multiformats/cid'
 import { tool, tempDir, walk, block, dagPbCar, SAMPLE, GENESIS } from './helpers.js'
-import { carV1, withLongVarints } from '../helpers/car-oracle.js'
+import { carV1, cidOf, withLongVarints } from '../helpers/car-oracle.js'
 
 /** export, then import what it printed; returns both runs and the CAR written */
 function roundTrip (/** @type {string} */ file, /** @type {string} */ out) {
@@ -73,6 +73,40 @@ describe('dag-cbor-car export and import', function () {
     assert.equal(strict.stdout, r.stdout, 'the same lines are written either way')
     fs.writeFileSync(file, minimal)
     assert.equal(tool(['export', file, '--strict']).code, 0, 'the same CAR in shortest form')
+  })
+
+  it('roots missing or none listed: said on stderr as ls says them, exit 1 with --strict, --partial accepts them', () => {
+    const blocks = [block({ a: 1 }), block({ b: 2 })]
+    const absent = block({ elsewhere: true })
+    const file = path.join(tmp, 'roots.car')
+    for (const [roots, said] of /** @type {const} */ ([[[absent.cid], `root ${absent.cid} is listed in the CAR header but not present as a block`], [[], 'the CAR header lists no roots']])) {
+      fs.writeFileSync(file, carV1([...roots], blocks))
+      const r = tool(['export', file])
+      assert.equal(r.code, 0)
+      assert.ok(r.stderr.includes(said), r.stderr)
+      assert.ok(tool(['ls', file]).stderr.includes(said), 'ls says the same')
+      const strict = tool(['export', file, '--strict'])
+      assert.equal(strict.code, 1, strict.stderr)
+      assert.equal(strict.stdout, r.stdout, 'the same lines are written either way')
+      const partial = tool(['export', file, '--strict', '--partial'])
+      assert.deepEqual([partial.code, partial.stderr], [0, ''])
+    }
+  })
+
+  it('a block of a codec with values that does not decode, and a codec the tool does not know: problems, as verify says (exit 1 with --strict)', async () => {
+    const root = block({ a: 1 })
+    const junk = new Uint8Array([0xff, 0x00, 0x13])
+    for (const code of [0x70, 0x0200, 0x300001]) {
+      const odd = { cid: await cidOf(junk, { code }), bytes: junk }
+      const file = path.join(tmp, `odd-${code}.car`)
+      fs.writeFileSync(file, carV1([root.cid], [root, odd]))
+      const verify = JSON.parse(tool(['verify', file, '--json']).stdout)
+      assert.deepEqual(verify.problems.map((/** @type {any} */ p) => p.kind), [code === 0x300001 ? 'unknown-codec' : 'invalid'])
+      const r = tool(['export', file, '--strict'])
+      assert.equal(r.code, 1, r.stderr)
+      assert.match(r.stderr, new RegExp(`: ${odd.cid} at byte offset ${verify.problems[0].at}: `))
+      assert.equal(JSON.parse(r.stdout.split('\n')[2]).bytes, Buffer.from(junk).toString('base64'), 'exported as its bytes')
+    }
   })
 
   it('a header whose length varint is longer than needed: the note names the varint, not the DAG-CBOR', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { tool, tempDir, walk, shapesCar, block, GENESIS, SAMPLE } from './helpers.js'
-import { carV1, withLongVarints } from '../helpers/car-oracle.js'
+import { carV1, carV2, withLongVarints } from '../helpers/car-oracle.js'
 
 describe('dag-cbor-car inspect', function () {
   this.timeout(60000)
@@ -88,6 +88,19 @@ describe('dag-cbor-car inspect', function () {
     assert.equal(tool(['inspect', file, '--strict']).code, 1)
     fs.writeFileSync(file, minimal)
     assert.equal(tool(['inspect', file, '--strict']).code, 0, 'the same CAR in shortest form')
+  })
+
+  it("a CARv2 header's problems (characteristics, bytes after a payload with no index) are verify's, at its offsets; exit 1 with --strict", () => {
+    const root = block({ a: 1 })
+    const v2 = carV2(carV1([root.cid], [root]), { trailer: Buffer.from([1, 2, 3]) })
+    v2[11] = 0x01 // a characteristic the CARv2 spec does not define
+    const file = path.join(tmp, 'carv2-header.car')
+    fs.writeFileSync(file, v2)
+    const verify = JSON.parse(tool(['verify', file, '--json']).stdout)
+    assert.deepEqual(verify.problems.map((/** @type {any} */ p) => p.kind), ['car-v2', 'car-v2'])
+    const report = JSON.parse(tool(['inspect', file, '--json']).stdout)
+    assert.deepEqual(report.problems.map((/** @type {any} */ p) => [p.kind, p.offset, p.message]), verify.problems.map((/** @type {any} */ p) => [p.kind, p.at, p.message]))
+    assert.equal(tool(['inspect', file, '--strict']).code, 1)
   })
 
   it('reads standard input; a cut-short CAR is exit 2 with the byte offset; our own message for a bad flag', () => {

@@ -16,7 +16,12 @@
 // 4. The roots: every path that read the header gives the same ones.
 // 5. @ipld/car (with the re-hash) and go-car's `car verify` agree with our verdicts, except the
 //    classes in differences.js.
-import { CHECKS } from './paths.js'
+// 6. The listing commands (ls, export, inspect with --strict; CHECKS's `reports`): exit 2 with
+//    verify's message where verifyCar cannot read the CAR; otherwise exit 1 just when verify found a
+//    problem of a kind the command reports, and the problems printed are verify's of those kinds
+//    (one per block), in its order, at its byte offsets (the first one, or all when neither cut
+//    its list short).
+import { CHECKS, BLOCK_KINDS } from './paths.js'
 import { classifyIpld, classifyGoCar, ourHashVerdict } from './differences.js'
 
 /** Paths fed chunks of unknown total size: they cannot tell a CARv2's size claims from the end */
@@ -31,6 +36,21 @@ export const UNSIZED = new Set(['CarBlockIterator(chunks)', 'verifyCar(page)'])
 export function show (o) {
   if (o.verdict === 'ok') return 'ok'
   return o.errorOffset === undefined ? `${o.errorKind} (${o.message})` : `${o.errorKind}@${o.errorOffset}`
+}
+
+/** @param {{ kind: string, at?: number }[]} problems */
+const listed = (problems) => problems.map((p) => `${p.kind}@${p.at ?? '-'}`).join(', ')
+
+/**
+ * Whether a problem a command printed is verify's: the same kind ('block': any of a block's), at
+ * the same byte offset where it prints one.
+ *
+ * @param {{ kind: string, at?: number } | undefined} printed @param {{ kind: string, at: number } | undefined} verify
+ */
+function sameProblem (printed, verify) {
+  if (!printed || !verify) return false
+  const kind = printed.kind === verify.kind || (printed.kind === 'block' && BLOCK_KINDS.includes(verify.kind))
+  return kind && (printed.at === undefined || printed.at === verify.at)
 }
 
 /**
@@ -50,7 +70,7 @@ export function compare (outcomes, others) {
   for (const name of names) {
     const { gives } = CHECKS[name]
     const o = outcomes[name]
-    const count = gives === 'none' ? o.summary?.blocks : o.blocks.length
+    const count = gives === 'none' ? o.summary?.blocks ?? o.reported?.blockCount : o.blocks.length
     const whole = o.verdict === 'ok' || (o.summary !== undefined && o.full !== 'incomplete')
     if (all !== undefined && whole && count !== all) say('blocks', `${name} says ${o.full ?? o.verdict} after ${count} blocks; the CAR has ${all}`)
     o.blocks.forEach((b, i) => {
@@ -120,6 +140,42 @@ export function compare (outcomes, others) {
   for (const name of withRoots) {
     const a = JSON.stringify(outcomes[name].roots); const b = JSON.stringify(outcomes[withRoots[0]].roots)
     if (a !== b) say('roots', `${name}'s roots ${a}, ${withRoots[0]}'s ${b}`)
+  }
+
+  // 6. the listing commands: where verify cannot read the CAR, exit 2 with its message; otherwise,
+  // with --strict, exit 1 just when verify found a problem of a kind the command reports, and the
+  // problems it printed are verify's of those kinds, in its order, one per block
+  if (verifyCar) {
+    for (const name of names.filter((n) => CHECKS[n].checks.includes('problems'))) {
+      const said = outcomes[name].reported
+      const claim = `${name} exits ${said?.code}`
+      if (!verifyCar.summary || verifyCar.summary.error) {
+        const message = verifyCar.summary?.error?.message ?? verifyCar.message ?? ''
+        if (said?.code !== 2 || !outcomes[name].message?.includes(message)) say('problems', `verifyCar cannot read it (${message}); ${claim}${said?.code === 2 ? ` saying ${outcomes[name].message}` : ''}`)
+        continue
+      }
+      const kinds = new Set(CHECKS[name].reports)
+      const blocks = new Set()
+      const expected = verifyCar.summary.problems.filter((/** @type {any} */ p) => {
+        if (!kinds.has(p.kind)) return false
+        if (!BLOCK_KINDS.includes(p.kind)) return true
+        if (blocks.has(p.at)) return false // a block's first problem (one line per block)
+        blocks.add(p.at)
+        return true
+      }).map((/** @type {any} */ p) => ({ kind: p.kind, at: p.at }))
+      if (!said || said.code !== (expected.length ? 1 : 0)) {
+        say('problems', `${claim}; verifyCar's problems it reports: ${listed(expected) || 'none'}`)
+        continue
+      }
+      const whole = said.complete && verifyCar.summary.problemCount === verifyCar.summary.problems.length
+      const n = whole ? Math.max(expected.length, said.problems.length) : Math.min(1, expected.length, said.problems.length)
+      for (let i = 0; i < n; i++) {
+        if (!sameProblem(said.problems[i], expected[i])) {
+          say('problems', `${name} printed ${listed(said.problems) || 'none'}; verifyCar's problems it reports: ${listed(expected) || 'none'}`)
+          break
+        }
+      }
+    }
   }
 
   // 5. the independent implementations

@@ -12,8 +12,22 @@ import { CHECKS, PATHS } from './paths.js'
 import { GENERATORS } from './generate.js'
 import { MUTATIONS } from './mutate.js'
 
-/** the command is a process per input (~70 ms): run it on one input in COMMAND_EVERY */
-const COMMAND_EVERY = 15
+/**
+ * The command's paths (verify, ls, export, inspect) are a process each per input: they run on one
+ * input in COMMAND_EVERY and on the first input of each mutation, so the subset has CARs as
+ * generated and broken every way
+ */
+const COMMAND_EVERY = 30
+
+/** @returns {(iteration: number, mutation: string) => boolean} */
+function commandSubset () {
+  const mutations = new Set()
+  return (i, mutation) => {
+    const first = !mutations.has(mutation)
+    mutations.add(mutation)
+    return first || i % COMMAND_EVERY === 0
+  }
+}
 
 describe('the CAR property oracle (fixed seed)', function () {
   this.timeout(180000)
@@ -22,12 +36,13 @@ describe('the CAR property oracle (fixed seed)', function () {
     const recorded = JSON.parse(fs.readFileSync(FIXTURE, 'utf8'))
     assert.equal(recorded.iterations, SPEC_ITERATIONS, 'the go-car fixture covers the corpus: re-record (node test/oracle/record-go-car.js --gocar PATH)')
     const { counts, disagreements } = await runCarOracle({
-      seed: SPEC_SEED, iterations: SPEC_ITERATIONS, recorded, command: (i) => i % COMMAND_EVERY === 0
+      seed: SPEC_SEED, iterations: SPEC_ITERATIONS, recorded, command: commandSubset()
     })
-    console.log(`      ${JSON.stringify({ generators: counts.generators, mutations: counts.mutations, paths: counts.paths, verdicts: counts.verdicts, knownDifferences: counts.knownDifferences })}`)
+    console.log(`      ${JSON.stringify({ generators: counts.generators, mutations: counts.mutations, paths: counts.paths, commandMutations: counts.commandMutations, verdicts: counts.verdicts, knownDifferences: counts.knownDifferences })}`)
     assert.equal(counts.inputs, SPEC_ITERATIONS)
     for (const g of GENERATORS) assert.ok(counts.generators[g] > 0, `the corpus has CARs of ${g}`)
     for (const m of MUTATIONS) assert.ok(counts.mutations[m] > 0, `the corpus has the mutation ${m}`)
+    for (const m of MUTATIONS) assert.ok(counts.commandMutations[m] > 0, `the command's paths ran on an input of the mutation ${m}`)
     for (const p of Object.keys(PATHS)) assert.ok(counts.paths[p] > 0, `the corpus ran ${p}`)
     for (const v of ['ok', 'fail', 'unreadable']) assert.ok(counts.verdicts[v] > 0, `the corpus has CARs verifyCar says ${v} to`)
     const lines = disagreements.map((d) => `input ${d.iteration} (${d.generator}, ${d.mutation} ${d.detail}) [${d.rule}]: ${d.text}\n    replay: ${d.replay}`)
@@ -102,6 +117,16 @@ describe('the CAR property oracle can fail', function () {
   })
   it("the page's verifyCar (the core's, over a stream) reporting a problem verifyCar does not (a long length varint)", async () => {
     assert.deepEqual(await rulesBroken((o) => { const page = o['verifyCar(page)']; page.summary = { ...page.summary, result: 'fail', problemCount: 1, problems: [{ kind: 'varint', at: 0 }] }; page.full = 'fail' }), ['full'])
+  })
+  it('a listing command failing with --strict where verify found nothing it reports', async () => {
+    assert.deepEqual(await rulesBroken((o) => { o['export --strict'].reported = { code: 1, problems: [{ kind: 'missing-root' }], complete: true } }), ['problems'])
+  })
+  it('a listing command refusing what verify reads', async () => {
+    assert.deepEqual(await rulesBroken((o) => Object.assign(o['inspect --strict'], { verdict: 'error', errorKind: 'read', message: 'cut short', reported: { code: 2, problems: [], complete: true } })), ['problems'])
+  })
+  it('ls listing a block at another offset, or printing a problem verify does not list', async () => {
+    assert.deepEqual(await rulesBroken((o) => { o['ls --strict'].blocks[1].offset += 1 }), ['blocks'])
+    assert.deepEqual(await rulesBroken((o) => { o['ls --strict'].reported.problems.push({ kind: 'varint', at: 0 }) }), ['problems'])
   })
   it('@ipld/car or go-car saying otherwise, outside the listed classes', async () => {
     assert.deepEqual(await rulesBroken((o, others) => { others.ipld.verdict = 'error'; others.ipld.errorKind = 'read' }), ['ipld'])

@@ -7,6 +7,8 @@
 //   hashes   every block's bytes hash to its CID (a hash function not computed is an error too)
 //   full     verifyCar's checks beyond those: DAG-CBOR strictness, other codecs, roots, the CARv2
 //            header and index (the summary's `result`)
+//   problems the kinds of verify's problems named in `reports`: with --strict, exit 1 on any of
+//            them; those it prints, in verify's order with its kinds and byte offsets
 // A path's outcome is compared only on what it checks (compare.js).
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -24,14 +26,18 @@ import { verifyCar as coreVerifyCar } from 'dag-cbor-car/core'
 
 const BIN = fileURLToPath(new URL('../../bin/dag-cbor-car.js', import.meta.url))
 
+/** verify's problems about one block (summary.js's addBlock) */
+export const BLOCK_KINDS = ['hash-mismatch', 'unverified', 'invalid', 'unknown-codec', 'non-canonical']
+
 /**
  * What each path checks and what it hands out ('blocks': CID, offset and bytes; 'sections': CID
  * and offset; 'cids': CIDs only). The comparison consults this table and nothing else.
  *
- * @type {Record<string, { checks: ('framing' | 'hashes' | 'full')[], gives: 'blocks' | 'statuses' | 'sections' | 'cids' | 'none', eager: boolean }>}
+ * @type {Record<string, { checks: ('framing' | 'hashes' | 'full' | 'problems')[], gives: 'blocks' | 'statuses' | 'sections' | 'cids' | 'none', eager: boolean, reports?: string[] }>}
  *   gives 'statuses': every block, each with its hash status (verifyCar's onBlock: blocks whose hash
  *   is wrong too); eager: it may report a framing error ahead of a wrong hash before it (it reads
- *   every section before it hands out a block, or it drops what it found when reading fails)
+ *   every section before it hands out a block, or it drops what it found when reading fails);
+ *   reports: the kinds of verify's problems the path reports (checks 'problems': compare.js rule 6)
  */
 export const CHECKS = {
   CarReader: { checks: ['framing', 'hashes'], gives: 'blocks', eager: true },
@@ -47,8 +53,18 @@ export const CHECKS = {
   verifyCar: { checks: ['framing', 'hashes', 'full'], gives: 'statuses', eager: true },
   // the web page's check: the core's verifyCar over a File's stream (no size known), with onBlock
   'verifyCar(page)': { checks: ['framing', 'hashes', 'full'], gives: 'statuses', eager: true },
-  command: { checks: ['framing', 'hashes', 'full'], gives: 'none', eager: false }
+  command: { checks: ['framing', 'hashes', 'full'], gives: 'none', eager: false },
+  // the commands that report while they list (README, Exit status): each reads the whole CAR (a
+  // read error: exit 2 with verify's message) and, with --strict, exits 1 on the problems of
+  // verify's that `reports` names; those it prints come in verify's order, one per block
+  'ls --strict': { checks: ['framing', 'problems'], gives: 'sections', eager: false, reports: [...BLOCK_KINDS, 'varint', 'no-roots', 'missing-root'] },
+  'export --strict': { checks: ['framing', 'problems'], gives: 'cids', eager: false, reports: [...BLOCK_KINDS, 'varint', 'no-roots', 'missing-root'] },
+  // "its problems are those verify finds, except the CARv2 index check"
+  'inspect --strict': { checks: ['framing', 'problems'], gives: 'none', eager: false, reports: [...BLOCK_KINDS, 'varint', 'no-roots', 'missing-root', 'car-v2'] }
 }
+
+/** The paths that run the command, a process per input (run.js runs them on a subset) */
+export const COMMAND_PATHS = new Set(['command', 'ls --strict', 'export --strict', 'inspect --strict'])
 
 /**
  * @typedef {{ cid: string, offset?: number, hash?: 'ok' | 'mismatch' | 'unverified', status?: string }} OutBlock
@@ -56,8 +72,14 @@ export const CHECKS = {
  * @typedef {{
  *   verdict: 'ok' | 'error', errorKind?: 'read' | 'hash-mismatch' | 'unverified' | string,
  *   errorOffset?: number, message?: string, blocks: OutBlock[], roots?: string[],
- *   full?: 'ok' | 'fail' | 'incomplete', summary?: any
+ *   full?: 'ok' | 'fail' | 'incomplete', summary?: any, reported?: Reported
  * }} Outcome
+ * @typedef {{
+ *   code: number | null, problems: { kind: string, at?: number }[], complete: boolean, blockCount?: number
+ * }} Reported
+ *   what a listing command said: its exit status; the problems it printed, in order (kind 'block':
+ *   one about a block whose kind it does not print; at: where it prints no offset, none); complete:
+ *   it printed every problem it found
  */
 
 /** multiformats' hashers: the independent re-hash */
@@ -239,6 +261,77 @@ export const PATHS = {
     const want = { ok: 0, fail: 1, incomplete: 2 }[/** @type {'ok'} */ (summary.result)]
     if (code !== want) return { verdict: 'error', errorKind: `exit ${code} for result ${summary.result}`, blocks: [] }
     return fromSummary(summary, [])
+  },
+  async 'ls --strict' (bytes, file) {
+    const ran = await run(process.execPath, [BIN, 'ls', '--strict', '--json', file])
+    return commandOutcome(ran, () => {
+      const lines = ran.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l))
+      /** @type {{ kind: string, at?: number }[]} */ const problems = []
+      for (const e of lines) {
+        if (!e.problem) continue
+        const kind = { mismatch: 'hash-mismatch', unverified: 'unverified' }[/** @type {'mismatch'} */ (e.hash)] ?? (e.dagCbor === 'non-canonical' || e.dagCbor === 'invalid' ? e.dagCbor : 'block')
+        problems.push({ kind, at: e.offset })
+      }
+      problems.push(...framingProblems(ran.stderr))
+      return { verdict: 'ok', blocks: lines.map((e) => ({ cid: e.cid, offset: e.offset })), reported: { code: ran.code, problems, complete: true } }
+    })
+  },
+  async 'export --strict' (bytes, file) {
+    const ran = await run(process.execPath, [BIN, 'export', '--strict', file])
+    return commandOutcome(ran, () => {
+      const [header, ...lines] = ran.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l))
+      /** @type {{ kind: string, at?: number }[]} */ const problems = []
+      let complete = true
+      for (const line of ran.stderr.split('\n')) {
+        const block = /^dag-cbor-car: export of .*?: \S+ at byte offset (\d+): (.*)$/.exec(line)
+        if (block) problems.push({ kind: block[2].startsWith('bytes do not hash') ? 'hash-mismatch' : 'block', at: Number(block[1]) })
+        if (/: \d+ problems in all /.test(line)) complete = false
+      }
+      problems.push(...framingProblems(ran.stderr))
+      return { verdict: 'ok', blocks: lines.map((e) => ({ cid: e.cid })), roots: header.roots.map((/** @type {any} */ r) => r['/']), reported: { code: ran.code, problems, complete } }
+    })
+  },
+  async 'inspect --strict' (bytes, file) {
+    const ran = await run(process.execPath, [BIN, 'inspect', '--strict', '--json', file])
+    return commandOutcome(ran, () => {
+      const report = JSON.parse(ran.stdout)
+      const problems = report.problems.map((/** @type {any} */ p) => ({ kind: p.kind, at: p.offset }))
+      return { verdict: 'ok', blocks: [], roots: report.roots.map((/** @type {any} */ r) => r.cid), reported: { code: ran.code, problems, complete: report.problems.length === report.problemCount, blockCount: report.blocks } }
+    })
+  }
+}
+
+/** a problem about a length varint, as verify, ls and export say it */
+const VARINT = /^(?:dag-cbor-car: (?:export of .*?: )?)?the (?:header|section) at byte offset (\d+) has a length varint/
+/** ls's and export's lines about the roots */
+const NO_ROOTS = /the CAR header lists no roots/
+const MISSING_ROOT = /^dag-cbor-car: (?:export of .*?: )?root \S+ is listed in the CAR header but not present/
+
+/** @param {string} stderr the lines the command wrote on stderr about the data (varints and roots) */
+function framingProblems (stderr) {
+  /** @type {{ kind: string, at?: number }[]} */ const problems = []
+  for (const line of stderr.split('\n')) {
+    const varint = VARINT.exec(line)
+    if (varint) problems.push({ kind: 'varint', at: Number(varint[1]) })
+    else if (NO_ROOTS.test(line)) problems.push({ kind: 'no-roots' })
+    else if (MISSING_ROOT.test(line)) problems.push({ kind: 'missing-root' })
+  }
+  return problems
+}
+
+/**
+ * A listing command's outcome: exit 2 is a read error (its message on stderr); otherwise what it
+ * read (`readable` parses its output) and what it reported.
+ *
+ * @param {{ code: number | null, stderr: string }} ran @param {() => Outcome} readable
+ * @returns {Outcome}
+ */
+function commandOutcome ({ code, stderr }, readable) {
+  if (code === 2) return { verdict: 'error', errorKind: 'read', message: stderr.trim(), blocks: [], reported: { code, problems: [], complete: true } }
+  try {
+    return readable()
+  } catch (err) {
+    return { verdict: 'error', errorKind: `exit ${code}, output not understood (${/** @type {any} */ (err)?.message})`, message: stderr.trim(), blocks: [], reported: { code, problems: [], complete: false } }
   }
 }
 

@@ -9,7 +9,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { generate, Rng, GENERATORS } from './generate.js'
 import { mutate, MUTATIONS } from './mutate.js'
-import { PATHS, ipldCar, goCar, tempDir, sha256Hex } from './paths.js'
+import { PATHS, COMMAND_PATHS, ipldCar, goCar, tempDir, sha256Hex } from './paths.js'
 import { compare } from './compare.js'
 import { checkWriters } from './writers.js'
 
@@ -34,11 +34,11 @@ export async function input (seed, iteration) {
 /**
  * @param {{
  *   seed?: number, iterations?: number, deadline?: number, log?: (line: string) => void,
- *   command?: (iteration: number) => boolean, gocar?: string, only?: number, paths?: string[],
+ *   command?: (iteration: number, mutation: string) => boolean, gocar?: string, only?: number, paths?: string[],
  *   recorded?: { seed: number, inputs: { iteration: number, sha256: string, verdict: string, message: string }[] }
  * }} options
- *   deadline: a Date.now() after which no new input is started; command: which iterations also run
- *   the CLI (a process each); gocar: go-car's binary, run on every input; recorded: go-car's
+ *   deadline: a Date.now() after which no new input is started; command: which inputs also run
+ *   the CLI's paths (COMMAND_PATHS: a process each), by iteration and mutation; gocar: go-car's binary, run on every input; recorded: go-car's
  *   verdicts recorded for this seed (record-go-car.js), used where gocar is not given
  */
 export async function runCarOracle ({ seed = 1, iterations = Infinity, deadline = Infinity, log = () => {}, command = () => true, gocar, only, paths, recorded } = {}) {
@@ -49,6 +49,7 @@ export async function runCarOracle ({ seed = 1, iterations = Infinity, deadline 
     /** @type {Record<string, number>} */ mutations: {},
     /** @type {Record<string, number>} */ paths: {},
     /** @type {Record<string, number>} */ verdicts: {},
+    /** @type {Record<string, number>} */ commandMutations: {},
     /** writers' outputs read back (CarWriter and CarBufferWriter, each input's generated blocks) */
     writes: 0,
     /** @type {Record<string, number>} */ knownDifferences: {}
@@ -64,8 +65,10 @@ export async function runCarOracle ({ seed = 1, iterations = Infinity, deadline 
       const { car, mutation, bytes, detail } = await input(seed, i)
       fs.writeFileSync(file, bytes)
       /** @type {Record<string, import('./paths.js').Outcome>} */ const outcomes = {}
+      const withCommand = command(i, mutation)
+      if (withCommand) counts.commandMutations[mutation] = (counts.commandMutations[mutation] ?? 0) + 1
       for (const name of names) {
-        if (name === 'command' && !command(i)) continue
+        if (COMMAND_PATHS.has(name) && !withCommand) continue
         outcomes[name] = await PATHS[name](bytes, file)
         counts.paths[name] = (counts.paths[name] ?? 0) + 1
       }

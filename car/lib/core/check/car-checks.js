@@ -96,14 +96,7 @@ export function createChecks (car, { partial = false } = {}) {
         s.missingRoots.push(root.toString())
         if (!partial) addProblem(s, { cid: root.toString(), kind: 'missing-root', at: header, message: `listed as a root in the CAR header (byte offset ${header}) but not present as a block; if its blocks are stored elsewhere, --partial accepts it` })
       }
-      if (car.v2) checkCharacteristics(s, car.v2)
-      if (car.v2 && car.v2.indexOffset === 0) {
-        const trailing = await car.trailingBytes()
-        if (trailing > 0) {
-          const at = car.v2.dataOffset + car.v2.dataSize
-          addProblem(s, { cid: '', kind: 'car-v2', at, message: `${trailing} bytes follow the CARv2 data payload at byte offset ${at}, but the header says there is no index` })
-        }
-      }
+      for (const p of await carV2Problems(car)) addProblem(s, p)
       if (records && car.v2) {
         const { indexOffset } = car.v2
         const bytes = await car.readIndex()
@@ -122,21 +115,33 @@ const FULLY_INDEXED = 0x80
 const fullyIndexed = (v2) => (v2.characteristics[0] & FULLY_INDEXED) !== 0
 
 /**
- * The CARv2 characteristics: a bit the spec does not define is no writer's, so it is corruption
- * (a flipped bit there would otherwise pass); "fully indexed" needs an index.
+ * The CARv2 header's problems (kind car-v2), after the last block: the characteristics (a bit the
+ * spec does not define is no writer's, so it is corruption, which would otherwise pass; "fully
+ * indexed" needs an index), and bytes after the payload where the header says there is no index.
+ * verify and inspect report them from here (inspect leaves out only the index's own check).
  *
- * @param {import('../report/summary.js').Summary} s
- * @param {import('../read/open-car.js').V2Header} v2
+ * @param {Pick<import('../read/open-car.js').Car, 'v2' | 'trailingBytes'>} car
+ * @returns {Promise<import('../report/summary.js').Problem[]>}
  */
-function checkCharacteristics (s, v2) {
+export async function carV2Problems ({ v2, trailingBytes }) {
+  /** @type {import('../report/summary.js').Problem[]} */ const problems = []
+  if (!v2) return problems
   const bits = v2.characteristics
   const at = CHARACTERISTICS_AT
   if ((bits[0] & ~FULLY_INDEXED) !== 0 || bits.subarray(1).some((b) => b !== 0)) {
-    addProblem(s, { cid: '', kind: 'car-v2', at, message: `the CARv2 characteristics at byte offset ${at} (${toHex(bits)}) set bits the CARv2 spec does not define: only the first bit (fully indexed, 80 in the first byte) has a meaning` })
+    problems.push({ cid: '', kind: 'car-v2', at, message: `the CARv2 characteristics at byte offset ${at} (${toHex(bits)}) set bits the CARv2 spec does not define: only the first bit (fully indexed, 80 in the first byte) has a meaning` })
   }
   if (fullyIndexed(v2) && v2.indexOffset === 0) {
-    addProblem(s, { cid: '', kind: 'car-v2', at, message: `the CARv2 characteristics at byte offset ${at} say the CAR is fully indexed, but its header says there is no index` })
+    problems.push({ cid: '', kind: 'car-v2', at, message: `the CARv2 characteristics at byte offset ${at} say the CAR is fully indexed, but its header says there is no index` })
   }
+  if (v2.indexOffset === 0) {
+    const trailing = await trailingBytes()
+    if (trailing > 0) {
+      const end = v2.dataOffset + v2.dataSize
+      problems.push({ cid: '', kind: 'car-v2', at: end, message: `${trailing} bytes follow the CARv2 data payload at byte offset ${end}, but the header says there is no index` })
+    }
+  }
+  return problems
 }
 
 /**

@@ -15,6 +15,7 @@ import { CID } from 'multiformats/cid'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import { sha256 } from 'multiformats/hashes/sha2'
 import { describeError } from '../check/classify.js'
+import { checkContent } from '../check/codecs.js'
 import { digestOf, verifyBlock, hashName, unverifiedReason } from '../check/hash.js'
 import { sameBytes, toBase64, fromBase64 } from '../base/bytes.js'
 import { codecName } from './summary.js'
@@ -79,13 +80,14 @@ export function blockLine (cid, bytes) {
       value = other.decode(bytes)
     } catch (err) {
       const why = `not ${other.name} (${String(/** @type {any} */ (err)?.message ?? err).split('\n')[0]})`
-      return asBytes(null, `${why}: its bytes are kept as they are`)
+      return asBytes(why, `${why}: its bytes are kept as they are`)
     }
     const text = valueText(value, other.encode, bytes)
     if (text.note !== null) return asBytes(null, `${text.note === NOT_BACK ? `not in canonical ${other.name} form` : text.note}: its bytes are kept as they are`)
     return { line: `${head},"value":${text.json}}`, problem: null, note: null }
   }
-  return asBytes(null, null)
+  // raw, json (bytes here, but checked as verify checks it) or a codec this tool does not know
+  return asBytes(checkContent(cid.code, bytes)?.reason ?? null, null)
 }
 
 /** why valueText found a value whose DAG-JSON reads back exactly, but encodes to other bytes */
