@@ -203,3 +203,21 @@ export function withDecodeSegment (e, segment) {
   if (e instanceof DagCborDecodeError) e.segments.push(segment)
   return e
 }
+
+/**
+ * @param {string} key
+ * @param {number} at
+ * @returns {DagCborDecodeError}
+ */
+export function keyOutOfOrder (key, at) {
+  return decodeFail('map-key-order', `map key ${JSON.stringify(key)} is out of order (keys sort by length, then bytewise)`, at)
+}
+
+/**
+ * @param {string} key
+ * @param {number} at
+ * @returns {DagCborDecodeError}
+ */
+export function duplicateKey (key, at) {
+  return decodeFail('duplicate-key', `duplicate map key ${JSON.stringify(key)}`, at)
+}
