@@ -125,12 +125,14 @@ class DagCborError extends Error {
   }
 
   /**
+   * What the message says before the detail: each subclass names its direction and place (here,
+   * so that a decoder's bundle does not carry the encoder's words).
+   *
    * @param {string} path
    * @returns {string}
    */
   where (path) {
-    // '/' is the path of the value at key '', so the value itself is named in words
-    return this.located ? `DAG-CBOR encode at ${path || 'the top level'}` : 'DAG-CBOR encode (in cborg, no value path)'
+    return path
   }
 }
 
@@ -142,6 +144,15 @@ export class DagCborEncodeError extends DagCborError {
   constructor (rule, detail) {
     super(rule, detail)
     this.name = 'DagCborEncodeError'
+  }
+
+  /**
+   * @param {string} path
+   * @returns {string}
+   */
+  where (path) {
+    // '/' is the path of the value at key '', so the value itself is named in words
+    return this.located ? `DAG-CBOR encode at ${path || 'the top level'}` : 'DAG-CBOR encode (in cborg, no value path)'
   }
 }
 
