@@ -8,8 +8,8 @@ import { readUtf8, invalidAt, shortAscii, SHORT_TEXT } from './utf8.js'
 import { readCid } from './cid-decode.js'
 import { toByteView } from './byte-view.js'
 import { CID_TAG } from './cid-encode.js'
-import { DagCborDecodeError, decodeFail as fail, truncated, count, lengthPastEnd, withDecodeSegment as withSegment, keyOutOfOrder, duplicateKey } from './errors.js'
-import { PlainObject, LARGE_MAP, defineProtoKey } from './plain-object.js'
+import { DagCborDecodeError, decodeFail as fail, truncated, count, lengthPastEnd, withDecodeSegment as withSegment } from './errors.js'
+import { PlainObject, defineProtoKey, keyOutOfOrder, duplicateKey } from './maps.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
 import { readLargeMapInBatches } from '#map-batches'
 import { word } from './head.js'
@@ -334,6 +334,9 @@ function readArray (n, at) {
   depth--
   return array
 }
+
+/** maps with more keys than this are made with `{}` (see readMap) */
+export const LARGE_MAP = 128
 
 /**
  * Compare two keys in the input the DAG-CBOR way: shorter first, then bytewise.

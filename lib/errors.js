@@ -120,19 +120,10 @@ class DagCborError extends Error {
     this.path = path
     // a 100,000-level path is kept whole in .path, shortened in the message
     const shown = path.length > 160 ? `${path.slice(0, 60)}…${path.slice(-60)}` : path
-    this.message = `${this.where(shown)}: ${this.detail} [rule: ${this.rule}]`
+    // where: each subclass's words for its direction and place (a decoder's bundle does not
+    // carry the encoder's)
+    this.message = `${/** @type {any} */ (this).where(shown)}: ${this.detail} [rule: ${this.rule}]`
     return this
-  }
-
-  /**
-   * What the message says before the detail: each subclass names its direction and place (here,
-   * so that a decoder's bundle does not carry the encoder's words).
-   *
-   * @param {string} path
-   * @returns {string}
-   */
-  where (path) {
-    return path
   }
 }
 
@@ -152,7 +143,7 @@ export class DagCborEncodeError extends DagCborError {
    */
   where (path) {
     // '/' is the path of the value at key '', so the value itself is named in words
-    return this.located ? `DAG-CBOR encode at ${path || 'the top level'}` : 'DAG-CBOR encode (in cborg, no value path)'
+    return `DAG-CBOR encode ${this.located ? `at ${path || 'the top level'}` : '(in cborg, no value path)'}`
   }
 }
 
@@ -213,22 +204,4 @@ export function truncated (at) {
 export function withDecodeSegment (e, segment) {
   if (e instanceof DagCborDecodeError) e.segments.push(segment)
   return e
-}
-
-/**
- * @param {string} key
- * @param {number} at
- * @returns {DagCborDecodeError}
- */
-export function keyOutOfOrder (key, at) {
-  return decodeFail('map-key-order', `map key ${JSON.stringify(key)} is out of order (keys sort by length, then bytewise)`, at)
-}
-
-/**
- * @param {string} key
- * @param {number} at
- * @returns {DagCborDecodeError}
- */
-export function duplicateKey (key, at) {
-  return decodeFail('duplicate-key', `duplicate map key ${JSON.stringify(key)}`, at)
 }

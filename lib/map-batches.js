@@ -7,9 +7,9 @@
 // neither, and stored with their values in the same order (bench/README.md has the measurements).
 
 import { shortAscii, SHORT_TEXT } from './utf8.js'
-import { withDecodeSegment as withSegment, keyOutOfOrder, duplicateKey } from './errors.js'
+import { withDecodeSegment as withSegment } from './errors.js'
 import { input, position, readKeyHead, readItem, readText, compareLargeMapKeys } from './decode.js'
-import { defineProtoKey } from './plain-object.js'
+import { defineProtoKey, keyOutOfOrder, duplicateKey } from './maps.js'
 
 /** the bytes of up to KEY_BATCH keys of one large map, each at most SHORT_TEXT bytes of ASCII,
  * one after the other; where each ends, and its value */

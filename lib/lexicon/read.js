@@ -14,8 +14,8 @@
 
 import { readUtf8, invalidAt, invalidUtf8At } from '../utf8.js'
 import { readCid, checkCid } from '../cid-decode.js'
-// PlainObject: records are built by generic decode's constructor (plain-object.js says why it is not `{}`)
-import { PlainObject } from '../plain-object.js'
+// PlainObject: records are built by generic decode's constructor (maps.js says why it is not `{}`)
+import { PlainObject, defineProtoKey, duplicateKey, keyOutOfOrder } from '../maps.js'
 import { readUnknownValue, unknownEnd, INT64_MAX, outOfRange } from './unknown.js'
 import { CID_TAG } from '../cid-encode.js'
 import { DagCborDecodeError, count, lengthPastEnd, truncated, withDecodeSegment } from '../errors.js'
@@ -310,9 +310,7 @@ function inOrder (previous, previousLength, start, n, at) {
   for (let i = 0; order === 0 && i < n; i++) order = src[previous + i] - src[start + i]
   if (order >= 0) {
     const k = text(start, start + n)
-    throw order === 0
-      ? fail('duplicate-key', `duplicate map key ${JSON.stringify(k)}`, at)
-      : fail('map-key-order', `map key ${JSON.stringify(k)} is out of order (keys sort by length, then bytewise)`, at)
+    throw order === 0 ? duplicateKey(k, at) : keyOutOfOrder(k, at)
   }
 }
 
@@ -323,18 +321,6 @@ function inOrder (previous, previousLength, start, n, at) {
  */
 function isTypeKey (start, n) {
   return n === 5 && src[start] === 0x24 && src[start + 1] === 0x74 && src[start + 2] === 0x79 && src[start + 3] === 0x70 && src[start + 4] === 0x65
-}
-
-/**
- * Store `value` at `name`, as an own property even for __proto__ (as generic decode does).
- *
- * @param {Record<string, unknown>} object
- * @param {string} name
- * @param {unknown} value
- */
-function store (object, name, value) {
-  if (name === '__proto__') Object.defineProperty(object, name, { value, enumerable: true, writable: true, configurable: true })
-  else object[name] = value
 }
 
 /**
@@ -483,7 +469,7 @@ function readObject (node, type) {
         }
       }
       if (object !== undefined) {
-        if (name === '__proto__') store(object, name, v)
+        if (name === '__proto__') defineProtoKey(object, v)
         else object[name] = v
       }
     }
@@ -823,7 +809,7 @@ function readBlob (node) {
       }
       if (pos === valueAt) throw truncated(pos)
       if (object !== undefined) {
-        if (name === '__proto__') store(object, name, v)
+        if (name === '__proto__') defineProtoKey(object, v)
         else object[name] = v
       }
     }

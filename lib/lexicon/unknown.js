@@ -10,9 +10,9 @@
 import { readUtf8, invalidAt } from '../utf8.js'
 import { readCid } from '../cid-decode.js'
 import { CID_TAG } from '../cid-encode.js'
-import { decodeFail as fail, truncated, count, lengthPastEnd, withDecodeSegment, keyOutOfOrder, duplicateKey } from '../errors.js'
+import { decodeFail as fail, truncated, count, lengthPastEnd, withDecodeSegment } from '../errors.js'
 import { word } from '../head.js'
-import { PlainObject, LARGE_MAP, defineProtoKey } from '../plain-object.js'
+import { PlainObject, defineProtoKey, keyOutOfOrder, duplicateKey } from '../maps.js'
 import { blobShapeProblem } from './rules.js'
 import { isCidString } from './formats.js'
 
@@ -255,7 +255,7 @@ function readList (n, at) {
  */
 function readMap (n, at) {
   enter(at)
-  const map = n > LARGE_MAP ? {} : new PlainObject()
+  const map = new PlainObject()
   let previous = -1
   let previousLength = 0
   /** @type {string|null} the key whose value is read (the error's path), null while a key is */
