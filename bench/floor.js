@@ -13,7 +13,8 @@ import { readCid } from '../lib/cid-decode.js'
 import { toByteView } from '../lib/byte-view.js'
 // the decoder's own map constructor (see lib/decode.js for why not `{}`), the size above which
 // it uses `{}` after all, and its half-float reader
-import { PlainObject, LARGE_MAP, readHalf } from '../lib/decode.js'
+import { LARGE_MAP, readHalf } from '../lib/decode.js'
+import { PlainObject } from '../lib/maps.js'
 
 // the tape's ops; a text string's, byte string's and CID's are exported (bench/schema-floor.js finds leaves by them)
 const MAP = 0

@@ -9,6 +9,7 @@ import { readCid } from './cid-decode.js'
 import { toByteView } from './byte-view.js'
 import { CID_TAG } from './cid-encode.js'
 import { DagCborDecodeError, decodeFail as fail, truncated, count, lengthPastEnd, withDecodeSegment as withSegment } from './errors.js'
+import { PlainObject, defineProtoKey, keyOutOfOrder, duplicateKey } from './maps.js'
 import { DEFAULT_MAX_DEPTH } from './limits.js'
 import { readLargeMapInBatches } from '#map-batches'
 import { word } from './head.js'
@@ -334,24 +335,6 @@ function readArray (n, at) {
   return array
 }
 
-/** Decoded maps are made by this constructor instead of `{}`. They are the same plain objects
- * (prototype Object.prototype, constructor Object), but V8 gives them a tree of hidden classes
- * of their own: all objects made with `{}` in a program share one, and once other code has
- * grown it, adding properties to `{}` slows down. Measured: after the bench's corpora were
- * generated, building `{}` objects with the garbage-600B corpus's keys cost 142-244 ns per
- * property, against 17 ns with this constructor. Named Object so that debuggers, which name
- * an object after the function that made it, show decoded maps as plain objects.
- * @type {new () => Record<string, unknown>} */
-export const PlainObject = /** @type {any} */ ({ Object: function () {} }).Object
-PlainObject.prototype = Object.prototype
-// V8 fixes how many properties such objects hold inline from the first few it makes; made
-// with four, as `{}` holds, so that small first maps do not push every later map's
-// properties out of line (a separate array per object)
-for (let i = 0; i < 8; i++) {
-  const primer = new PlainObject()
-  primer.a = primer.b = primer.c = primer.d = 0
-}
-
 /** maps with more keys than this are made with `{}` (see readMap) */
 export const LARGE_MAP = 128
 
@@ -457,34 +440,6 @@ function readMap (n, at) {
   }
   depth--
   return map
-}
-
-/**
- * A map's `__proto__` key, as a plain own property: assignment would set the prototype instead.
- *
- * @param {Record<string, unknown>} map
- * @param {unknown} value
- */
-export function defineProtoKey (map, value) {
-  Object.defineProperty(map, '__proto__', { value, enumerable: true, writable: true, configurable: true })
-}
-
-/**
- * @param {string} key
- * @param {number} at
- * @returns {DagCborDecodeError}
- */
-export function keyOutOfOrder (key, at) {
-  return fail('map-key-order', `map key ${JSON.stringify(key)} is out of order (keys sort by length, then bytewise)`, at)
-}
-
-/**
- * @param {string} key
- * @param {number} at
- * @returns {DagCborDecodeError}
- */
-export function duplicateKey (key, at) {
-  return fail('duplicate-key', `duplicate map key ${JSON.stringify(key)}`, at)
 }
 
 /**

@@ -120,17 +120,10 @@ class DagCborError extends Error {
     this.path = path
     // a 100,000-level path is kept whole in .path, shortened in the message
     const shown = path.length > 160 ? `${path.slice(0, 60)}…${path.slice(-60)}` : path
-    this.message = `${this.where(shown)}: ${this.detail} [rule: ${this.rule}]`
+    // where: each subclass's words for its direction and place (a decoder's bundle does not
+    // carry the encoder's)
+    this.message = `${/** @type {any} */ (this).where(shown)}: ${this.detail} [rule: ${this.rule}]`
     return this
-  }
-
-  /**
-   * @param {string} path
-   * @returns {string}
-   */
-  where (path) {
-    // '/' is the path of the value at key '', so the value itself is named in words
-    return this.located ? `DAG-CBOR encode at ${path || 'the top level'}` : 'DAG-CBOR encode (in cborg, no value path)'
   }
 }
 
@@ -142,6 +135,15 @@ export class DagCborEncodeError extends DagCborError {
   constructor (rule, detail) {
     super(rule, detail)
     this.name = 'DagCborEncodeError'
+  }
+
+  /**
+   * @param {string} path
+   * @returns {string}
+   */
+  where (path) {
+    // '/' is the path of the value at key '', so the value itself is named in words
+    return `DAG-CBOR encode ${this.located ? `at ${path || 'the top level'}` : '(in cborg, no value path)'}`
   }
 }
 

@@ -1,6 +1,6 @@
 // The argument of a CBOR head: the one reader of it. The CAR tool's byte-level walkers call
 // readArgument through the package's 'dag-cbor-fast/head' entry. Decode (decode.js), validate
-// (validate.js), the typed reader (schema/read.js) and the Lexicon reader (lexicon/read.js) each
+// (validate.js), the typed reader (schema/read.js) and the Lexicon reader (lexicon/read.js, unknown.js) each
 // read heads over a cursor that is their own module state, on their hottest path: each holds a
 // copy of readArgument and bigArgument written over that cursor, which
 // scripts/generate-head-readers.js makes from the text below (test/head.spec.js fails when a copy

@@ -8,7 +8,8 @@
 
 import { shortAscii, SHORT_TEXT } from './utf8.js'
 import { withDecodeSegment as withSegment } from './errors.js'
-import { input, position, readKeyHead, readItem, readText, compareLargeMapKeys, keyOutOfOrder, duplicateKey, defineProtoKey } from './decode.js'
+import { input, position, readKeyHead, readItem, readText, compareLargeMapKeys } from './decode.js'
+import { defineProtoKey, keyOutOfOrder, duplicateKey } from './maps.js'
 
 /** the bytes of up to KEY_BATCH keys of one large map, each at most SHORT_TEXT bytes of ASCII,
  * one after the other; where each ends, and its value */

@@ -17,7 +17,8 @@ export const TARGETS = [
   { file: 'lib/decode.js', relaxed: true },
   { file: 'lib/validate.js', relaxed: false },
   { file: 'lib/schema/read.js', relaxed: false },
-  { file: 'lib/lexicon/read.js', relaxed: false }
+  { file: 'lib/lexicon/read.js', relaxed: false },
+  { file: 'lib/lexicon/unknown.js', relaxed: false }
 ]
 
 /**

@@ -4,45 +4,45 @@
 import { objectNode, stringNode, arrayNode, unionNode, isLanguage, isLanguageBytes, isDatetime, isDatetimeBytes, setProperties, integerNode, isDid, isDidBytes, isUri, isUriBytes, isAtUri, isAtUriBytes, isCidString, isCidV1Bytes, blobNode, recordNode, recordCodec, decodeRecord, validateRecord, encodeRecord } from "../../lib/lexicon/runtime.js"
 
 // each object first, its properties set below (a property may refer back to an object);
-// a property's flags: 1 required, 2 nullable
+// a property's flags: 1 required, 2 nullable (none when left out)
 const appBskyFeedPost = objectNode("app.bsky.feed.post", "app.bsky.feed.post")
-const appBskyFeedPostEntity = objectNode("app.bsky.feed.post#entity", null)
-const appBskyFeedPostTextSlice = objectNode("app.bsky.feed.post#textSlice", null)
-const appBskyRichtextFacet = objectNode("app.bsky.richtext.facet", null)
-const appBskyRichtextFacetByteSlice = objectNode("app.bsky.richtext.facet#byteSlice", null)
-const appBskyRichtextFacetMention = objectNode("app.bsky.richtext.facet#mention", null)
-const appBskyRichtextFacetLink = objectNode("app.bsky.richtext.facet#link", null)
-const appBskyRichtextFacetTag = objectNode("app.bsky.richtext.facet#tag", null)
-const appBskyFeedPostReplyRef = objectNode("app.bsky.feed.post#replyRef", null)
-const comAtprotoRepoStrongRef = objectNode("com.atproto.repo.strongRef", null)
-const appBskyEmbedImages = objectNode("app.bsky.embed.images", null)
-const appBskyEmbedImagesImage = objectNode("app.bsky.embed.images#image", null)
-const appBskyEmbedDefsAspectRatio = objectNode("app.bsky.embed.defs#aspectRatio", null)
-const appBskyEmbedVideo = objectNode("app.bsky.embed.video", null)
-const appBskyEmbedVideoCaption = objectNode("app.bsky.embed.video#caption", null)
-const appBskyEmbedGallery = objectNode("app.bsky.embed.gallery", null)
-const appBskyEmbedGalleryImage = objectNode("app.bsky.embed.gallery#image", null)
-const appBskyEmbedExternal = objectNode("app.bsky.embed.external", null)
-const appBskyEmbedExternalExternal = objectNode("app.bsky.embed.external#external", null)
-const appBskyEmbedRecord = objectNode("app.bsky.embed.record", null)
-const appBskyEmbedRecordWithMedia = objectNode("app.bsky.embed.recordWithMedia", null)
-const comAtprotoLabelDefsSelfLabels = objectNode("com.atproto.label.defs#selfLabels", null)
-const comAtprotoLabelDefsSelfLabel = objectNode("com.atproto.label.defs#selfLabel", null)
+const appBskyFeedPostEntity = objectNode("app.bsky.feed.post#entity")
+const appBskyFeedPostTextSlice = objectNode("app.bsky.feed.post#textSlice")
+const appBskyRichtextFacet = objectNode("app.bsky.richtext.facet")
+const appBskyRichtextFacetByteSlice = objectNode("app.bsky.richtext.facet#byteSlice")
+const appBskyRichtextFacetMention = objectNode("app.bsky.richtext.facet#mention")
+const appBskyRichtextFacetLink = objectNode("app.bsky.richtext.facet#link")
+const appBskyRichtextFacetTag = objectNode("app.bsky.richtext.facet#tag")
+const appBskyFeedPostReplyRef = objectNode("app.bsky.feed.post#replyRef")
+const comAtprotoRepoStrongRef = objectNode("com.atproto.repo.strongRef")
+const appBskyEmbedImages = objectNode("app.bsky.embed.images")
+const appBskyEmbedImagesImage = objectNode("app.bsky.embed.images#image")
+const appBskyEmbedDefsAspectRatio = objectNode("app.bsky.embed.defs#aspectRatio")
+const appBskyEmbedVideo = objectNode("app.bsky.embed.video")
+const appBskyEmbedVideoCaption = objectNode("app.bsky.embed.video#caption")
+const appBskyEmbedGallery = objectNode("app.bsky.embed.gallery")
+const appBskyEmbedGalleryImage = objectNode("app.bsky.embed.gallery#image")
+const appBskyEmbedExternal = objectNode("app.bsky.embed.external")
+const appBskyEmbedExternalExternal = objectNode("app.bsky.embed.external#external")
+const appBskyEmbedRecord = objectNode("app.bsky.embed.record")
+const appBskyEmbedRecordWithMedia = objectNode("app.bsky.embed.recordWithMedia")
+const comAtprotoLabelDefsSelfLabels = objectNode("com.atproto.label.defs#selfLabels")
+const comAtprotoLabelDefsSelfLabel = objectNode("com.atproto.label.defs#selfLabel")
 setProperties(appBskyFeedPost, [
-  ["text", stringNode({"maxLength":3000,"maxGraphemes":300}, null, null), 1],
-  ["entities", arrayNode(appBskyFeedPostEntity, {}), 0],
-  ["facets", arrayNode(appBskyRichtextFacet, {}), 0],
-  ["reply", appBskyFeedPostReplyRef, 0],
-  ["embed", unionNode(false, [appBskyEmbedImages, appBskyEmbedVideo, appBskyEmbedGallery, appBskyEmbedExternal, appBskyEmbedRecord, appBskyEmbedRecordWithMedia]), 0],
-  ["langs", arrayNode(stringNode({"format":"language"}, isLanguage, isLanguageBytes), {"maxLength":3}), 0],
-  ["labels", unionNode(false, [comAtprotoLabelDefsSelfLabels]), 0],
-  ["tags", arrayNode(stringNode({"maxLength":640,"maxGraphemes":64}, null, null), {"maxLength":8}), 0],
+  ["text", stringNode({"maxLength":3000,"maxGraphemes":300}), 1],
+  ["entities", arrayNode(appBskyFeedPostEntity)],
+  ["facets", arrayNode(appBskyRichtextFacet)],
+  ["reply", appBskyFeedPostReplyRef],
+  ["embed", unionNode(false, [appBskyEmbedImages, appBskyEmbedVideo, appBskyEmbedGallery, appBskyEmbedExternal, appBskyEmbedRecord, appBskyEmbedRecordWithMedia])],
+  ["langs", arrayNode(stringNode({"format":"language"}, isLanguage, isLanguageBytes), {"maxLength":3})],
+  ["labels", unionNode(false, [comAtprotoLabelDefsSelfLabels])],
+  ["tags", arrayNode(stringNode({"maxLength":640,"maxGraphemes":64}), {"maxLength":8})],
   ["createdAt", stringNode({"format":"datetime"}, isDatetime, isDatetimeBytes), 1]
 ])
 setProperties(appBskyFeedPostEntity, [
   ["index", appBskyFeedPostTextSlice, 1],
-  ["type", stringNode({}, null, null), 1],
-  ["value", stringNode({}, null, null), 1]
+  ["type", stringNode({}), 1],
+  ["value", stringNode({}), 1]
 ])
 setProperties(appBskyFeedPostTextSlice, [
   ["start", integerNode({"minimum":0}), 1],
@@ -50,7 +50,7 @@ setProperties(appBskyFeedPostTextSlice, [
 ])
 setProperties(appBskyRichtextFacet, [
   ["index", appBskyRichtextFacetByteSlice, 1],
-  ["features", arrayNode(unionNode(false, [appBskyRichtextFacetMention, appBskyRichtextFacetLink, appBskyRichtextFacetTag]), {}), 1]
+  ["features", arrayNode(unionNode(false, [appBskyRichtextFacetMention, appBskyRichtextFacetLink, appBskyRichtextFacetTag])), 1]
 ])
 setProperties(appBskyRichtextFacetByteSlice, [
   ["byteStart", integerNode({"minimum":0}), 1],
@@ -63,7 +63,7 @@ setProperties(appBskyRichtextFacetLink, [
   ["uri", stringNode({"format":"uri"}, isUri, isUriBytes), 1]
 ])
 setProperties(appBskyRichtextFacetTag, [
-  ["tag", stringNode({"maxLength":640,"maxGraphemes":64}, null, null), 1]
+  ["tag", stringNode({"maxLength":640,"maxGraphemes":64}), 1]
 ])
 setProperties(appBskyFeedPostReplyRef, [
   ["root", comAtprotoRepoStrongRef, 1],
@@ -78,8 +78,8 @@ setProperties(appBskyEmbedImages, [
 ])
 setProperties(appBskyEmbedImagesImage, [
   ["image", blobNode({"accept":["image/*"],"maxSize":2000000}), 1],
-  ["alt", stringNode({}, null, null), 1],
-  ["aspectRatio", appBskyEmbedDefsAspectRatio, 0]
+  ["alt", stringNode({}), 1],
+  ["aspectRatio", appBskyEmbedDefsAspectRatio]
 ])
 setProperties(appBskyEmbedDefsAspectRatio, [
   ["width", integerNode({"minimum":1}), 1],
@@ -87,10 +87,10 @@ setProperties(appBskyEmbedDefsAspectRatio, [
 ])
 setProperties(appBskyEmbedVideo, [
   ["video", blobNode({"accept":["video/mp4"],"maxSize":300000000}), 1],
-  ["captions", arrayNode(appBskyEmbedVideoCaption, {"maxLength":20}), 0],
-  ["alt", stringNode({}, null, null), 0],
-  ["aspectRatio", appBskyEmbedDefsAspectRatio, 0],
-  ["presentation", stringNode({}, null, null), 0]
+  ["captions", arrayNode(appBskyEmbedVideoCaption, {"maxLength":20})],
+  ["alt", stringNode({})],
+  ["aspectRatio", appBskyEmbedDefsAspectRatio],
+  ["presentation", stringNode({})]
 ])
 setProperties(appBskyEmbedVideoCaption, [
   ["lang", stringNode({"format":"language"}, isLanguage, isLanguageBytes), 1],
@@ -101,7 +101,7 @@ setProperties(appBskyEmbedGallery, [
 ])
 setProperties(appBskyEmbedGalleryImage, [
   ["image", blobNode({"accept":["image/*"],"maxSize":2000000}), 1],
-  ["alt", stringNode({}, null, null), 1],
+  ["alt", stringNode({}), 1],
   ["aspectRatio", appBskyEmbedDefsAspectRatio, 1]
 ])
 setProperties(appBskyEmbedExternal, [
@@ -109,10 +109,10 @@ setProperties(appBskyEmbedExternal, [
 ])
 setProperties(appBskyEmbedExternalExternal, [
   ["uri", stringNode({"format":"uri"}, isUri, isUriBytes), 1],
-  ["title", stringNode({}, null, null), 1],
-  ["description", stringNode({}, null, null), 1],
-  ["thumb", blobNode({"accept":["image/*"],"maxSize":1000000}), 0],
-  ["associatedRefs", arrayNode(comAtprotoRepoStrongRef, {}), 0]
+  ["title", stringNode({}), 1],
+  ["description", stringNode({}), 1],
+  ["thumb", blobNode({"accept":["image/*"],"maxSize":1000000})],
+  ["associatedRefs", arrayNode(comAtprotoRepoStrongRef)]
 ])
 setProperties(appBskyEmbedRecord, [
   ["record", comAtprotoRepoStrongRef, 1]
@@ -125,7 +125,7 @@ setProperties(comAtprotoLabelDefsSelfLabels, [
   ["values", arrayNode(comAtprotoLabelDefsSelfLabel, {"maxLength":10}), 1]
 ])
 setProperties(comAtprotoLabelDefsSelfLabel, [
-  ["val", stringNode({"maxLength":128}, null, null), 1]
+  ["val", stringNode({"maxLength":128}), 1]
 ])
 
 const nodes = new Map([["app.bsky.feed.post", appBskyFeedPost]])

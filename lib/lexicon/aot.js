@@ -157,12 +157,16 @@ class Writer {
       case 'integer': return `${this.use('integerNode')}(${literal({ const: node.const, enum: node.enum, minimum: node.minimum, maximum: node.maximum })})`
       case 'string': {
         const def = literal({ const: node.const, enum: node.enum, minLength: node.minLength, maxLength: node.maxLength, minGraphemes: node.minGraphemes, maxGraphemes: node.maxGraphemes, format: node.formatName || undefined })
-        return `${this.use('stringNode')}(${def}, ${this.checker(node.format)}, ${this.checker(node.formatBytes)})`
+        // the checkers, when the string has a format (stringNode takes none as null)
+        return `${this.use('stringNode')}(${def}${node.format === null ? '' : `, ${this.checker(node.format)}, ${this.checker(node.formatBytes)}`})`
       }
       case 'bytes': return `${this.use('bytesNode')}(${literal({ minLength: node.minLength, maxLength: node.maxLength })})`
       case 'cid-link': return `${this.use('linkNode')}()`
       case 'blob': return `${this.use('blobNode')}(${literal({ accept: node.accept, maxSize: node.maxSize })})`
-      case 'array': return `${this.use('arrayNode')}(${this.expression(node.items)}, ${literal({ minLength: node.minLength, maxLength: node.maxLength })})`
+      case 'array': {
+        const def = literal({ minLength: node.minLength, maxLength: node.maxLength })
+        return `${this.use('arrayNode')}(${this.expression(node.items)}${def === '{}' ? '' : `, ${def}`})`
+      }
       case 'union': {
         for (const [name, member] of node.members) if (member.name !== name) throw new Error(`dag-cbor-fast/lexicon: toJavaScript: the union member ${name} is named ${member.name} (a bug: please report it)`)
         return `${this.use('unionNode')}(${node.closed}, [${[...node.members.values()].map((m) => this.expression(m)).join(', ')}])`
@@ -189,9 +193,12 @@ class Writer {
    */
   module (roots) {
     for (const root of roots) this.reach(root)
-    const declarations = this.objects.map((o) => `const ${this.names.get(o)} = ${this.use('objectNode')}(${JSON.stringify(o.name)}, ${JSON.stringify(o.recordType)})`)
+    const declarations = this.objects.map((o) => `const ${this.names.get(o)} = ${this.use('objectNode')}(${JSON.stringify(o.name)}${o.recordType === null ? '' : `, ${JSON.stringify(o.recordType)}`})`)
     const fills = this.objects.map((o) => {
-      const properties = [...o.properties.values()].map((p) => `  [${JSON.stringify(p.name)}, ${this.expression(p.node)}, ${(p.required ? runtime.REQUIRED : 0) | (p.nullable ? runtime.NULLABLE : 0)}]`)
+      const properties = [...o.properties.values()].map((p) => {
+        const flags = (p.required ? runtime.REQUIRED : 0) | (p.nullable ? runtime.NULLABLE : 0)
+        return `  [${JSON.stringify(p.name)}, ${this.expression(p.node)}${flags === 0 ? '' : `, ${flags}`}]`
+      })
       return `${this.use('setProperties')}(${this.names.get(o)}, [${properties.length ? `\n${properties.join(',\n')}\n` : ''}])`
     })
     const nsids = roots.map((r) => /** @type {string} */ (r.recordType))
@@ -202,7 +209,7 @@ class Writer {
       '// Regenerate it from the documents; do not edit.\n' +
       `import { ${imported.join(', ')} } from ${JSON.stringify(this.from)}\n\n` +
       '// each object first, its properties set below (a property may refer back to an object);\n' +
-      '// a property\'s flags: 1 required, 2 nullable\n' +
+      '// a property\'s flags: 1 required, 2 nullable (none when left out)\n' +
       declarations.join('\n') + '\n' +
       (this.shared.length ? this.shared.join('\n') + '\n' : '') +
       fills.join('\n') + '\n\n' +

@@ -66,13 +66,13 @@ export function integerNode (def) {
 
 /**
  * @param {StringDef} def
- * @param {((s: string) => boolean)|null} format - the checker of def.format (formats.js)
- * @param {((src: Uint8Array, start: number, n: number) => boolean)|null} formatBytes - its check
- *   on the UTF-8 (format-bytes.js), if it has one; used only when the format is the string's
- *   only check that needs the text
+ * @param {((s: string) => boolean)|null} [format] - the checker of def.format (formats.js)
+ * @param {((src: Uint8Array, start: number, n: number) => boolean)|null} [formatBytes] - its
+ *   check on the UTF-8 (format-bytes.js), if it has one; used only when the format is the
+ *   string's only check that needs the text
  * @returns {import('./compile.js').StringNode}
  */
-export function stringNode (def, format, formatBytes) {
+export function stringNode (def, format = null, formatBytes = null) {
   const countsOnly = format === null && def.const === undefined && def.enum === undefined
   const plain = countsOnly && def.minGraphemes === undefined && def.maxGraphemes === undefined
   const formatOnly = def.const === undefined && def.enum === undefined && def.minGraphemes === undefined && def.maxGraphemes === undefined
@@ -102,10 +102,10 @@ export function blobNode (def) {
 
 /**
  * @param {import('./compile.js').Node} items
- * @param {{ minLength?: number, maxLength?: number }} def
+ * @param {{ minLength?: number, maxLength?: number }} [def]
  * @returns {import('./compile.js').ArrayNode}
  */
-export function arrayNode (items, def) {
+export function arrayNode (items, def = {}) {
   return { kind: 'array', items, minLength: def.minLength, maxLength: def.maxLength }
 }
 
@@ -113,10 +113,10 @@ export function arrayNode (items, def) {
  * An object, its properties set later (setProperties): a property may refer back to it.
  *
  * @param {string} name - the definition's full name ('app.bsky.embed.images#image'), '' inline
- * @param {string|null} recordType - a record's NSID
+ * @param {string|null} [recordType] - a record's NSID
  * @returns {import('./compile.js').ObjectNode}
  */
-export function objectNode (name, recordType) {
+export function objectNode (name, recordType = null) {
   return { kind: 'object', name, nameBytes: utf8.encode(name), nameWords: wordsOf(name), recordType, properties: new Map(), required: [], keys: [] }
 }
 
@@ -126,11 +126,11 @@ export const NULLABLE = 2
 
 /**
  * @param {import('./compile.js').ObjectNode} node
- * @param {Array<[string, import('./compile.js').Node, number]>} properties - each name, node and
- *   flags (REQUIRED | NULLABLE), in the definition's order
+ * @param {Array<[string, import('./compile.js').Node, number?]>} properties - each name, node and
+ *   flags (REQUIRED | NULLABLE; left out, none), in the definition's order
  */
 export function setProperties (node, properties) {
-  for (const [name, field, flags] of properties) {
+  for (const [name, field, flags = 0] of properties) {
     /** @type {import('./compile.js').Property} */
     // REQUIRED and NULLABLE as numbers: a bundler does not inline exported constants
     const p = { name, node: field, required: (flags & 1) !== 0, nullable: (flags & 2) !== 0, seen: 0 }

@@ -7,15 +7,16 @@
 // Each node of compile.js is read by a switch on its kind: an interpreter, not generated code,
 // so it runs under a Content-Security-Policy without 'unsafe-eval'. What a Lexicon does not type
 // (`unknown` fields, properties it does not name, the members of an open union it does not list)
-// is read by generic decode (decodeFirst), after a walk over its bytes that refuses floats (the
-// AT Protocol data model has none) and checks any blob inside.
+// is read by unknown.js, as generic decode would read it, refusing floats (the AT Protocol data
+// model has none) and checking any blob inside.
 //
 // The cursor (src, pos, end) is module state, as in decode.js: one read runs at a time.
 
 import { readUtf8, invalidAt, invalidUtf8At } from '../utf8.js'
 import { readCid, checkCid } from '../cid-decode.js'
-// PlainObject: records are built by generic decode's constructor (decode.js says why it is not `{}`)
-import { decodeFirst, PlainObject } from '../decode.js'
+// PlainObject: records are built by generic decode's constructor (maps.js says why it is not `{}`)
+import { PlainObject, defineProtoKey, duplicateKey, keyOutOfOrder } from '../maps.js'
+import { readUnknownValue, unknownEnd, INT64_MAX, outOfRange } from './unknown.js'
 import { CID_TAG } from '../cid-encode.js'
 import { DagCborDecodeError, count, lengthPastEnd, truncated, withDecodeSegment } from '../errors.js'
 import { word } from '../head.js'
@@ -182,18 +183,6 @@ function text (start, stop) {
   return s
 }
 
-/** the AT Protocol data model's integers are signed 64-bit: CBOR's major types 0 and 1 reach 2^64 */
-const INT64_MAX = 2n ** 63n - 1n
-
-/**
- * @param {number} major
- * @param {number} at
- * @returns {DagCborDecodeError}
- */
-function outOfRange (major, at) {
-  return fail('lexicon-kind', `an integer ${major === 0 ? 'above 2^63-1' : 'below -2^63'}, outside the signed 64-bit integers of the AT Protocol data model`, at)
-}
-
 /**
  * @param {import('./compile.js').IntegerNode} node
  * @returns {number|bigint|undefined}
@@ -321,9 +310,7 @@ function inOrder (previous, previousLength, start, n, at) {
   for (let i = 0; order === 0 && i < n; i++) order = src[previous + i] - src[start + i]
   if (order >= 0) {
     const k = text(start, start + n)
-    throw order === 0
-      ? fail('duplicate-key', `duplicate map key ${JSON.stringify(k)}`, at)
-      : fail('map-key-order', `map key ${JSON.stringify(k)} is out of order (keys sort by length, then bytewise)`, at)
+    throw order === 0 ? duplicateKey(k, at) : keyOutOfOrder(k, at)
   }
 }
 
@@ -334,18 +321,6 @@ function inOrder (previous, previousLength, start, n, at) {
  */
 function isTypeKey (start, n) {
   return n === 5 && src[start] === 0x24 && src[start + 1] === 0x74 && src[start + 2] === 0x79 && src[start + 3] === 0x70 && src[start + 4] === 0x65
-}
-
-/**
- * Store `value` at `name`, as an own property even for __proto__ (as generic decode does).
- *
- * @param {Record<string, unknown>} object
- * @param {string} name
- * @param {unknown} value
- */
-function store (object, name, value) {
-  if (name === '__proto__') Object.defineProperty(object, name, { value, enumerable: true, writable: true, configurable: true })
-  else object[name] = value
 }
 
 /**
@@ -494,7 +469,7 @@ function readObject (node, type) {
         }
       }
       if (object !== undefined) {
-        if (name === '__proto__') store(object, name, v)
+        if (name === '__proto__') defineProtoKey(object, v)
         else object[name] = v
       }
     }
@@ -603,6 +578,7 @@ function peekType () {
   const initial = src[pos]
   if (initial >> 5 !== 5) return -1
   let found = -1
+  const depthAt = depth
   try {
     pos++
     const n = readLength(initial & 31, at, 2)
@@ -620,6 +596,13 @@ function peekType () {
       skip()
       skip()
     }
+  } catch (e) {
+    // a fault in the map before its `$type`: read as data, the map meets it (or one before it)
+    // with its path, as generic decode would
+    pos = at
+    depth = depthAt
+    readGeneric()
+    throw e
   } finally {
     pos = at
   }
@@ -826,7 +809,7 @@ function readBlob (node) {
       }
       if (pos === valueAt) throw truncated(pos)
       if (object !== undefined) {
-        if (name === '__proto__') store(object, name, v)
+        if (name === '__proto__') defineProtoKey(object, v)
         else object[name] = v
       }
     }
@@ -840,135 +823,14 @@ function readBlob (node) {
 }
 
 /**
- * Any value of the data model, by generic decode (after a walk that refuses floats and checks
- * blobs inside); undefined when not building.
+ * Any value of the data model, read by unknown.js; undefined when not building.
  *
  * @returns {unknown}
  */
 function readGeneric () {
-  const at = pos
-  let value
-  let rest
-  try {
-    [value, rest] = decodeFirst(src.subarray(pos, end), { maxDepth: maxDepth - depth })
-  } catch (e) {
-    const err = /** @type {any} */ (e)
-    // decodeFirst finished it from its own top: the offset is made the record's (its segments,
-    // innermost first, are kept, and the levels above are added as it unwinds)
-    if (err instanceof DagCborDecodeError && err.offset >= 0) err.offset += at
-    throw err
-  }
-  const stop = end - rest.length
-  dataModel(at, stop)
-  pos = stop
-  checkBlobs(value)
+  const value = readUnknownValue(src, pos, end, depth, maxDepth)
+  pos = unknownEnd
   return building ? value : undefined
-}
-
-/**
- * Refuse a float anywhere in the (valid DAG-CBOR) bytes src[from, to).
- *
- * @param {number} from
- * @param {number} to
- */
-function dataModel (from, to) {
-  pos = from
-  const stop = end
-  end = to
-  try {
-    floats()
-  } finally {
-    end = stop
-  }
-}
-
-/** Walk one valid item at pos, refusing floats (with the path to them). */
-function floats () {
-  const at = pos
-  const initial = src[pos++]
-  const major = initial >> 5
-  const info = initial & 31
-  if (major === 7) {
-    if (info >= 25 && info <= 27) throw fail('lexicon-float', 'a float; the AT Protocol data model has no floats', at)
-    return
-  }
-  const n = readArg(info, at)
-  if (major <= 1) {
-    if (n < 0 && bigArg() > INT64_MAX) throw outOfRange(major, at)
-    return
-  }
-  if (major <= 3) {
-    pos += n
-  } else if (major === 4) {
-    for (let i = 0; i < n; i++) {
-      try {
-        floats()
-      } catch (e) {
-        throw withDecodeSegment(e, i)
-      }
-    }
-  } else if (major === 5) {
-    for (let i = 0; i < n; i++) {
-      const k = pos
-      skip()
-      try {
-        floats()
-      } catch (e) {
-        const kn = readArgAt(k)
-        throw withDecodeSegment(e, text(kn[0], kn[0] + kn[1]))
-      }
-    }
-  } else {
-    floats()
-  }
-}
-
-/**
- * Where the text of the (valid) key head at `at` starts, and its length.
- *
- * @param {number} at
- * @returns {[number, number]}
- */
-function readArgAt (at) {
-  const save = pos
-  pos = at + 1
-  const n = readArg(src[at] & 31, at)
-  const start = pos
-  pos = save
-  return [start, n]
-}
-
-/**
- * Check every map with `$type: 'blob'` inside a generic value against the blob shape.
- *
- * @param {unknown} value
- */
-function checkBlobs (value) {
-  if (typeof value !== 'object' || value === null || value instanceof Uint8Array) return
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      try {
-        checkBlobs(value[i])
-      } catch (e) {
-        throw withDecodeSegment(e, i)
-      }
-    }
-    return
-  }
-  const v = /** @type {any} */ (value)
-  if (v.asCID === v) return
-  if (v.$type === 'blob') {
-    const ref = v.ref
-    const problem = blobShapeProblem(v, ref !== undefined && ref !== null && ref.asCID === ref, isCidString)
-    if (problem !== null) throw fail(problem[0], problem[1], -1)
-  }
-  for (const k of Object.keys(v)) {
-    try {
-      checkBlobs(v[k])
-    } catch (e) {
-      throw withDecodeSegment(e, k)
-    }
-  }
 }
 
 /**
