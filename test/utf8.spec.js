@@ -243,8 +243,8 @@ describe('utf8: the replacing decoder of text past the short lengths, in Node an
   const AFTER = fromHex('80808041') // continuation bytes, then 'A'
   const fatal = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true })
 
-  it('Node takes Buffer\'s utf8Slice (package.json "imports")', () => {
-    assert.equal(decodeReplacing, decodeReplacingNode)
+  it('Node and Bun take Buffer\'s utf8Slice, Deno TextDecoder (package.json "imports")', () => {
+    assert.equal(decodeReplacing, 'Deno' in globalThis ? decodeReplacingElsewhere : decodeReplacingNode)
   })
 
   for (const [where, decodeText] of /** @type {const} */ ([['Node', decodeReplacingNode], ['elsewhere', decodeReplacingElsewhere]])) {
