@@ -5,14 +5,15 @@
 // the raw bytes. Valid UTF-8 never decodes to a lone surrogate, so the mapping is unambiguous.
 
 import { JAVASCRIPTCORE } from './engine.js'
+import { decodeReplacing } from '#text-decode'
 
-const looseDecoder = new TextDecoder('utf-8', { ignoreBOM: true })
 const textEncoder = new TextEncoder()
 /** String.prototype.isWellFormed is missing in older browsers (Safari < 16.4) */
 const hasIsWellFormed = typeof ''.isWellFormed === 'function'
 
-/** Text at most this long is decoded in JS, longer by TextDecoder, whose fixed cost per call
- * a JS loop beats up to about here. shortAscii has a case for every length up to it. */
+/** Text at most this long is decoded in JS, longer by TextDecoder (in Node Buffer's utf8Slice,
+ * lib/text-decode-node.js), whose fixed cost per call a JS loop beats up to about here.
+ * shortAscii has a case for every length up to it. */
 export const SHORT_TEXT = 24
 /** Where TextDecoder is a host function (a browser's C++ binding; Node's and Deno's are JavaScript
  * classes), a call costs about twice what it does in Node: there ASCII text up to this long is
@@ -114,7 +115,7 @@ export function readUtf8 (src, start, end, escaped) {
   }
   // the replacing decoder, then a U+FFFD scan (it can only have replaced something if its
   // output holds one); only then is the text checked byte by byte
-  const s = looseDecoder.decode(src.subarray(start, end))
+  const s = decodeReplacing(src, start, end)
   if (s.indexOf('\ufffd') < 0) return s
   let at = invalidUtf8At(src, start, end)
   if (at < 0) return s // a U+FFFD of its own
@@ -127,11 +128,11 @@ export function readUtf8 (src, start, end, escaped) {
   let text = ''
   let from = start
   while (at >= 0) {
-    text += looseDecoder.decode(src.subarray(from, at)) + fromCharCode(0xdc00 + src[at])
+    text += decodeReplacing(src, from, at) + fromCharCode(0xdc00 + src[at])
     from = at + 1
     at = invalidUtf8At(src, from, end)
   }
-  return text + looseDecoder.decode(src.subarray(from, end))
+  return text + decodeReplacing(src, from, end)
 }
 
 const fromCharCode = String.fromCharCode

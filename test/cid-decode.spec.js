@@ -165,3 +165,41 @@ describe('CIDs: the multihash of a decoded CID', () => {
     assert.equal(cid.bytes.buffer.byteLength, 36)
   })
 })
+
+describe('CIDs: a decoded CID is a multiformats CID in every observable way', () => {
+  /** @param {object} o */
+  const descriptors = (o) => Reflect.ownKeys(o).map((key) => {
+    const d = /** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(o, key))
+    return [String(key), d.enumerable, d.configurable, 'value' in d ? d.writable : 'accessor']
+  })
+  for (const content of ['1220' + DIGEST, '01711220' + DIGEST, '01550005' + digest(5)]) {
+    it(`${content.slice(0, 8)}…: own keys and their attributes, prototype, tag, text forms, clones, a frozen one`, () => {
+      const parsed = CID.decode(fromHex(content))
+      // three in one value: each its own object, all of one form
+      const [cid, second, third] = decode(concat([0x83], tagged(content), tagged(content), tagged(content)))
+      assert.notEqual(cid, second)
+      assert.notEqual(cid.bytes, second.bytes)
+      assert.equal(Object.getPrototypeOf(cid), CID.prototype)
+      assert.ok(cid instanceof CID)
+      assert.equal(cid.constructor, CID)
+      assert.equal(CID.asCID(cid), cid)
+      assert.deepEqual(Reflect.ownKeys(cid), Reflect.ownKeys(parsed), 'the same own keys, symbols too, in order')
+      // before multihash is read it is an accessor, with the attributes of the data property it becomes
+      assert.deepEqual(descriptors(cid), descriptors(parsed).map((d) => d[0] === 'multihash' ? [...d.slice(0, 3), 'accessor'] : d))
+      assert.equal(Object.prototype.toString.call(cid), Object.prototype.toString.call(parsed))
+      assert.equal(cid.toString(), parsed.toString())
+      assert.equal(JSON.stringify(cid), JSON.stringify(parsed))
+      assert.deepEqual(structuredClone(second), structuredClone(parsed))
+      assert.deepEqual({ ...third }, { ...parsed })
+      assert.ok(cid.multihash)
+      assert.deepEqual(descriptors(cid), descriptors(parsed))
+      assert.deepEqual(cid, parsed)
+      const frozen = Object.freeze(decode(tagged(content)))
+      assert.ok(Object.isFrozen(frozen))
+      assert.equal(frozen.toString(), parsed.toString())
+      assert.ok(frozen.equals(parsed) && parsed.equals(frozen))
+      assert.equal(CID.asCID(frozen), frozen)
+      assert.deepEqual(frozen, parsed)
+    })
+  }
+})

@@ -1,11 +1,15 @@
 // UTF-8 both ways, row by row (lib/utf8.js through encode and decode). Strings are written by a JS
 // loop up to 40 UTF-16 units and by TextEncoder beyond; ASCII text is read by shortAscii up to 24
-// bytes, other text by TextDecoder (invalid bytes found by invalidUtf8At): every row runs short and
-// padded past both limits. Expected bytes come from TextEncoder or are written out by hand.
+// bytes, other text by TextDecoder, in Node by Buffer's utf8Slice (lib/text-decode*.js; invalid
+// bytes found by invalidUtf8At): every row runs short and padded past both limits. Expected bytes
+// come from TextEncoder or are written out by hand.
 import assert from 'node:assert/strict'
 import { encode, decode, DagCborEncodeError, DagCborDecodeError } from '../index.js'
 import { head, concat, fromHex, toHex, text } from './fuzz/cbor.js'
 import { shortAscii, mediumAscii, SHORT_TEXT } from '../lib/utf8.js'
+import { decodeReplacing } from '#text-decode'
+import { decodeReplacing as decodeReplacingNode } from '../lib/text-decode-node.js'
+import { decodeReplacing as decodeReplacingElsewhere } from '../lib/text-decode.js'
 
 const utf8 = new TextEncoder()
 /** padding that moves a string past the JS writer's 40 units and the JS reader's 24 bytes */
@@ -229,6 +233,44 @@ describe('utf8: decoding text, strict and relaxed', () => {
       assert.equal(toHex(encode(s)), toHex(input))
     }
   })
+})
+
+describe('utf8: the replacing decoder of text past the short lengths, in Node and elsewhere', () => {
+  const VALID = ['', 'plain ASCII text', '\ufeffa leading BOM', 'é☺\u{1f600} and a U+FFFD of its own: \ufffd', '\ufeff\ufeff']
+  // each has an invalid sequence, some cut short by the range's end where the bytes after it would
+  // complete them
+  const INVALID = ['80', 'c080', 'c1bf', 'eda080', 'f4908080', 'f8', 'ff', '61e282', 'f09f98', 'c3']
+  const AFTER = fromHex('80808041') // continuation bytes, then 'A'
+  const fatal = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true })
+
+  it('Node and Bun take Buffer\'s utf8Slice, Deno TextDecoder (package.json "imports")', () => {
+    assert.equal(decodeReplacing, 'Deno' in globalThis ? decodeReplacingElsewhere : decodeReplacingNode)
+  })
+
+  for (const [where, decodeText] of /** @type {const} */ ([['Node', decodeReplacingNode], ['elsewhere', decodeReplacingElsewhere]])) {
+    it(`${where}: valid text exactly, leading BOM kept, and only the range read`, () => {
+      for (const s of VALID) {
+        for (const pad of ['', PAD]) {
+          const bytes = utf8.encode(s + pad)
+          const src = concat([0xc3], bytes, AFTER) // a byte before that a lead byte would need
+          assert.equal(decodeText(src, 1, 1 + bytes.length), s + pad, JSON.stringify(s + pad))
+          assert.equal(decodeText(src, 1, 1 + bytes.length), fatal.decode(bytes))
+        }
+      }
+    })
+
+    it(`${where}: each invalid sequence gives a U+FFFD, within the range only`, () => {
+      for (const hex of INVALID) {
+        for (const pad of ['', PAD]) {
+          const bytes = concat(utf8.encode(pad), fromHex(hex))
+          const src = concat([0x41], bytes, AFTER)
+          const s = decodeText(src, 1, 1 + bytes.length)
+          assert.ok(s.startsWith(pad) && s.includes('\ufffd'), `${hex}: ${JSON.stringify(s)}`)
+          assert.ok(!s.includes('A'), `${hex}: ${JSON.stringify(s)} reads past the range`)
+        }
+      }
+    })
+  }
 })
 
 describe('utf8: cached map keys', () => {
