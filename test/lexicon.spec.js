@@ -341,6 +341,21 @@ describe('dag-cbor-fast/lexicon: what only the bytes show', () => {
       }
     })
   }
+  it('text past the short-text length: invalid UTF-8 refused at its byte, a U+FFFD of its own kept', () => {
+    const stringCodec = codecFor({ type: 'string' })
+    const text = 'a'.repeat(20) + '日本語' + 'b'.repeat(20) + '\ufffd' + 'c'.repeat(10)
+    const bytes = encode({ $type: 'com.example.rec', v: text })
+    assert.deepEqual(stringCodec.decode(bytes), { v: text, $type: 'com.example.rec' })
+    const at = Buffer.from(bytes).indexOf('bbbb') + 5 // a 'b' made a lone continuation byte
+    const broken = bytes.slice()
+    broken[at] = 0x80
+    for (const run of [() => stringCodec.decode(broken), () => stringCodec.validate(broken)]) {
+      assert.throws(run, (/** @type {any} */ e) => {
+        assert.deepEqual([e.rule, e.offset, e.path], ['invalid-utf8', at, '/v'])
+        return true
+      })
+    }
+  })
   it('a blob in its usual form (ref, size, $type, mimeType; read by usualBlob) and in another: the same errors, naming the key', () => {
     const blobCodec = codecFor({ type: 'blob' })
     const hexOf = (/** @type {unknown} */ v) => Buffer.from(encode({ $type: 'com.example.rec', v })).toString('hex')
