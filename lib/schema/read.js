@@ -409,7 +409,7 @@ export function codeOf (node) {
   return CODES.get(node.read) ?? 0
 }
 
-/** Plain objects for typed maps: a constructor of their own (see decode.js's PlainObject). */
+/** Plain objects for typed maps: a constructor of their own (see maps.js's PlainObject). */
 const MapObject = /** @type {new () => Record<string, unknown>} */ (/** @type {any} */ ({ Object: function () {} }).Object)
 MapObject.prototype = Object.prototype
 
