@@ -43,6 +43,7 @@ type Ints [nullable Int]
 type Dict {String:Bytes}
 type Holder struct { link &Any any Any } representation map
 type Nums struct { i Int f Float } representation tuple
+type Triple struct { a Int b String c Int } representation tuple
 `
 const dmt = fromDSL(SCHEMA)
 
@@ -184,7 +185,21 @@ const ENCODE = [
   { root: 'Holder', value: { link: cid, any: undefined }, error: { rule: 'schema-missing-field', path: '/any', typePath: 'Holder.any' } },
   { root: 'Holder', value: { link: 'bafy', any: 1 }, error: { rule: 'schema-kind', path: '/link', typePath: 'Holder.link' } },
   { root: 'Nums', value: { i: 1.5, f: 1 }, error: { rule: 'schema-kind', path: '/0', typePath: 'Nums.i' } },
-  { root: 'Nums', value: { i: -0, f: -0 }, data: '82fb8000000000000000fb8000000000000000' }
+  { root: 'Nums', value: { i: -0, f: -0 }, data: '82fb8000000000000000fb8000000000000000' },
+  // a tuple's fields are written as its for-in meets them in order; where they stop coming so (or a
+  // field fails), the rest is read by name, and the errors are those of reading every field by name
+  { root: 'Swapped', value: { a: 1, b: 'z' }, data: '82617a01' },
+  { root: 'Triple', value: { a: 1, c: 3, b: 'z' }, data: '8301617a03' },
+  { root: 'Triple', value: { a: 1, c: 'x', b: 'z' }, error: { rule: 'schema-kind', path: '/2', typePath: 'Triple.c' } },
+  { root: 'Pair', value: { a: 1, b: 2 }, error: { rule: 'schema-kind', path: '/1', typePath: 'Pair.b' } },
+  { root: 'Pair', value: { a: 1, b: undefined }, error: { rule: 'schema-missing-field', path: '/1', typePath: 'Pair.b' } },
+  { root: 'Pair', value: Object.assign(Object.create({ b: 'z' }), { a: 1 }), error: { rule: 'schema-missing-field', path: '/1', typePath: 'Pair.b' } },
+  { root: 'Pair', value: Object.assign(Object.create({ b: 2 }), { a: 1 }), error: { rule: 'schema-missing-field', path: '/1', typePath: 'Pair.b' } },
+  { root: 'Pair', value: { a: 1, b: 'z', c: 2 }, error: { rule: 'schema-unknown-field', path: '/c', typePath: 'Pair.c' } },
+  { root: 'Pair', value: { a: 'x', b: 'z', c: 2 }, error: { rule: 'schema-unknown-field', path: '/c', typePath: 'Pair.c' } },
+  // with as many keys as fields, an unknown key is found as a missing field, or after a bad one
+  { root: 'Triple', value: { a: 1, b: 'z', d: 3 }, error: { rule: 'schema-missing-field', path: '/2', typePath: 'Triple.c' } },
+  { root: 'Triple', value: { a: 1, b: 2, d: 3 }, error: { rule: 'schema-kind', path: '/1', typePath: 'Triple.b' } }
 ]
 
 describe('schema: typed encode, rule by rule', () => {
@@ -207,6 +222,14 @@ describe('schema: typed encode, rule by rule', () => {
       }
     })
   }
+  it('at the depth limit, a tuple struct\'s unknown field is reported before the limit, a missing one after it', () => {
+    const keyed = compile(dmt, 'Keyed')
+    const rule = (/** @type {unknown} */ value) => /** @type {any} */ (attemptError(() => keyed.encode(value, { maxDepth: 1 })))?.rule
+    assert.equal(rule({ Pair: { a: 1, b: 'z', c: 2 } }), 'schema-unknown-field')
+    assert.equal(rule({ Pair: { a: 1, b: 'z' } }), 'depth')
+    assert.equal(rule({ Pair: { a: 1 } }), 'depth')
+    assert.equal(toHex(keyed.encode({ Pair: { a: 1, b: 'z' } }, { maxDepth: 2 })), 'a16170820161' + '7a')
+  })
   it('an implicit field holding its implicit value is not written; reading it back fills it in', () => {
     const codec = compile(dmt, 'Rec')
     const bytes = codec.encode({ name: 'y', note: null, old: 'x', kind: 1 })
