@@ -1,7 +1,7 @@
 // What the decoders that build maps share (generic decode, lib/decode.js, and the Lexicon reader,
 // lib/lexicon/read.js and unknown.js): the maps' constructor, how a `__proto__` key is kept, and
-// the errors of key order. A module of its own, so that a reader that builds maps need not bring
-// generic decode into a bundle.
+// the keys' canonical order and its errors. A module of its own, so that a reader that builds maps
+// need not bring generic decode into a bundle.
 
 import { decodeFail } from './errors.js'
 
@@ -21,6 +21,24 @@ export function duplicateKey (key, at) {
  */
 export function keyOutOfOrder (key, at) {
   return decodeFail('map-key-order', `map key ${JSON.stringify(key)} is out of order (keys sort by length, then bytewise)`, at)
+}
+
+/**
+ * How the map key at bytes[b, b + bLength) sorts after the key before it, at bytes[a, a + aLength):
+ * negative in canonical order (shorter first, then bytewise), 0 for the same key, positive out of
+ * order.
+ *
+ * @param {Uint8Array} bytes
+ * @param {number} a
+ * @param {number} aLength
+ * @param {number} b
+ * @param {number} bLength
+ * @returns {number}
+ */
+export function compareKeyBytes (bytes, a, aLength, b, bLength) {
+  let order = aLength - bLength
+  for (let i = 0; order === 0 && i < bLength; i++) order = bytes[a + i] - bytes[b + i]
+  return order
 }
 
 /**

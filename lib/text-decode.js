@@ -1,6 +1,6 @@
 // UTF-8 text past the short lengths utf8.js decodes in JS, decoded with each invalid sequence
 // replaced by U+FFFD (readUtf8 then looks for U+FFFD to tell valid text from invalid): here
-// (browsers, Deno, Bun) by TextDecoder. Node takes text-decode-node.js (package.json's "imports").
+// (browsers, Deno) by TextDecoder. Node takes text-decode-node.js (package.json's "imports").
 
 const replacingDecoder = new TextDecoder('utf-8', { ignoreBOM: true })
 

@@ -12,10 +12,11 @@
 //
 // The cursor (src, pos, end) is module state, as in decode.js: one read runs at a time.
 
-import { readUtf8, invalidAt, invalidUtf8At } from '../utf8.js'
+import { invalidUtf8At } from '../utf8.js'
+import { checkedText } from '../checked-text.js'
 import { readCid, checkCid } from '../cid-decode.js'
 // PlainObject: records are built by generic decode's constructor (maps.js says why it is not `{}`)
-import { PlainObject, defineProtoKey, duplicateKey, keyOutOfOrder } from '../maps.js'
+import { PlainObject, defineProtoKey, duplicateKey, keyOutOfOrder, compareKeyBytes } from '../maps.js'
 import { readUnknownValue, unknownEnd, INT64_MAX, outOfRange } from './unknown.js'
 import { CID_TAG } from '../cid-encode.js'
 import { DagCborDecodeError, count, lengthPastEnd, truncated, withDecodeSegment } from '../errors.js'
@@ -178,9 +179,7 @@ function head (major, expected, unit) {
  * @returns {string}
  */
 function text (start, stop) {
-  const s = readUtf8(src, start, stop, false)
-  if (s === null) throw fail('invalid-utf8', 'text is not valid UTF-8', invalidAt)
-  return s
+  return checkedText(src, start, stop)
 }
 
 /**
@@ -306,8 +305,7 @@ function key (previous, previousLength) {
  * @param {number} at
  */
 function inOrder (previous, previousLength, start, n, at) {
-  let order = previousLength - n
-  for (let i = 0; order === 0 && i < n; i++) order = src[previous + i] - src[start + i]
+  const order = compareKeyBytes(src, previous, previousLength, start, n)
   if (order >= 0) {
     const k = text(start, start + n)
     throw order === 0 ? duplicateKey(k, at) : keyOutOfOrder(k, at)

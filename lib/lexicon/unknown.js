@@ -7,12 +7,12 @@
 // blob. Generic decode itself is not used, so that a bundle of the Lexicon reader does not carry
 // it. The cursor is this module's own, over read.js's input; one read runs at a time.
 
-import { readUtf8, invalidAt } from '../utf8.js'
+import { checkedText } from '../checked-text.js'
 import { readCid } from '../cid-decode.js'
 import { CID_TAG } from '../cid-encode.js'
 import { decodeFail as fail, truncated, count, lengthPastEnd, withDecodeSegment } from '../errors.js'
 import { word } from '../head.js'
-import { PlainObject, defineProtoKey, keyOutOfOrder, duplicateKey } from '../maps.js'
+import { PlainObject, defineProtoKey, keyOutOfOrder, duplicateKey, compareKeyBytes } from '../maps.js'
 import { blobShapeProblem } from './rules.js'
 import { isCidString } from './formats.js'
 
@@ -140,9 +140,7 @@ function checkLength (n, at, unit) {
  * @returns {string}
  */
 function text (start, stop) {
-  const s = readUtf8(src, start, stop, false)
-  if (s === null) throw fail('invalid-utf8', 'text is not valid UTF-8', invalidAt)
-  return s
+  return checkedText(src, start, stop)
 }
 
 /** @param {number} at */
@@ -272,8 +270,7 @@ function readMap (n, at) {
       pos += length
       key = text(start, pos)
       if (previous >= 0) {
-        let order = previousLength - length
-        for (let b = 0; order === 0 && b < length; b++) order = src[previous + b] - src[start + b]
+        const order = compareKeyBytes(src, previous, previousLength, start, length)
         if (order >= 0) throw order === 0 ? duplicateKey(key, keyAt) : keyOutOfOrder(key, keyAt)
       }
       previous = start

@@ -13,7 +13,7 @@
 // lib/cid-decode.js, the error classes, the depth limit, and `Any` values through decodeFirst.
 // The head reading is lib/head.js's, which decode.js and validate.js read heads with too.
 
-import { readUtf8, invalidAt } from '../utf8.js'
+import { checkedText } from '../checked-text.js'
 import { readCid } from '../cid-decode.js'
 import { decodeFirst } from '../decode.js'
 import { CID_TAG } from '../cid-encode.js'
@@ -234,9 +234,7 @@ function stringHead (major, expected) {
  * @returns {string}
  */
 function text (start, stop) {
-  const s = readUtf8(src, start, stop, false)
-  if (s === null) throw fail('invalid-utf8', 'text is not valid UTF-8', invalidAt)
-  return s
+  return checkedText(src, start, stop)
 }
 
 /** @type {Read} */
